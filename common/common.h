@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h - the small layer every stage shares: status codes, the error
+ * message, agreement of a status across ranks, rank-0 progress logging,
+ * command-line options, timers and memory figures.
+ *
+ * Error convention (the whole project): library functions return an int
+ * status, G5_OK (0) on success and a negative G5_ERR_* on failure, after
+ * recording a one-line message with g5_error(). They never exit or abort;
+ * only main() decides how to die. A collective function returns the same
+ * status on every rank: each rank finishes its local phase, then calls
+ * g5_agree(), which spreads the worst status and its message to all ranks.
+ *
+ * The message buffer is per process (like errno): it holds the last error
+ * recorded, is overwritten by the next one, and is not thread safe; record
+ * errors from the master thread only.
+ */
+#ifndef G500_COMMON_H
+#define G500_COMMON_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum g5_status {
+    G5_OK = 0,
+    G5_ERR_ARG = -1,      /* bad parameter or command line            */
+    G5_ERR_IO = -2,       /* a file cannot be opened, read or written */
+    G5_ERR_FORMAT = -3,   /* a file is not what it claims, or damaged */
+    G5_ERR_NOMEM = -4,    /* an allocation failed                     */
+    G5_ERR_MPI = -5,      /* an MPI call failed                       */
+    G5_ERR_TOPO = -6,     /* a topology file is wrong                 */
+    G5_ERR_MISMATCH = -7, /* two input files do not belong together   */
+    G5_ERR_VALIDATE = -8, /* a kernel result failed validation        */
+    G5_ERR_INTERNAL = -9, /* a broken invariant: a bug                */
+    G5_ERR_EXISTS = -10,  /* an output exists and --force was not set */
+    G5_ERR_REMOTE = -11   /* another rank failed (see the message)    */
+};
+
+/* Record an error message (printf format) and return code, so that
+ * `return g5_error(G5_ERR_IO, "%s: cannot open", path);` reads naturally. */
+int g5_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last recorded message ("" if none). Valid until the next g5_error. */
+const char *g5_error_msg(void);
+/* Short name of a status code ("I/O error", ...). */
+const char *g5_status_name(int code);
+/* Forget the recorded message. */
+void g5_error_clear(void);
+
+/* Collective on comm. Agree on a status: returns the most negative status of
+ * all ranks (G5_OK if all are ok). When some rank failed, its message (the
+ * lowest such rank's) is copied to every rank's message buffer. */
+int g5_agree(MPI_Comm comm, int status);
+
+/* Propagation helper: on failure jump to the function's cleanup label. */
+#define G5_TRY(expr)                                                         \
+    do {                                                                     \
+        rc = (expr);                                                         \
+        if (rc != G5_OK) goto out;                                           \
+    } while (0)
+
+/* Logging. g5_log_init sets the rank that prints (rank 0 of MPI_COMM_WORLD)
+ * and the start time; g5_progress prints "[  12.3s] message" on stderr on
+ * rank 0 only, unless quiet was set. Not collective. */
+void g5_log_init(MPI_Comm comm, int quiet);
+void g5_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int g5_log_rank(void);
+
+/* Wall-clock seconds (MPI_Wtime). */
+double g5_now(void);
+/* Peak resident set size of this process in bytes (getrusage). */
+int64_t g5_peak_rss(void);
+
+/* Memory with a recorded error on failure: returns NULL after calling
+ * g5_error(G5_ERR_NOMEM, "what: cannot allocate N bytes"). */
+void *g5_malloc(size_t bytes, const char *what);
+void *g5_calloc(size_t n, size_t size, const char *what);
+
+/* ---- command-line options ------------------------------------------------
+ * A subcommand declares a table of g5_opt, each pointing at a field of its
+ * config struct that already holds the default. g5_opts_parse fills the
+ * fields and collects positional arguments; g5_opts_help prints every option
+ * with its current (default) value. Accepted forms: --name VALUE,
+ * --name=VALUE, -x VALUE, and --name for flags. "--" ends options. */
+enum g5_opt_type { G5_OPT_INT, G5_OPT_INT64, G5_OPT_DOUBLE, G5_OPT_STRING, G5_OPT_FLAG };
+
+typedef struct g5_opt {
+    const char *name;    /* long name without dashes, e.g. "scale"   */
+    char short_name;     /* 0 if none                                  */
+    enum g5_opt_type type;
+    void *dest;          /* int*, int64_t*, double*, const char**, int* */
+    const char *meta;    /* value placeholder in help, e.g. "S"        */
+    const char *help;    /* one line                                   */
+} g5_opt;
+
+/* Parse argv[1..argc-1] (argv[0] is the subcommand name). Positional
+ * arguments are stored in pos[0..*npos-1] (at most maxpos, pointers into
+ * argv). Returns G5_OK, G5_ERR_ARG with a message, or 1 if --help/-h was
+ * given (the caller prints help and exits 0). Not collective: every rank
+ * parses the same argv and reaches the same result. */
+int g5_opts_parse(int argc, char **argv, const g5_opt *opts, int nopts,
+                  const char **pos, int maxpos, int *npos);
+void g5_opts_help(FILE *f, const char *usage, const char *summary,
+                  const g5_opt *opts, int nopts);
+
+/* Parse helpers shared by option parsing and file parsers. */
+int g5_parse_int64(const char *s, int64_t *out);
+int g5_parse_double(const char *s, double *out);
+
+/* Subcommand entry points (defined by the stages). Each is collective on
+ * MPI_COMM_WORLD and returns a process exit code (0 success). */
+typedef int (*g5_command_fn)(int argc, char **argv);
+
+/* For subcommands: after an agreed failure, print "g500 CMD: error: MSG" on
+ * rank 0 (stderr) and return the exit code main returns on every rank
+ * (2 for a usage error, 1 otherwise). Not collective. */
+int g5_cmd_fail(const char *cmd, int status);
+
+#endif

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io.h - everything HDF5: the schemas of the pipeline's files, collective
+ * parallel reads and writes by slab, atomic writes, and the checks made on
+ * every file read.
+ *
+ * Errors: as everywhere in g500 (common.h), functions return G5_OK or a
+ * negative G5_ERR_* with a message naming the file and the problem. Every
+ * function marked "collective" returns the same status on every rank.
+ *
+ * Atomic writes: a writer creates "<path>.tmp.<pid-of-rank-0>", and only
+ * io_*_commit renames it to <path> after every rank has written and the file
+ * is closed. io_*_abort (or a failed commit) removes the temporary file. An
+ * existing <path> is refused with G5_ERR_EXISTS unless force is set.
+ *
+ * ---- File formats (version 1) ---------------------------------------------
+ *
+ * edges.h5 (written by gen)
+ *   /edges    int64   [M][2]  (u, v) per edge, original vertex ids in [0, N)
+ *   /weights  float32 [M]     uniform in [0, 1)
+ *   root attributes: format="g500-edges", version=1, scale, edgefactor,
+ *   nvertices (N = 2^scale), nedges (M), seed, rmat_a, rmat_b, rmat_c,
+ *   generator (string), content_id (uint64: an order-independent hash of
+ *   every (index, u, v, weight bits), computed at generation; downstream
+ *   files record it to refuse a mismatched pair).
+ *
+ * components.h5 (written by components)
+ *   /label               int64 [N]  component id of each vertex; ids ordered
+ *                                   by component size (vertices), largest 0,
+ *                                   ties by smallest member vertex; isolated
+ *                                   vertices (no edge but self-loops) get -1
+ *   /component_vertices  int64 [C]  vertices per non-isolated component
+ *   /component_edges     int64 [C]  non-self-loop input tuples per component
+ *                                   (duplicates counted: the TEPS edge count)
+ *   root attributes: format="g500-components", version=1, scale, nvertices,
+ *   nedges, seed, edges_content_id, and the statistics (see preprocess/).
+ *
+ * placement-<topo>.h5 (written by partition)
+ *   /new_label    int64 [N]    new id of each original vertex: non-isolated
+ *                              vertices get [0, n_active), rank r owning
+ *                              [rank_offsets[r], rank_offsets[r+1]) with its
+ *                              giant-component vertices first, then its small
+ *                              components; isolated vertices get
+ *                              [n_active, N) in original id order
+ *   /rank_offsets int64 [R+1]
+ *   /rank_node    int32 [R]    node index of each rank
+ *   /node_names   string [nnodes_used]
+ *   /node_hops    int32 [nnodes_used][nnodes_used]  switches crossed
+ *   /metrics/<placement|cyclic|block>: attributes cut_edges, hop_cut,
+ *                              edge_imbalance, vertex_imbalance,
+ *                              bytes_per_vertex; datasets rank_edges,
+ *                              rank_vertices int64 [R]
+ *   root attributes: format="g500-placement", version=1, nranks,
+ *   ranks_per_node, n_active, n_giant, nvertices, scale, topology (path),
+ *   topology_id (uint64), edges_content_id, tolerance.
+ */
+#ifndef G500_IO_H
+#define G500_IO_H
+
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdint.h>
+
+/* ---- generic building blocks (io_file.c) ---------------------------------
+ * Every stage file is an io_file: an HDF5 file opened with the MPI-IO driver
+ * on a communicator, carrying root attributes format and version. Dataset
+ * and attribute names are absolute HDF5 paths ("/label", "/metrics/cyclic");
+ * missing groups are created on write. */
+typedef struct io_file io_file;
+
+/* Collective. Create "<path>.tmp.<id>" for an atomic write of a file of the
+ * given format and version (stored as root attributes at once). force:
+ * replace an existing path; without it an existing path is G5_ERR_EXISTS. An
+ * unwritable directory is G5_ERR_IO naming the path. */
+int io_file_create(MPI_Comm comm, const char *path, const char *format,
+                   int version, int force, io_file **out);
+/* Collective. Close and rename to the final path; on any failure the
+ * temporary file is removed. Frees *f, sets it to NULL. */
+int io_file_commit(io_file **f);
+/* Collective. Close and remove the temporary file. Accepts *f == NULL. */
+void io_file_abort(io_file **f);
+/* Collective. Open for reading and check that it is an HDF5 file whose
+ * format attribute equals `format` (NULL: accept any g500 format) and whose
+ * version is supported (<= version). Not HDF5, truncated, another format:
+ * G5_ERR_FORMAT with the path and what was found. */
+int io_file_open(MPI_Comm comm, const char *path, const char *format,
+                 int version, io_file **out);
+/* Collective. Accepts *f == NULL. */
+void io_file_close(io_file **f);
+hid_t io_file_hid(const io_file *f);
+const char *io_file_path(const io_file *f);   /* the final path */
+MPI_Comm io_file_comm(const io_file *f);
+/* The format attribute ("g500-edges", ...) of an open file. */
+const char *io_file_format(const io_file *f);
+
+/* Attributes on object `obj` ("/" for the root, or a group path). Writes are
+ * collective (every rank passes the same value). Reads are collective and a
+ * missing or mistyped attribute is G5_ERR_FORMAT naming file and attribute. */
+int io_attr_write_int64(io_file *f, const char *obj, const char *name, int64_t v);
+int io_attr_write_uint64(io_file *f, const char *obj, const char *name, uint64_t v);
+int io_attr_write_double(io_file *f, const char *obj, const char *name, double v);
+int io_attr_write_string(io_file *f, const char *obj, const char *name, const char *v);
+int io_attr_write_int64_array(io_file *f, const char *obj, const char *name,
+                              const int64_t *v, int64_t n);
+int io_attr_read_int64(io_file *f, const char *obj, const char *name, int64_t *v);
+int io_attr_read_uint64(io_file *f, const char *obj, const char *name, uint64_t *v);
+int io_attr_read_double(io_file *f, const char *obj, const char *name, double *v);
+/* Copies at most len-1 characters and a NUL. */
+int io_attr_read_string(io_file *f, const char *obj, const char *name, char *buf, size_t len);
+/* *n in: capacity of v; out: number of elements. Too small: G5_ERR_FORMAT. */
+int io_attr_read_int64_array(io_file *f, const char *obj, const char *name,
+                             int64_t *v, int64_t *n);
+int io_attr_exists(io_file *f, const char *obj, const char *name);
+
+/* Collective. Create dataset `name` of element type `type` (e.g.
+ * H5T_STD_I64LE, H5T_IEEE_F32LE) and shape dims[0..ndims-1] (ndims 1 or 2).
+ * chunk_rows > 0: chunked along dim 0 with Fletcher32 checksums, so a
+ * damaged chunk is detected on read; 0: contiguous. */
+int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
+                      const hsize_t *dims, hsize_t chunk_rows);
+/* Collective: every rank calls it the same number of times with its own
+ * rows [first, first+count) along dim 0 (count may be 0); a row is all of
+ * dims[1] for a 2-D dataset. memtype: H5T_NATIVE_INT64, ... */
+int io_write_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
+                  int64_t count, const void *buf);
+int io_read_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
+                 int64_t count, void *buf);
+/* Collective. Check that dataset `name` exists with type class `cls`
+ * (H5T_INTEGER, H5T_FLOAT), element size `size`, ndims dimensions, and, for
+ * every dims[i] >= 0, that extent; the actual extents are returned in dims.
+ * Each mismatch is G5_ERR_FORMAT naming file, dataset, expected and found. */
+int io_dataset_check(io_file *f, const char *name, H5T_class_t cls, size_t size,
+                     int ndims, int64_t *dims);
+
+#define IO_EDGES_FORMAT "g500-edges"
+#define IO_EDGES_VERSION 1
+
+typedef struct io_edges_meta {
+    int version;
+    int scale;
+    int edgefactor;
+    int64_t nvertices;   /* 2^scale */
+    int64_t nedges;      /* edgefactor * 2^scale */
+    uint64_t seed;
+    double rmat_a, rmat_b, rmat_c;
+    uint64_t content_id;
+    char generator[64];
+} io_edges_meta;
+
+/* ---- edges: writing --------------------------------------------------- */
+typedef struct io_edges_writer io_edges_writer;
+
+/* Collective. Create the temporary file for meta->nedges edges (content_id
+ * may be filled in later, at commit). force: replace an existing path. The
+ * writer is freed by commit or abort. */
+int io_edges_create(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                    int force, io_edges_writer **out);
+/* Collective: every rank calls it the same number of times, each with its
+ * own slab [first, first+count) (count may be 0). edges is [count][2]. */
+int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,
+                        const int64_t *edges, const float *weights);
+/* Collective. Store content_id, close, rename to the final path. On failure
+ * the temporary file is removed. Frees *w and sets it to NULL. */
+int io_edges_commit(io_edges_writer **w, uint64_t content_id);
+/* Collective. Close and remove the temporary file; accepts *w == NULL. */
+void io_edges_abort(io_edges_writer **w);
+
+/* ---- edges: reading --------------------------------------------------- */
+typedef struct io_edges io_edges;
+
+/* Collective. Open and check an edges file (format, version, datasets,
+ * types, shapes, attributes agree with each other). */
+int io_edges_open(MPI_Comm comm, const char *path, io_edges **out);
+const io_edges_meta *io_edges_get_meta(const io_edges *f);
+const char *io_edges_path(const io_edges *f);
+/* Collective: every rank calls it the same number of times with its own
+ * [first, first+count) (count may be 0). edges is [count][2]; weights may be
+ * NULL to skip them. A damaged chunk (checksum) is reported as G5_ERR_FORMAT. */
+int io_edges_read_slab(io_edges *f, int64_t first, int64_t count,
+                       int64_t *edges, float *weights);
+/* The slab [first, count) of rank `rank` of `nranks` when M items are split
+ * as evenly as possible (the first M % nranks ranks get one more). */
+void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count);
+/* Collective. Accepts *f == NULL. */
+void io_edges_close(io_edges **f);
+
+#endif

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# run-tests.sh - the test runner behind `make test`.
+#
+# 1. every Criterion binary under $BUILD/tests/unit (each test in its own
+#    process; Criterion prints its synthesis line);
+# 2. every MPI test program under $BUILD/tests/mpi at 1, 2 and 4 ranks,
+#    oversubscribed, each under a timeout so a hang is a failure, not a stall;
+#    a program prints "N passed, N failed" (cases agreed across ranks);
+# 3. any executable tests/scripts/*.sh (end-to-end checks of bin/g500), each
+#    printing "N passed, N failed" as its last line.
+# It ends with one line "tests: N passed, N failed" and fails if any failed.
+set -u
+BUILD=${BUILD:-build}
+G500=${G500:-bin/g500}
+export G500 BUILD
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Two cores: keep Open MPI from busy-polling and from binding ranks to cores.
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+[ -n "${SANITIZE:-}" ] && export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+MPI_TIMEOUT=${MPI_TIMEOUT:-600}
+LOG=$BUILD/test-logs
+mkdir -p "$LOG"
+pass=0; fail=0; failed=()
+
+count_line() { # $1 = file; adds its last "N passed, N failed" line
+    local line p f
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then return 1; fi
+    p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
+    f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    pass=$((pass + p)); fail=$((fail + f))
+    return 0
+}
+
+for t in "$BUILD"/tests/unit/test_*; do
+    [ -x "$t" ] && [ "${t%.o}" = "$t" ] && [ "${t%.d}" = "$t" ] || continue
+    name=$(basename "$t")
+    out="$LOG/$name.log"
+    "$t" --jobs 2 >"$out" 2>&1
+    rc=$?
+    syn=$(grep 'Synthesis' "$out" | tail -n 1)
+    p=$(sed -nE 's/.*Passing: ([0-9]+).*/\1/p' <<<"$syn"); p=${p:-0}
+    f=$(sed -nE 's/.*Failing: ([0-9]+).*/\1/p' <<<"$syn"); f=${f:-0}
+    c=$(sed -nE 's/.*Crashing: ([0-9]+).*/\1/p' <<<"$syn"); c=${c:-0}
+    pass=$((pass + p)); fail=$((fail + f))
+    if [ $rc -ne 0 ] || [ -z "$syn" ] || [ "$f" != 0 ]; then
+        [ -z "$syn" ] && fail=$((fail + 1))
+        failed+=("$name")
+        grep -E '\[----\]|\[FAIL\]|error|Warning' "$out" | head -40
+    fi
+    echo "unit  $name: ${syn#*Synthesis: }"
+done
+
+for t in "$BUILD"/tests/mpi/mpi_*; do
+    [ -x "$t" ] && [ "${t%.o}" = "$t" ] && [ "${t%.d}" = "$t" ] || continue
+    name=$(basename "$t")
+    for np in 1 2 4; do
+        out="$LOG/$name.np$np.log"
+        timeout -k 10 "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$t" >"$out" 2>&1
+        rc=$?
+        if ! count_line "$out"; then fail=$((fail + 1)); rc=${rc/#0/1}; fi
+        last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+        if [ $rc -ne 0 ]; then
+            failed+=("$name@$np")
+            [ $rc -eq 124 ] && echo "  $name at $np ranks: timed out after ${MPI_TIMEOUT}s"
+            grep -E 'FAIL|error' "$out" | head -20
+        fi
+        echo "mpi   $name -np $np: ${last:-no result (exit $rc)}"
+    done
+done
+
+for t in tests/scripts/*.sh; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t" .sh)
+    out="$LOG/$name.log"
+    timeout -k 10 1200 "$t" >"$out" 2>&1
+    rc=$?
+    if ! count_line "$out"; then fail=$((fail + 1)); fi
+    last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+    if [ $rc -ne 0 ]; then failed+=("$name"); grep -E 'FAIL' "$out" | head -20; fi
+    echo "e2e   $name: ${last:-no result (exit $rc)}"
+done
+
+[ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]} (logs in $LOG)"
+echo "tests: $pass passed, $fail failed"
+[ $fail -eq 0 ] && [ ${#failed[@]} -eq 0 ]

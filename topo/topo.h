@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * topo.h - switch-tree topology: parser for Slurm's topology.conf
+ * (topology/tree) and Scotch's tleaf line, hop distances, rank-to-node maps.
+ *
+ * Errors: G5_OK or negative G5_ERR_* with a message "FILE:LINE: problem"
+ * (common.h). Nothing here is collective except topo_map_ranks_by_name.
+ *
+ * Nodes are numbered 0..nnodes-1 in switch-tree walk order (depth first,
+ * children in file order), so nodes under one leaf switch are adjacent and
+ * a rank order that follows node numbers follows the tree.
+ * Hops between two nodes = switches crossed on the path: same node 0, same
+ * leaf switch 1, leaves with a common parent 3, and so on (Slurm's switch
+ * distance + 1).
+ */
+#ifndef G500_TOPO_H
+#define G500_TOPO_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct topo topo;
+
+/* Parse a file: a tleaf line or Slurm topology.conf syntax. Caller frees
+ * with topo_free. */
+int topo_load(const char *path, topo **out);
+/* Parse text; `name` is used in messages in place of a file name. */
+int topo_parse(const char *text, const char *name, topo **out);
+void topo_free(topo **t);               /* accepts NULL and *t == NULL */
+/* Check every invariant (debug builds and tests). */
+int topo_check(const topo *t);
+
+int topo_num_nodes(const topo *t);
+int topo_num_switches(const topo *t);
+int topo_num_levels(const topo *t);     /* switch levels, leaf = 1 */
+const char *topo_node_name(const topo *t, int node);
+int topo_node_index(const topo *t, const char *name);   /* -1 if unknown */
+int topo_hops_between(const topo *t, int node_a, int node_b);
+/* A 64-bit identity of the tree (names and structure), for file records. */
+uint64_t topo_id(const topo *t);
+const char *topo_source(const topo *t); /* the path or name parsed */
+
+/* Emulation: rank r runs on node r / ranks_per_node (node numbers in walk
+ * order). rank_node: out, [nranks]. Too few nodes, or nranks not a multiple
+ * of ranks_per_node: G5_ERR_TOPO with a clear message. */
+int topo_map_ranks_per_node(const topo *t, int nranks, int ranks_per_node, int *rank_node);
+/* Real cluster, collective on comm: each rank's processor name is looked up;
+ * a host missing from the file is G5_ERR_TOPO naming it, on every rank.
+ * rank_node: out, [comm size], identical on every rank. */
+int topo_map_ranks_by_name(const topo *t, MPI_Comm comm, int *rank_node);
+
+#endif

@@ -148,6 +148,7 @@ struct parser {
     int nsw, capsw;
     int *items;        /* pool offsets of child names (nodes or switches) */
     int nitems, capitems;
+    int64_t nnode_items;   /* names under Nodes= so far */
 };
 
 static int add_item(struct parser *p, int name)
@@ -299,9 +300,15 @@ static int expand_element(struct parser *p, const char *key, const char *s, size
     }
     lit[ng] = s + start;
     litn[ng] = n - start;
-    if (p->nitems + total > TOPO_MAX_NODES + (int64_t)TOPO_MAX_SWITCHES)
+    if (key[0] == 'N') {
+        p->nnode_items += total;
+        if (p->nnode_items > TOPO_MAX_NODES)
+            return g5_error(G5_ERR_TOPO, "%s:%d: more than %d nodes in the file", p->src, p->line,
+                            TOPO_MAX_NODES);
+    } else if (p->nitems + total > TOPO_MAX_NODES + (int64_t)TOPO_MAX_SWITCHES) {
         return g5_error(G5_ERR_TOPO, "%s:%d: more than %d names in the file", p->src, p->line,
                         TOPO_MAX_NODES + TOPO_MAX_SWITCHES);
+    }
 
     /* odometer over the groups: ri[k] = range within group k, idx[k] = value */
     for (int k = 0; k < ng; k++) {

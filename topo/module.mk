@@ -30,3 +30,16 @@ fuzz: $(FUZZ_TOPO)
 	$(FUZZ_TOPO) -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
 	  -dict=topo/fuzz/topo.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
 	  build/fuzz/corpus topo/fuzz/corpus
+
+# Benchmark: parse time and hop lookups per second for 1e3..1e6 nodes.
+#   make bench-topo
+.PHONY: bench bench-topo
+$(BUILD)/bench/bench_topo: topo/bench/bench_topo.c $(LIB) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+bench-topo: $(BUILD)/bench/bench_topo
+	$(BUILD)/bench/bench_topo
+
+bench: bench-topo

@@ -263,7 +263,7 @@ static int expand_element(struct parser *p, const char *key, const char *s, size
             /* ranges separated by commas inside [i, close) */
             while (i <= close) {
                 size_t e = i, dash;
-                struct range r;
+                struct range r = {0, 0, 0};
                 while (e < close && s[e] != ',')
                     e++;
                 for (dash = i; dash < e && s[dash] != '-'; dash++)

@@ -208,9 +208,49 @@ static int print_ranks(const topo *t, int nranks, const int *rank_node, int max_
     }
     if (lines > max_lines)
         printf("  ... %d more runs (--max-lines to show them)\n", lines - max_lines);
-    for (int a = 0; a < nranks; a++)
-        for (int b = a + 1; b < nranks; b++)
-            hist[topo_hops_between(t, rank_node[a], rank_node[b])]++;
+    /* ranks per node, then per leaf: O(nodes + leaves^2), not O(ranks^2) */
+    {
+        int nn = topo_num_nodes(t), nsw = topo_num_switches(t), nl = 0;
+        int64_t *per_node = g5_calloc((size_t)nn, sizeof *per_node, "ranks per node");
+        int64_t *per_leaf = g5_calloc((size_t)topo_num_leaves(t), sizeof *per_leaf, "ranks per leaf");
+        int *leaf_first = g5_malloc((size_t)topo_num_leaves(t) * sizeof *leaf_first, "leaf list");
+        if (!per_node || !per_leaf || !leaf_first) {
+            free(per_node);
+            free(per_leaf);
+            free(leaf_first);
+            free(hist);
+            return G5_ERR_NOMEM;
+        }
+        for (int r = 0; r < nranks; r++)
+            per_node[rank_node[r]]++;
+        for (int s = 0; s < nsw; s++) {
+            int first, count;
+            if (!topo_switch_is_leaf(t, s))
+                continue;
+            topo_switch_nodes(t, s, &first, &count);
+            leaf_first[nl] = first;
+            for (int n = first; n < first + count; n++) {
+                hist[0] += per_node[n] * (per_node[n] - 1) / 2;
+                per_leaf[nl] += per_node[n];
+            }
+            nl++;
+        }
+        for (int a = 0; a < nl; a++) {
+            int64_t same_node = 0;
+            int first, count;
+            topo_switch_nodes(t, topo_node_switch(t, leaf_first[a]), &first, &count);
+            for (int n = first; n < first + count; n++)
+                same_node += per_node[n] * (per_node[n] - 1) / 2;
+            if (maxh >= 1)
+                hist[1] += per_leaf[a] * (per_leaf[a] - 1) / 2 - same_node;
+            for (int b = a + 1; b < nl; b++)
+                if (per_leaf[a] && per_leaf[b])
+                    hist[topo_hops_between(t, leaf_first[a], leaf_first[b])] += per_leaf[a] * per_leaf[b];
+        }
+        free(per_node);
+        free(per_leaf);
+        free(leaf_first);
+    }
     pairs = (int64_t)nranks * (nranks - 1) / 2;
     print_hist("distinct rank pairs", hist, maxh, pairs);
     free(hist);

@@ -289,8 +289,9 @@ static int expand_element(struct parser *p, const char *key, const char *s, size
                 i = e + 1;
             }
             g[ng].nr = nrg - g[ng].r;
-            total *= count;
-            if (total > TOPO_MAX_NODES)
+            if (count <= TOPO_MAX_NODES)
+                total *= count; /* both at most 2^20: no overflow */
+            if (count > TOPO_MAX_NODES || total > TOPO_MAX_NODES)
                 return g5_error(G5_ERR_TOPO, "%s:%d: %s=: hostlist '%.*s' names more than %d hosts",
                                 p->src, p->line, key, (int)(n > 80 ? 80 : n), s, TOPO_MAX_NODES);
             ng++;
@@ -516,7 +517,10 @@ static int parse_tleaf(struct parser *p, const char *s, size_t n)
     for (int l = 0; l < L; l++) {
         if (v[1 + 2 * l] < 1)
             return g5_error(G5_ERR_TOPO, "%s:%d: tleaf: level %d has 0 children", p->src, p->line, l);
-        width_at[l + 1] = width_at[l] * v[1 + 2 * l];
+        if (v[1 + 2 * l] > TOPO_MAX_NODES)
+            return g5_error(G5_ERR_TOPO, "%s:%d: tleaf: more than %d nodes", p->src, p->line,
+                            TOPO_MAX_NODES);
+        width_at[l + 1] = width_at[l] * v[1 + 2 * l]; /* both at most 2^20 */
         if (width_at[l + 1] > TOPO_MAX_NODES)
             return g5_error(G5_ERR_TOPO, "%s:%d: tleaf: more than %d nodes", p->src, p->line,
                             TOPO_MAX_NODES);

@@ -100,6 +100,8 @@ Test(topo_errors, malformed_hostlists)
         {"n1,,n2", "empty element"},
         {"n1,", "empty element"},
         {"n[1-99999999]", "more than"},
+        {"n[0-999][0-999999999999999999]", "more than"},
+        {"n[0-9999999999999999999]", "bad range"},
         {"[1-2]", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -138,6 +140,7 @@ Test(topo_errors, tleaf_problems)
     parse_fails("tleaf 2 4 x 4 1\n", "t.conf:1:", "'x' is not");
     parse_fails("tleaf 2 4 1 4 1\n# ok\nSwitchName=a Nodes=n1\n", "t.conf:3:", "text after the tleaf");
     parse_fails("tleaf 2 2000 1 2000 1\n", "t.conf:1:", "more than");
+    parse_fails("tleaf 2 1000 1 999999999999999999 1\n", "t.conf:1:", "more than");
 }
 
 Test(topo_errors, too_many_nodes_in_total)

@@ -17,17 +17,20 @@
  * R-MAT (Chakrabarti, Zhan, Faloutsos, "R-MAT: A recursive model for graph
  * mining", SDM 2004; Graph500 specification section 1.2). Edge e draws one
  * 16-bit number per level: word j = gen_rand(key_rmat, e * GEN_WORDS + j)
- * gives levels 4j..4j+3, low 16 bits first; the first level decides the top
- * bit of u (row) and v (column). With the cumulative thresholds
+ * gives levels 4j..4j+3, low 16 bits first; level l decides bit l of u (row)
+ * and v (column) (the levels are independent and identically distributed,
+ * so which bit is called the top level does not matter); pieces beyond
+ * level SCALE-1 of the last word are unused. With the cumulative thresholds
  * tA = round(A 2^16), tAB, tABC a draw r picks quadrant A (u=0, v=0) if
  * r < tA, B (0, 1) if r < tAB, C (1, 0) if r < tABC, else D (1, 1); so each
- * probability is represented to within 2^-17. Word GEN_WORDS - 1 is the
+ * probability is represented to within 2^-17. The four comparisons of a
+ * word are done at once on 32-bit slots of two registers (SWAR). Word GEN_WORDS - 1 is the
  * weight: its top 24 bits times 2^-24, exact in float32, in [0, 1).
  *
  * Permutations. gen_feistel is a keyed bijection of [0, 2^bits): the value
  * is split into a high half of floor(bits/2) bits and a low half of the
- * rest, and four rounds alternately xor one half with gen_rand(round key,
- * other half) masked to its width (an unbalanced Feistel network, which is
+ * rest, and four rounds alternately xor one half with a keyed mix of the
+ * other half (a reduced splitmix64 finaliser) masked to its width (an unbalanced Feistel network, which is
  * a bijection for any round function: Luby and Rackoff, SIAM J. Comput.
  * 1988; Schneier and Kelsey, FSE 1996). The vertex scramble is
  * gen_feistel(key_scramble, SCALE, x). The shuffle on [0, M) uses the
@@ -108,35 +111,59 @@ void gen_init(gen *g, const gen_params *p)
     g->shuffle_bits = b;
 }
 
+/* Feistel round function: the top bits of a keyed 64-bit mix (the high
+ * bits of the products are the best mixed). */
+static inline uint64_t round_fn(uint64_t rk, uint64_t x)
+{
+    uint64_t t = (x ^ rk) * UINT64_C(0xbf58476d1ce4e5b9);
+    t = (t ^ t >> 31) * UINT64_C(0x94d049bb133111eb);
+    return t >> 32 ^ t << 32;
+}
+
 uint64_t gen_feistel(uint64_t key, int bits, uint64_t x)
 {
     int hb = bits / 2, lb = bits - hb;
     uint64_t hmask = (UINT64_C(1) << hb) - 1, lmask = (UINT64_C(1) << lb) - 1;
     uint64_t hi = x >> lb, lo = x & lmask;
     for (int r = 0; r < FEISTEL_ROUNDS; r += 2) {
-        hi ^= gen_rand(key, (uint64_t)r << 58 ^ lo) & hmask;
-        lo ^= gen_rand(key, (uint64_t)(r + 1) << 58 ^ hi) & lmask;
+        hi ^= round_fn(key + (uint64_t)r * GAMMA, lo) & hmask;
+        lo ^= round_fn(key + (uint64_t)(r + 1) * GAMMA, hi) & lmask;
     }
     return hi << lb | lo;
 }
 
+/* Bit 16 of each 32-bit slot of ((slots | 2^16) - t) is (slot >= t): the
+ * slots hold 16-bit draws and t <= 2^16, so no borrow crosses a slot. */
+#define SLOT_LO UINT64_C(0x0000ffff0000ffff)
+#define SLOT_B16 UINT64_C(0x0001000000010000)
+#define GE(x, t) ((((x) | SLOT_B16) - (t)) & SLOT_B16)
+
+/* The four lanes' bits (at 16 and 48 of even, odd) as a nibble: lane k -> bit k. */
+static inline uint64_t nibble(uint64_t even, uint64_t odd)
+{
+    uint64_t x = even | odd << 1;
+    return (x >> 16 & 3) | (x >> 46 & 0xc);
+}
+
 void gen_rmat_edge(const gen *g, uint64_t e, int64_t *u, int64_t *v)
 {
-    const uint32_t ta = g->t_a, tab = g->t_ab, tabc = g->t_abc;
+    const uint64_t one = UINT64_C(0x100000001);
+    const uint64_t ta = g->t_a * one, tab = g->t_ab * one, tabc = g->t_abc * one;
+    const int words = (g->p.scale + 3) / 4;
     uint64_t uu = 0, vv = 0, ctr = e * GEN_WORDS;
-    int scale = g->p.scale;
-    for (int lev = 0; lev < scale; lev += 4) {
-        uint64_t w = gen_rand(g->key_rmat, ctr++);
-        int n = scale - lev < 4 ? scale - lev : 4;
-        for (int k = 0; k < n; k++, w >>= 16) {
-            uint32_t r = (uint32_t)(w & 0xffff);
-            uint64_t ge_a = r >= ta, ge_ab = r >= tab, ge_abc = r >= tabc;
-            uu = uu << 1 | ge_ab;
-            vv = vv << 1 | (ge_a ^ ge_ab ^ ge_abc);
-        }
+    /* Four levels per word, compared in two 64-bit registers of two 32-bit
+     * slots each (no branch, no per-level loop). */
+    for (int j = 0; j < words; j++) {
+        uint64_t w = gen_rand(g->key_rmat, ctr + (uint64_t)j);
+        uint64_t ev = w & SLOT_LO, od = w >> 16 & SLOT_LO;
+        uint64_t ea = GE(ev, ta), eab = GE(ev, tab), eabc = GE(ev, tabc);
+        uint64_t oa = GE(od, ta), oab = GE(od, tab), oabc = GE(od, tabc);
+        uu |= nibble(eab, oab) << (4 * j);
+        vv |= nibble(ea ^ eab ^ eabc, oa ^ oab ^ oabc) << (4 * j);
     }
-    *u = (int64_t)uu;
-    *v = (int64_t)vv;
+    uint64_t mask = ((uint64_t)1 << g->p.scale) - 1;
+    *u = (int64_t)(uu & mask);
+    *v = (int64_t)(vv & mask);
 }
 
 float gen_weight(const gen *g, uint64_t e)

@@ -16,7 +16,10 @@ struct command {
     const char *summary;
 };
 
+int gen_cmd(int argc, char **argv);
+
 static const struct command commands[] = {
+    {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
     {0, 0, 0}
 };
 

@@ -155,7 +155,7 @@ typedef struct io_edges_meta {
 /* Rows per chunk of /edges and /weights (see gen/README-section.md for the
  * measurement behind it). Writers that give each rank whole chunks avoid
  * shared chunks in collective filtered writes. */
-#define IO_EDGES_CHUNK_ROWS ((int64_t)1 << 20)
+#define IO_EDGES_CHUNK_ROWS ((int64_t)1 << 18)
 
 /* ---- edges: writing --------------------------------------------------- */
 typedef struct io_edges_writer io_edges_writer;

@@ -103,9 +103,11 @@ int gen_write_ex(MPI_Comm comm, const gen_params *p, const char *path, int force
                     p->scale, p->edgefactor, (long long)g.nedges, nranks, omp_get_max_threads(), path);
 
     for (int64_t k = 0; k < rounds; k++) {
-        int64_t b0 = first + k * batch, n = 0;
-        if (k * batch < count)
+        int64_t b0 = 0, n = 0; /* ranks out of work pass empty slabs */
+        if (k * batch < count) {
+            b0 = first + k * batch;
             n = count - k * batch < batch ? count - k * batch : batch;
+        }
         gen_slab(&g, b0, n, edges, weights, &content);
         if (rank == o->fail_rank && k == 0)
             b0 = g.nedges + 1; /* test only: this rank's write fails */

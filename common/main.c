@@ -18,7 +18,10 @@ struct command {
     const char *summary;
 };
 
+int gen_cmd(int argc, char **argv);
+
 static const struct command commands[] = {
+    {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {0, 0, 0}
 };

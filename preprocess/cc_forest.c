@@ -45,8 +45,13 @@ struct cc_forest {
 };
 
 /* Edges per block of the parallel scan: the pending buffer is 8 bytes per
- * edge of a block, 2 MiB here. */
-#define CC_BLOCK ((int64_t)1 << 18)
+ * edge of a block (32 MiB here). Few blocks keep the thread team's
+ * synchronisation rare, which matters on a shared, oversubscribed node;
+ * pending edges of a block are linked before the next block is scanned, so
+ * an unshuffled list (an unrepresentative sample) still converges. */
+#define CC_BLOCK ((int64_t)1 << 22)
+/* Scan iterations ahead at which the root loads are prefetched. */
+#define CC_PREFETCH 16
 
 int cc_forest_create(int64_t n, cc_forest **out)
 {
@@ -169,7 +174,8 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
     }
     if (sample == count)
         return G5_OK;
-    pend = g5_malloc((size_t)CC_BLOCK * 2 * sizeof(int32_t), "pending edges");
+    pend = g5_malloc((size_t)(count - sample < CC_BLOCK ? count - sample : CC_BLOCK) * 2 * sizeof(int32_t),
+                     "pending edges");
     if (!pend)
         return G5_ERR_NOMEM;
     for (b = sample; b < count; b += CC_BLOCK) {
@@ -185,6 +191,13 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
             int64_t k = 0;
             for (int64_t j = lo; j < hi; j++) {
                 const int64_t u = e[2 * j], v = e[2 * j + 1];
+                if (j + CC_PREFETCH < hi) {
+                    const uint64_t pu = (uint64_t)e[2 * (j + CC_PREFETCH)], pv = (uint64_t)e[2 * (j + CC_PREFETCH) + 1];
+                    if (pu < n && pv < n) {
+                        __builtin_prefetch(root + pu);
+                        __builtin_prefetch(root + pv);
+                    }
+                }
                 if ((uint64_t)u >= n || (uint64_t)v >= n) {
                     if (j < bad)
                         bad = j;

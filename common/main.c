@@ -16,7 +16,11 @@ struct command {
     const char *summary;
 };
 
+int components_cmd(int argc, char **argv);
+int stats_cmd(int argc, char **argv);
+
 static const struct command commands[] = {
+    {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
     {0, 0, 0}
 };
 

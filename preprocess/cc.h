@@ -32,6 +32,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "io.h"
 
@@ -112,6 +113,11 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
  * the same on every rank. */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
+
+/* Print the statistics of m as the table `g500 stats` shows (json: one
+ * JSON object instead). path names the file in the heading. Not collective:
+ * call it on one rank. */
+void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, int json);
 
 /* ---- the whole computation over ranks (cc_compute.c) -------------------- */
 typedef struct cc_result {

@@ -218,9 +218,10 @@ typedef struct io_components io_components;
  * vertices and ncomp components, with every attribute of m. */
 int io_components_create(MPI_Comm comm, const char *path, const io_components_meta *m,
                          int64_t ncomp, int force, io_components_writer **out);
-/* Collective: each rank writes its rows [first, first+count) of /label. */
+/* Collective: each rank writes its rows [first, first+count) of /label
+ * (int32 in memory: ids are below 2^30; stored as int64). */
 int io_components_write_labels(io_components_writer *w, int64_t first, int64_t count,
-                               const int64_t *label);
+                               const int32_t *label);
 /* Collective: every rank passes the same full arrays [ncomp]; rank 0 writes. */
 int io_components_write_sizes(io_components_writer *w, const int64_t *comp_vertices,
                               const int64_t *comp_edges);

@@ -121,9 +121,20 @@ int io_components_create(MPI_Comm comm, const char *path, const io_components_me
 }
 
 int io_components_write_labels(io_components_writer *w, int64_t first, int64_t count,
-                               const int64_t *label)
+                               const int32_t *label)
 {
-    return io_write_rows(w->f, "/label", H5T_NATIVE_INT64, first, count, label);
+    /* Parallel HDF5 does not convert types on filtered (checksummed)
+     * datasets: widen here, 8 bytes per row of this rank's block. */
+    int rc;
+    int64_t *wide = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *wide, "label block");
+    rc = g5_agree(io_file_comm(w->f), wide ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK) {
+        for (int64_t i = 0; i < count; i++)
+            wide[i] = label[i];
+        rc = io_write_rows(w->f, "/label", H5T_NATIVE_INT64, first, count, wide);
+    }
+    free(wide);
+    return rc;
 }
 
 int io_components_write_sizes(io_components_writer *w, const int64_t *comp_vertices,

@@ -82,12 +82,12 @@ int64_t cc_forest_set_size(const cc_forest *f, int64_t r);   /* r a root */
  * a message naming the first broken one. O(n). */
 int cc_forest_check(const cc_forest *f);
 
-/* Canonical labelling. Out: label[v] (n entries, caller's buffer) = the
- * component id of v, ids ordered by size (largest 0, ties by smallest
+/* Canonical labelling. Out: label[v] (n entries, caller's buffer; int32:
+ * ids are below n / 2 < 2^30) = the component id of v, ids ordered by size (largest 0, ties by smallest
  * member vertex), -1 for unseen (isolated) vertices; *ncomp the number of
  * components; *comp_vertices (caller frees with free()) their sizes.
  * Depends only on the partition, not on the order edges were linked. */
-int cc_forest_label(const cc_forest *f, int64_t *label, int64_t *ncomp,
+int cc_forest_label(const cc_forest *f, int32_t *label, int64_t *ncomp,
                     int64_t **comp_vertices);
 
 /* ---- statistics (cc_stats.c) ------------------------------------------- */
@@ -95,7 +95,7 @@ int cc_forest_label(const cc_forest *f, int64_t *label, int64_t *ncomp,
  * non-self-loop tuple (in/out: comp_edges has ncomp entries and is added
  * to), and the self-loops and non-self-loop tuples (added to *self_loops,
  * *nonloop). OpenMP inside. Not collective. */
-void cc_count_edges(const int64_t *label, int64_t ncomp, const int64_t *edges,
+void cc_count_edges(const int32_t *label, int64_t ncomp, const int64_t *edges,
                     int64_t count, int nthreads, int64_t *comp_edges,
                     int64_t *self_loops, int64_t *nonloop);
 
@@ -122,7 +122,7 @@ void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, in
 /* ---- the whole computation over ranks (cc_compute.c) -------------------- */
 typedef struct cc_result {
     int64_t nvertices;
-    int64_t *label;          /* [nvertices], every rank holds all of it */
+    int32_t *label;          /* [nvertices], every rank holds all of it */
     int64_t ncomp;
     int64_t *comp_vertices;  /* [ncomp] */
     int64_t *comp_edges;     /* [ncomp] non-self-loop tuples */
@@ -136,7 +136,7 @@ typedef struct cc_result {
  * along a binary tree of ranks to rank 0, which labels; labels and
  * component sizes are broadcast; edges per component and the statistics
  * are reduced. Memory per rank: 16 n bytes (forest) + 4 n (merge buffer)
- * + 8 n (labels) + about 32 bytes per local edge for the duplicate count.
+ * + 4 n (labels) + about 32 bytes per local edge for the duplicate count.
  * Identical on every rank and for any number of ranks and threads. Caller
  * frees with cc_result_free. */
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,

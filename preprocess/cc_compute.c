@@ -14,7 +14,7 @@
  * size, ties by smallest vertex) is the same for any P and thread count.
  *
  * Memory per rank: O(n + m/P): the forest (16 B/vertex), one received root
- * vector (4 B/vertex), the labels (8 B/vertex), and 16 B/edge of the slab
+ * vector (4 B/vertex), the labels (4 B/vertex), and 16 B/edge of the slab
  * twice during the duplicate count. The vertex-indexed arrays are not
  * divided by P: a distributed union-find over owner ranks would reach
  * O(n/P), at the price of many more message rounds.
@@ -27,11 +27,11 @@
 
 #define CC_BCAST_CHUNK ((int64_t)1 << 27)   /* elements per broadcast */
 
-static int bcast_int64(int64_t *buf, int64_t n, int root, MPI_Comm comm)
+static int bcast_chunks(void *buf, int64_t n, MPI_Datatype type, size_t size, int root, MPI_Comm comm)
 {
     for (int64_t off = 0; off < n; off += CC_BCAST_CHUNK) {
         int64_t len = n - off < CC_BCAST_CHUNK ? n - off : CC_BCAST_CHUNK;
-        if (MPI_Bcast(buf + off, (int)len, MPI_INT64_T, root, comm) != MPI_SUCCESS)
+        if (MPI_Bcast((char *)buf + (size_t)off * size, (int)len, type, root, comm) != MPI_SUCCESS)
             return g5_error(G5_ERR_MPI, "components: MPI_Bcast of labels failed");
     }
     return G5_OK;
@@ -151,9 +151,9 @@ int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    rc = bcast_int64(r->label, n, 0, comm);
+    rc = bcast_chunks(r->label, n, MPI_INT32_T, sizeof(int32_t), 0, comm);
     if (rc == G5_OK)
-        rc = bcast_int64(r->comp_vertices, ncomp, 0, comm);
+        rc = bcast_chunks(r->comp_vertices, ncomp, MPI_INT64_T, sizeof(int64_t), 0, comm);
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;

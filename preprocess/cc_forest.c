@@ -293,7 +293,7 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int cc_forest_label(const cc_forest *f, int64_t *label, int64_t *ncomp,
+int cc_forest_label(const cc_forest *f, int32_t *label, int64_t *ncomp,
                     int64_t **comp_vertices)
 {
     const int64_t n = f->n;
@@ -326,14 +326,14 @@ int cc_forest_label(const cc_forest *f, int64_t *label, int64_t *ncomp,
             /* Sort key: larger size first, then smaller first member k. */
             key[k] = ((uint64_t)(INT32_MAX - f->size[r]) << 32) | (uint64_t)k;
             order[k] = r;
-            label[r] = k++;
+            label[r] = (int32_t)k++;
         }
     }
     qsort(key, (size_t)c, sizeof *key, cmp_u64);
     for (int64_t id = 0; id < c; id++) {
         const int64_t kk = (int64_t)(key[id] & 0xffffffffu);
         const int32_t r = (int32_t)order[kk];
-        label[r] = id;
+        label[r] = (int32_t)id;
         sizes[id] = f->size[r];
     }
     /* Roots hold final ids now; other members copy their root's. */

@@ -7,10 +7,11 @@
  * Duplicates: a non-self-loop tuple (u, v) is keyed by its unordered pair,
  * key = min(u,v) * n + max(u,v). Each key goes to the rank chosen by a hash
  * of it (splitmix64's finaliser), so equal keys meet on one rank and every
- * rank receives about M/P keys whatever the graph's skew; each rank sorts
- * its keys (parallel MSD bucket pass on the top 11 bits, then LSD radix
- * passes of 11 bits per bucket, buckets shared among threads) and counts
- * distinct ones. duplicate_edges = non-self-loop tuples - distinct pairs.
+ * rank receives about M/P keys whatever the graph's skew; each rank
+ * scatters its keys into buckets by their top bits (about 4096 keys a
+ * bucket) and counts the distinct keys of each bucket with a small
+ * linear-probing hash set that stays in cache (buckets shared among
+ * threads). duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
  * isolated vertices count as components of one vertex (bin 0).
@@ -23,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cc_count_edges(const int64_t *label, int64_t ncomp, const int64_t *edges,
+void cc_count_edges(const int32_t *label, int64_t ncomp, const int64_t *edges,
                     int64_t count, int nthreads, int64_t *comp_edges,
                     int64_t *self_loops, int64_t *nonloop)
 {
@@ -39,7 +40,7 @@ void cc_count_edges(const int64_t *label, int64_t ncomp, const int64_t *edges,
             loops++;
             continue;
         }
-        const int64_t c = label[u];
+        const int32_t c = label[u];
         if (c == 0) {
             giant++;
         } else {
@@ -92,57 +93,34 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
-#define RADIX_BITS 11
-#define RADIX (1 << RADIX_BITS)
-
-/* Sort a[0..len) by the low `bits` bits (the rest are equal), using tmp;
- * returns the buffer holding the result. */
-static uint64_t *lsd_sort(uint64_t *a, uint64_t *tmp, int64_t len, int bits)
+/* Owner rank of a key: the high half of the hash scaled to [0, p)
+ * (a multiply, not a division). */
+static inline int owner(uint64_t key, int p)
 {
-    int64_t cnt[RADIX];
-    if (len < 48) {
-        for (int64_t i = 1; i < len; i++) {
-            uint64_t x = a[i];
-            int64_t j = i;
-            for (; j > 0 && a[j - 1] > x; j--)
-                a[j] = a[j - 1];
-            a[j] = x;
-        }
-        return a;
-    }
-    for (int shift = 0; shift < bits; shift += RADIX_BITS) {
-        int64_t sum = 0;
-        memset(cnt, 0, sizeof cnt);
-        for (int64_t i = 0; i < len; i++)
-            cnt[(a[i] >> shift) & (RADIX - 1)]++;
-        for (int d = 0; d < RADIX; d++) {
-            int64_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (int64_t i = 0; i < len; i++)
-            tmp[cnt[(a[i] >> shift) & (RADIX - 1)]++] = a[i];
-        uint64_t *s = a;
-        a = tmp;
-        tmp = s;
-    }
-    return a;
+    return (int)(((mix64(key) >> 32) * (uint64_t)p) >> 32);
 }
 
-/* Distinct values among keys[0..len) (keys is reordered, tmp scratch). */
-static int64_t count_distinct_local(uint64_t *keys, uint64_t *tmp, int64_t len, int nt)
+/* Keys per bucket aimed at by the bucket pass: a bucket's hash table
+ * (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
+#define BUCKET_KEYS 4096
+
+/* Distinct values among keys[0..len) (tmp: scratch of len keys); -1 when
+ * out of memory. Buckets by the top bits (parallel counting scatter), then
+ * a linear-probing hash set per bucket, buckets shared among threads. */
+static int64_t count_distinct_local(const uint64_t *keys, uint64_t *tmp, int64_t len, int nt)
 {
     uint64_t maxkey = 0;
-    int64_t distinct = 0;
-    int bits, top, shift, nb;
-    int64_t *cnt = NULL, *start = NULL;
+    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL;
+    int bits, top = 1, shift, nb, failed = 0;
 
     if (len == 0)
         return 0;
     for (int64_t i = 0; i < len; i++)
         maxkey = keys[i] > maxkey ? keys[i] : maxkey;
     bits = maxkey ? 64 - __builtin_clzll(maxkey) : 1;
-    top = bits < RADIX_BITS ? bits : RADIX_BITS;
+    while (top < 20 && ((int64_t)BUCKET_KEYS << top) < len)
+        top++;
+    top = top < bits ? top : bits;
     shift = bits - top;
     nb = 1 << top;
     cnt = calloc((size_t)nt * (size_t)nb, sizeof *cnt);
@@ -152,7 +130,6 @@ static int64_t count_distinct_local(uint64_t *keys, uint64_t *tmp, int64_t len, 
         free(start);
         return -1;
     }
-    /* Parallel bucket pass on the top bits into tmp. */
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
@@ -171,40 +148,60 @@ static int64_t count_distinct_local(uint64_t *keys, uint64_t *tmp, int64_t len, 
                     cnt[(size_t)s * (size_t)nb + (size_t)b] = sum;
                     sum += x;
                 }
+                maxb = sum - start[b] > maxb ? sum - start[b] : maxb;
             }
             start[nb] = sum;
         }
         for (int64_t i = lo; i < hi; i++)
             tmp[c[keys[i] >> shift]++] = keys[i];
     }
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : distinct)
-    for (int b = 0; b < nb; b++) {
-        const int64_t lo = start[b], blen = start[b + 1] - start[b];
-        if (blen == 0)
-            continue;
-        uint64_t *s = lsd_sort(tmp + lo, keys + lo, blen, shift);
-        int64_t d = 1;
-        for (int64_t i = 1; i < blen; i++)
-            d += s[i] != s[i - 1];
-        distinct += d;
+#pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
+    {
+        int tbits = 1;
+        while ((1LL << tbits) < 2 * maxb)
+            tbits++;
+        /* Empty slot: UINT64_MAX, never a key (keys are below n^2 < 2^62). */
+        uint64_t *table = malloc(sizeof(uint64_t) << tbits);
+        if (!table)
+            failed = 1;
+#pragma omp for schedule(dynamic, 16)
+        for (int b = 0; b < nb; b++) {
+            const int64_t blen = start[b + 1] - start[b];
+            const uint64_t *k = tmp + start[b];
+            int tb = 1;
+            if (!table || blen == 0)
+                continue;
+            while ((1LL << tb) < 2 * blen)
+                tb++;
+            const uint64_t mask = (1ULL << tb) - 1;
+            memset(table, 0xff, sizeof(uint64_t) << tb);
+            for (int64_t i = 0; i < blen; i++) {
+                uint64_t h = (k[i] * 0x9e3779b97f4a7c15ULL) >> (64 - tb);
+                while (table[h] != UINT64_MAX && table[h] != k[i])
+                    h = (h + 1) & mask;
+                if (table[h] == UINT64_MAX) {
+                    table[h] = k[i];
+                    distinct++;
+                }
+            }
+        }
+        free(table);
     }
     free(cnt);
     free(start);
-    return distinct;
+    return failed ? -1 : distinct;
 }
 
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct)
 {
-    int rank, p, rc = G5_OK;
+    int p, rc = G5_OK;
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int64_t *scount = NULL, *rcount = NULL, *pos = NULL, nrecv = 0, local;
+    int64_t *scount = NULL, *rcount = NULL, *pos = NULL, nrecv = 0, nkeys = 0, local = 0;
     int *sc = NULL, *rc_ = NULL, *sd = NULL, *rd = NULL;
-    uint64_t *send = NULL, *recv = NULL;
-    int64_t nsend = 0;
+    uint64_t *keys = NULL, *send = NULL, *recv = NULL;
 
     *distinct = 0;
-    MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
     scount = calloc((size_t)p, sizeof *scount);
     rcount = calloc((size_t)p, sizeof *rcount);
@@ -213,23 +210,27 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
     rc_ = calloc((size_t)p, sizeof *rc_);
     sd = calloc((size_t)p, sizeof *sd);
     rd = calloc((size_t)p, sizeof *rd);
-    if (!scount || !rcount || !pos || !sc || !rc_ || !sd || !rd)
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate %d counters", p);
+    keys = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *keys, "duplicate count: keys");
+    if (!scount || !rcount || !pos || !sc || !rc_ || !sd || !rd || !keys)
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     if (rc == G5_OK) {
         for (int64_t i = 0; i < count; i++) {
             const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if (u != v) {
-                const uint64_t key = u < v ? (uint64_t)u * (uint64_t)n + (uint64_t)v
-                                           : (uint64_t)v * (uint64_t)n + (uint64_t)u;
-                scount[mix64(key) % (uint64_t)p]++;
-                nsend++;
-            }
+            if (u != v)
+                keys[nkeys++] = u < v ? (uint64_t)u * (uint64_t)n + (uint64_t)v
+                                      : (uint64_t)v * (uint64_t)n + (uint64_t)u;
         }
-        send = g5_malloc((size_t)nsend * sizeof *send, "duplicate count: send buffer");
+        if (p > 1)
+            for (int64_t i = 0; i < nkeys; i++)
+                scount[owner(keys[i], p)]++;
+        else
+            scount[0] = nkeys;
+        /* one rank: the keys are already where they belong */
+        send = g5_malloc((size_t)(nkeys > 0 ? nkeys : 1) * sizeof *send, "duplicate count: send buffer");
         if (!send)
             rc = G5_ERR_NOMEM;
     }
-    if (rc == G5_OK) {
+    if (rc == G5_OK && p > 1) {
         int64_t sum = 0;
         for (int r = 0; r < p; r++) {
             if (sum > INT_MAX || scount[r] > INT_MAX)
@@ -240,18 +241,21 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
             sc[r] = (int)scount[r];
             sum += scount[r];
         }
-        for (int64_t i = 0; i < count && rc == G5_OK; i++) {
-            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if (u != v) {
-                const uint64_t key = u < v ? (uint64_t)u * (uint64_t)n + (uint64_t)v
-                                           : (uint64_t)v * (uint64_t)n + (uint64_t)u;
-                send[pos[mix64(key) % (uint64_t)p]++] = key;
-            }
-        }
+        for (int64_t i = 0; i < nkeys && rc == G5_OK; i++)
+            send[pos[owner(keys[i], p)]++] = keys[i];
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
+    if (p == 1) {
+        local = count_distinct_local(keys, send, nkeys, nt);
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate hash tables");
+        *distinct = local;
+        goto out;
+    }
+    free(keys);
+    keys = NULL;
     if (MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
     for (int r = 0; r < p && rc == G5_OK; r++) {
@@ -262,7 +266,7 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
         nrecv += rcount[r];
     }
     if (rc == G5_OK) {
-        recv = g5_malloc((size_t)nrecv * sizeof *recv, "duplicate count: receive buffer");
+        recv = g5_malloc((size_t)(nrecv > 0 ? nrecv : 1) * sizeof *recv, "duplicate count: receive buffer");
         if (!recv)
             rc = G5_ERR_NOMEM;
     }
@@ -274,24 +278,23 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    /* The send buffer is no longer needed: reuse it as sort scratch when it
-     * is large enough (it usually is: M/P keys each way). */
-    if (nsend < nrecv) {
+    /* The send buffer is free now: reuse it as scratch when large enough. */
+    if (nkeys < nrecv) {
         free(send);
-        send = g5_malloc((size_t)nrecv * sizeof *send, "duplicate count: sort buffer");
+        send = g5_malloc((size_t)nrecv * sizeof *send, "duplicate count: scratch buffer");
         if (!send)
             rc = G5_ERR_NOMEM;
     }
     local = rc == G5_OK ? count_distinct_local(recv, send, nrecv, nt) : 0;
     if (local < 0)
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate sort counters");
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate hash tables");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allreduce(&local, distinct, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Allreduce failed");
-    rc = g5_agree(comm, rc);
 out:
+    rc = g5_agree(comm, rc);
     free(scount);
     free(rcount);
     free(pos);
@@ -299,6 +302,7 @@ out:
     free(rc_);
     free(sd);
     free(rd);
+    free(keys);
     free(send);
     free(recv);
     return rc;

@@ -219,7 +219,8 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
         /* densities from very sparse (many isolated vertices) to dense */
         int64_t m = (int64_t)(rnd() % (uint64_t)(4 * n + 1));
         int64_t *e = malloc((2 * m + 2) * sizeof *e);
-        int64_t *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+        int64_t *want = malloc(n * sizeof *want);
+        int32_t *got = malloc(n * sizeof *got);
         int64_t *wsizes = malloc((n + 1) * sizeof *wsizes), wc;
         int64_t span = trial % 3 == 0 ? n / 3 + 1 : n; /* leave a tail of isolated vertices */
         for (int64_t i = 0; i < m; i++) {
@@ -243,8 +244,8 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
             cr_assert_eq(nc, wc, "trial %d (n=%lld m=%lld, %d threads): %lld components, BFS finds %lld",
                          trial, (long long)n, (long long)m, threads, (long long)nc, (long long)wc);
             for (int64_t v = 0; v < n; v++)
-                cr_assert_eq(got[v], want[v], "trial %d, %d threads: label[%lld] = %lld, BFS says %lld",
-                             trial, threads, (long long)v, (long long)got[v], (long long)want[v]);
+                cr_assert_eq(got[v], want[v], "trial %d, %d threads: label[%lld] = %d, BFS says %lld",
+                             trial, threads, (long long)v, got[v], (long long)want[v]);
             for (int64_t c = 0; c < nc; c++)
                 cr_assert_eq(cv[c], wsizes[c], "trial %d: size of component %lld", trial, (long long)c);
 
@@ -297,7 +298,8 @@ Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
     rng_state = 777;
     for (int trial = 0; trial < 50; trial++) {
         int64_t n = 2 + (int64_t)(rnd() % 500), m = (int64_t)(rnd() % (uint64_t)(2 * n));
-        int64_t *e = malloc((2 * m + 2) * sizeof *e), *a = malloc(n * 8), *b = malloc(n * 8), nca, ncb, *sa, *sb;
+        int64_t *e = malloc((2 * m + 2) * sizeof *e), nca, ncb, *sa, *sb;
+        int32_t *a = malloc(n * 4), *b = malloc(n * 4);
         for (int64_t i = 0; i < 2 * m; i++)
             e[i] = (int64_t)(rnd() % (uint64_t)n);
         cc_forest *whole, *left, *right;
@@ -312,7 +314,7 @@ Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
         cc_forest_label(whole, a, &nca, &sa);
         cc_forest_label(left, b, &ncb, &sb);
         cr_assert_eq(nca, ncb);
-        cr_assert(memcmp(a, b, n * 8) == 0, "trial %d: merged labels differ from one forest's", trial);
+        cr_assert(memcmp(a, b, n * 4) == 0, "trial %d: merged labels differ from one forest's", trial);
         free(e); free(a); free(b); free(sa); free(sb);
         cc_forest_free(&whole); cc_forest_free(&left); cc_forest_free(&right);
     }
@@ -321,7 +323,8 @@ Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
 Test(cc_forest, labels_of_an_empty_forest_are_all_isolated)
 {
     cc_forest *f;
-    int64_t lab[5], nc, *cv;
+    int32_t lab[5];
+    int64_t nc, *cv;
     cr_assert_eq(cc_forest_create(5, &f), G5_OK);
     int64_t e[] = {2, 2, 4, 4};
     cr_assert_eq(cc_forest_link_edges(f, e, 2, 0, 2), G5_OK);

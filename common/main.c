@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int topo_cmd(int argc, char **argv);
+
 struct command {
     const char *name;
     g5_command_fn fn;
@@ -21,6 +23,7 @@ int stats_cmd(int argc, char **argv);
 
 static const struct command commands[] = {
     {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
+    {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {0, 0, 0}
 };
 

@@ -27,6 +27,7 @@
 struct stats_cfg {
     int json;
     const char *plot;
+    const char *edges;   /* components file: check it belongs to this edges file */
 };
 
 typedef int (*stats_printer)(MPI_Comm comm, const char *path, const struct stats_cfg *cfg, FILE *out);
@@ -204,6 +205,17 @@ static int print_components(MPI_Comm comm, const char *path, const struct stats_
     if (rc != G5_OK)
         return rc;
     const io_components_meta *m = io_components_get_meta(c);
+    if (cfg->edges) {
+        io_edges *e = NULL;
+        rc = io_edges_open(comm, cfg->edges, &e);
+        if (rc == G5_OK)
+            rc = g5_agree(comm, io_components_check_edges(c, e));
+        io_edges_close(&e);
+        if (rc != G5_OK) {
+            io_components_close(&c);
+            return rc;
+        }
+    }
     if (rank == 0)
         cc_stats_print(out, path, m, cfg->json);
     if (cfg->plot) {
@@ -220,6 +232,8 @@ static int print_components(MPI_Comm comm, const char *path, const struct stats_
         if (rc == G5_OK && rank == 0 && !cfg->json)
             fprintf(out, "\n  plot: %s\n", cfg->plot);
     }
+    if (rc == G5_OK && cfg->edges && rank == 0 && !cfg->json)
+        fprintf(out, "\n  matches edges file %s\n", cfg->edges);
     free(sizes);
     io_components_close(&c);
     return rc;
@@ -278,18 +292,19 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
                     (unsigned long long)cid, path);
         fflush(out);
     }
-    if (rc == G5_OK && cfg->plot)
-        rc = g5_error(G5_ERR_ARG, "%s: --plot draws component sizes; run it on a components file", path);
+    if (rc == G5_OK && (cfg->plot || cfg->edges))
+        rc = g5_error(G5_ERR_ARG, "%s: --plot and --edges apply to a components file", path);
     io_file_close(&f);
     return g5_agree(comm, rc);
 }
 
 int stats_cmd(int argc, char **argv)
 {
-    struct stats_cfg cfg = {0, NULL};
+    struct stats_cfg cfg = {0, NULL, NULL};
     const g5_opt opts[] = {
         {"json", 0, G5_OPT_FLAG, &cfg.json, "", "print JSON for programs instead of the table"},
         {"plot", 0, G5_OPT_STRING, &cfg.plot, "PNG", "draw the component-size distribution (log-log) with gnuplot"},
+        {"edges", 0, G5_OPT_STRING, &cfg.edges, "EDGES.h5", "check that the components file was computed from this edges file"},
     };
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[1];

@@ -54,7 +54,7 @@ int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root,
                        int64_t *nedge_out);
 
 /* Default number of edges each rank reads and checks at a time. */
-#define KERN_VALIDATE_CHUNK ((int64_t)1 << 20)
+#define KERN_VALIDATE_CHUNK ((int64_t)1 << 19)
 
 /* An edge source for the validators' core, so that they can be run on an
  * in-memory list (tests) as well as on an edges file. read() must behave like

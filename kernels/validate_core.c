@@ -376,7 +376,46 @@ out:
     return rc;
 }
 
-/* Phase 3: the edge stream. */
+/* Check one edge between u and v given both endpoints' answers; returns the
+ * number of endpoints confirmed (written to conf[0..1]). */
+static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, const vinfo *iu,
+                             const vinfo *iv, int64_t *conf, vfail *f, int64_t *counted)
+{
+    int ru = iu->parent != -1, rv = iv->parent != -1, nc = 0;
+    if (ru != rv) {
+        fail(f, C_REACH, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
+             " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
+        return 0;
+    }
+    if (!ru)
+        return 0;
+    (*counted)++;
+    double du = iu->val, dv = iv->val;
+    if (c->sssp) {
+        double uw = du + w, vw = dv + w;
+        if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
+            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
+                 " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
+        if (iv->parent == u && is_tight(dv, uw))
+            conf[nc++] = v;
+        if (iu->parent == v && is_tight(du, vw))
+            conf[nc++] = u;
+    } else {
+        if (dv > du + 1 || du > dv + 1)
+            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
+                 du, dv);
+        if (iv->parent == u && dv == du + 1)
+            conf[nc++] = v;
+        if (iu->parent == v && du == dv + 1)
+            conf[nc++] = u;
+    }
+    return nc;
+}
+
+/* Phase 3: the edge stream. Per chunk: owners of the endpoints (parallel),
+ * query slots by a counting sort (serial, no divisions), the exchange, the
+ * answers (parallel), the edge checks (parallel, thread-local failure
+ * records merged by priority), and the confirmations. */
 static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
                        const double *dist, const int64_t *depth, uint8_t *confirmed,
                        int64_t *nedge, vfail *f)
@@ -395,9 +434,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
     float *wt = c->sssp ? g5_malloc((size_t)chunk * sizeof *wt, "validation weight chunk") : NULL;
     int64_t *sq = g5_malloc((size_t)chunk * 2 * sizeof *sq, "validation queries");
     vinfo *ans = g5_malloc((size_t)chunk * 2 * sizeof *ans, "validation answers");
-    xbuf rq = {0}, ra = {0}, sc = {0}, rcf = {0};
+    int32_t *slot = g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots");
+    xbuf rq = {0}, ra = {0}, rcf = {0};
     int64_t count_edges = 0;
-    rc = (ed && sq && ans && (wt || !c->sssp)) ? G5_OK : G5_ERR_NOMEM;
+    rc = (ed && sq && ans && slot && (wt || !c->sssp)) ? G5_OK : G5_ERR_NOMEM;
     rc = g5_agree(c->comm, rc);
     if (rc != G5_OK)
         goto out;
@@ -408,29 +448,37 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
         G5_TRY(g5_agree(c->comm, rc));
 
-        /* queries: both endpoints of every non-self-loop edge */
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+        /* owners of both endpoints of every non-self-loop edge (-1: skip) */
+        int64_t bad = -1;
+        #pragma omp parallel for schedule(static) reduction(max : bad)
         for (int64_t j = 0; j < m; j++) {
             int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            if (u == v)
-                continue;
             if (u < 0 || u >= c->n || v < 0 || v >= c->n) {
-                rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
-                              ") has a vertex outside [0, %" PRId64 ")", efirst + lo + j, u, v, c->n);
-                break;
+                bad = j > bad ? j : bad;
+                slot[2 * j] = slot[2 * j + 1] = -1;
+            } else if (u == v) {
+                slot[2 * j] = slot[2 * j + 1] = -1;
+            } else {
+                slot[2 * j] = kern_vblock_owner(c->n, c->nranks, u);
+                slot[2 * j + 1] = kern_vblock_owner(c->n, c->nranks, v);
             }
-            c->scount[kern_vblock_owner(c->n, c->nranks, u)]++;
-            c->scount[kern_vblock_owner(c->n, c->nranks, v)]++;
         }
+        if (bad >= 0)
+            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                          ") has a vertex outside [0, %" PRId64 ")", efirst + lo + bad,
+                          ed[2 * bad], ed[2 * bad + 1], c->n);
         G5_TRY(g5_agree(c->comm, rc));
+        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+        for (int64_t t = 0; t < 2 * m; t++)
+            if (slot[t] >= 0)
+                c->scount[slot[t]]++;
         displs_from_counts(c);
-        for (int64_t j = 0; j < m; j++) {
-            int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            if (u == v)
-                continue;
-            sq[c->cursor[kern_vblock_owner(c->n, c->nranks, u)]++] = u;
-            sq[c->cursor[kern_vblock_owner(c->n, c->nranks, v)]++] = v;
-        }
+        for (int64_t t = 0; t < 2 * m; t++)
+            if (slot[t] >= 0) {
+                int32_t s = c->cursor[slot[t]]++;
+                sq[s] = ed[t];
+                slot[t] = s;
+            }
         int64_t nrecv;
         G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
         rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
@@ -447,55 +495,44 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         }
         G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
 
-        /* check each edge; collect confirmations per owner */
-        displs_from_counts(c);
-        rc = xbuf_need(&sc, (size_t)(2 * m + 1) * sizeof(int64_t), "confirmations");
-        G5_TRY(g5_agree(c->comm, rc));
-        int64_t *conf = sc.p, nconf = 0;
-        for (int64_t j = 0; j < m; j++) {
-            int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            if (u == v)
-                continue;
-            const vinfo *iu = &ans[c->cursor[kern_vblock_owner(c->n, c->nranks, u)]++];
-            const vinfo *iv = &ans[c->cursor[kern_vblock_owner(c->n, c->nranks, v)]++];
-            int ru = iu->parent != -1, rv = iv->parent != -1;
-            if (ru != rv) {
-                fail(f, C_REACH, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
-                     " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
-                continue;
+        /* check each edge; confirmed endpoints are gathered into sq (free
+         * again: its queries have been answered) */
+        int64_t nconf = 0, counted = 0;
+        #pragma omp parallel reduction(+ : counted)
+        {
+            vfail tf = {.check = C_NONE};
+            #pragma omp for schedule(static)
+            for (int64_t j = 0; j < m; j++) {
+                if (slot[2 * j] < 0)
+                    continue;
+                int64_t cf[2];
+                double w = c->sssp ? (double)wt[j] : 1.0;
+                int nc = check_edge(c, ed[2 * j], ed[2 * j + 1], w, &ans[slot[2 * j]],
+                                    &ans[slot[2 * j + 1]], cf, &tf, &counted);
+                for (int x = 0; x < nc; x++) {
+                    int64_t at;
+                    #pragma omp atomic capture
+                    at = nconf++;
+                    sq[at] = cf[x];
+                }
             }
-            if (!ru)
-                continue;
-            count_edges++;
-            double w = c->sssp ? (double)wt[j] : 1.0;
-            double du = iu->val, dv = iv->val;
-            if (c->sssp) {
-                double uw = du + w, vw = dv + w;
-                if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
-                    fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
-                         " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
-                if (iv->parent == u && is_tight(dv, uw))
-                    conf[nconf++] = v;
-                if (iu->parent == v && is_tight(du, vw))
-                    conf[nconf++] = u;
-            } else {
-                if (dv > du + 1 || du > dv + 1)
-                    fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f",
-                         u, v, du, dv);
-                if (iv->parent == u && dv == du + 1)
-                    conf[nconf++] = v;
-                if (iu->parent == v && du == dv + 1)
-                    conf[nconf++] = u;
+            if (tf.check < C_NONE) {
+                #pragma omp critical(validate_fail)
+                fail(f, tf.check, "%s", tf.detail);
             }
         }
-        /* bucket confirmations by owner (counting sort into sq, free now) */
+        count_edges += counted;
+
+        /* bucket confirmations by owner: counting sort from sq into ed's
+         * memory, whose edges are no longer needed */
+        int64_t *cbuf = ed;
         memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
         for (int64_t t = 0; t < nconf; t++)
-            c->scount[kern_vblock_owner(c->n, c->nranks, conf[t])]++;
+            c->scount[kern_vblock_owner(c->n, c->nranks, sq[t])]++;
         displs_from_counts(c);
         for (int64_t t = 0; t < nconf; t++)
-            sq[c->cursor[kern_vblock_owner(c->n, c->nranks, conf[t])]++] = conf[t];
-        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
+            cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, sq[t])]++] = sq[t];
+        G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
         const int64_t *cv = rcf.p;
         for (int64_t t = 0; t < nrecv; t++)
             confirmed[cv[t] - c->first] = 1;
@@ -507,9 +544,9 @@ out:
     free(wt);
     free(sq);
     free(ans);
+    free(slot);
     free(rq.p);
     free(ra.p);
-    free(sc.p);
     free(rcf.p);
     return rc;
 }

@@ -412,13 +412,13 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
     return nc;
 }
 
-/* Phase 3: the edge stream. Per chunk: owners of the endpoints (parallel),
+/* Phase 3: the edge stream over the vertex records tab (parent, depth or
+ * distance) of this rank's block. Per chunk: owners of the endpoints (parallel),
  * query slots by a counting sort (serial, no divisions), the exchange, the
  * answers (parallel), the edge checks (parallel, thread-local failure
  * records merged by priority), and the confirmations. */
-static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
-                       const double *dist, const int64_t *depth, uint8_t *confirmed,
-                       int64_t *nedge, vfail *f)
+static int check_edges(vctx *c, const kern_edge_reader *rd, const vinfo *tab,
+                       uint8_t *confirmed, int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
     int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
@@ -487,11 +487,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
             const int64_t *q = rq.p;
             vinfo *a = ra.p;
             #pragma omp parallel for schedule(static)
-            for (int64_t t = 0; t < nrecv; t++) {
-                int64_t i = q[t] - c->first;
-                a[t].parent = parent[i];
-                a[t].val = dist ? dist[i] : (double)depth[i];
-            }
+            for (int64_t t = 0; t < nrecv; t++)
+                a[t] = tab[q[t] - c->first];
         }
         G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
 
@@ -559,6 +556,7 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
               .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
     vfail f = {.check = C_NONE};
     int64_t *depth = NULL;
+    vinfo *tab = NULL;
     uint8_t *confirmed = NULL;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
@@ -590,7 +588,18 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     rc = jump(&c, root, parent, depth, &f);
     G5_TRY(agree_fail(&c, &f, root, rc));
     int64_t nedge = 0;
-    rc = check_edges(&c, rd, parent, dist, depth, confirmed, &nedge, &f);
+    /* One 16-byte record per vertex, so that answering a query costs one
+     * cache line rather than one per array. */
+    tab = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *tab, "validation vertex records");
+    G5_TRY(g5_agree(comm, tab ? G5_OK : G5_ERR_NOMEM));
+    #pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < c.count; i++) {
+        tab[i].parent = parent[i];
+        tab[i].val = dist ? dist[i] : (double)depth[i];
+    }
+    free(depth);
+    depth = NULL;
+    rc = check_edges(&c, rd, tab, confirmed, &nedge, &f);
     if (rc == G5_OK)
         for (int64_t i = 0; i < c.count; i++) {
             int64_t v = c.first + i;
@@ -612,6 +621,7 @@ out:
     if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
     free(c.scount);
     free(depth);
+    free(tab);
     free(confirmed);
     return rc;
 }

@@ -19,7 +19,10 @@
  *
  * Peak memory during construction, per input edge on this rank: the caller's
  * slab (20 bytes) + received records (24) + packed words (16); the records
- * are freed before the final arrays are allocated.
+ * are freed before the final arrays are allocated. rawdeg uint32 [nlocal]
+ * keeps each row's length before merging (input tuples, duplicates
+ * included), so the TEPS edge count of a search is sum(rawdeg of reached
+ * vertices) / 2 without the edge list.
  */
 #include "kern_impl.h"
 
@@ -198,7 +201,8 @@ int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
     g->bytes_to = calloc((size_t)P, sizeof(int64_t));
     int64_t *cur = calloc((size_t)nl + 1, sizeof(int64_t));
     packed = malloc(((size_t)nrecv_total + 1) * sizeof(uint64_t));
-    ok = g->rowptr && g->bytes_to && cur && packed;
+    g->rawdeg = malloc(((size_t)nl + 1) * sizeof(uint32_t));
+    ok = g->rowptr && g->bytes_to && cur && packed && g->rawdeg;
     if (ok) {
         int64_t *deg = g->rowptr + 1;
 #pragma omp parallel for schedule(static)
@@ -218,6 +222,7 @@ int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
         for (int64_t v = 0; v < nl; v++) {
             uint64_t *a = packed + g->rowptr[v];
             int64_t n = g->rowptr[v + 1] - g->rowptr[v], k = 0;
+            g->rawdeg[v] = (uint32_t)n;
             sort_row(a, n);
             for (int64_t i = 0; i < n; i++)
                 if (k == 0 || (a[i] >> 32) != (a[k - 1] >> 32)) a[k++] = a[i];
@@ -281,7 +286,7 @@ void kern_graph_free(kern_graph **gp)
 {
     if (!gp || !*gp) return;
     kern_graph *g = *gp;
-    free(g->rowptr); free(g->col); free(g->w); free(g->bytes_to);
+    free(g->rowptr); free(g->col); free(g->w); free(g->bytes_to); free(g->rawdeg);
     free(g);
     *gp = NULL;
 }
@@ -291,7 +296,18 @@ int64_t kern_graph_nnz_local(const kern_graph *g) { return g->nnz; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)
 {
-    return (g->nlocal + 1) * 8 + g->nnz * 8;
+    return (g->nlocal + 1) * 12 + g->nnz * 8;
+}
+
+int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
+{
+    int64_t s = 0, t = 0;
+#pragma omp parallel for reduction(+ : s)
+    for (int64_t v = 0; v < g->nlocal; v++)
+        if (parent[v] >= 0) s += g->rawdeg[v];
+    MPI_Allreduce(&s, &t, 1, MPI_INT64_T, MPI_SUM, g->comm);
+    *nedge = t / 2;
+    return G5_OK;
 }
 int64_t kern_graph_degree(const kern_graph *g, int64_t l) { return g->rowptr[l + 1] - g->rowptr[l]; }
 const kern_dist *kern_graph_dist(const kern_graph *g) { return g->dist; }

@@ -93,6 +93,11 @@ int64_t kern_graph_nlocal(const kern_graph *g);
 int64_t kern_graph_nnz_local(const kern_graph *g);   /* directed entries here */
 int64_t kern_graph_nnz_global(const kern_graph *g);
 int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here */
+/* Collective. The Graph500 TEPS edge count of a search: input tuples that
+ * are not self-loops with both endpoints reached (duplicates counted), from
+ * the row lengths before merging; parent: in, [nlocal], -1 = unreached. The
+ * validator counts the same from the file; the driver checks they agree. */
+int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge);
 /* Local degree of local vertex l (CSR row length). */
 int64_t kern_graph_degree(const kern_graph *g, int64_t l);
 const kern_dist *kern_graph_dist(const kern_graph *g);

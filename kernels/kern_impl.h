@@ -32,6 +32,7 @@ struct kern_graph {
     int64_t *rowptr;        /* [nlocal+1] */
     uint32_t *col;          /* [nnz] pids */
     float *w;               /* [nnz] */
+    uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
     int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
 };
 

@@ -186,6 +186,7 @@ static void gather_block(MPI_Comm comm, int64_t n, const void *mine, void *all, 
 typedef struct result {
     int nroots;
     int64_t roots[8];
+    int64_t nedge[8];
     int64_t *parent[8];   /* full [N], original ids */
     double *dist[8];
     int saw_bottom_up, saw_top_down;
@@ -230,6 +231,7 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
             if (lv.bottom_up[k]) res->saw_bottom_up = 1; else res->saw_top_down = 1;
         }
         kern_levels_free(&lv);
+        kern_reached_edges(g, kern_bfs_parent(b), &res->nedge[i]);
         res->parent[i] = malloc(t->n * sizeof(int64_t));
         res->dist[i] = malloc(t->n * sizeof(double));
         if ((rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL))) break;
@@ -290,6 +292,11 @@ static int check_against_serial(const tgraph *t, const result *r, const char *wh
                 MT_CHECK(edge_weight(t, v, r->parent[i][v]) >= 0, "%s: tree edge %lld-%lld not in graph",
                          what, (long long)v, (long long)r->parent[i][v]);
         }
+        int64_t ne = 0;
+        for (int64_t k = 0; k < t->m; k++)
+            ne += t->e[2 * k] != t->e[2 * k + 1] && ref[t->e[2 * k]] >= 0 && ref[t->e[2 * k + 1]] >= 0;
+        MT_CHECK(r->nedge[i] == ne, "%s root %lld: TEPS edge count %lld, input tuples say %lld", what,
+                 (long long)root, (long long)r->nedge[i], (long long)ne);
         serial_dijkstra(t, root, dref);
         for (int64_t v = 0; v < t->n && ok; v++) {
             double a = r->dist[i][v], e = dref[v];

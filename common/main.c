@@ -18,8 +18,13 @@ struct command {
     const char *summary;
 };
 
+int gen_cmd(int argc, char **argv);
+int run_cmd(int argc, char **argv);
+
 static const struct command commands[] = {
+    {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
+    {"run", run_cmd, "timed kernels: construction, BFS, SSSP, validation, Graph500 output"},
     {0, 0, 0}
 };
 

@@ -118,6 +118,10 @@ int io_attr_exists(io_file *f, const char *obj, const char *name);
  * damaged chunk is detected on read; 0: contiguous. */
 int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
                       const hsize_t *dims, hsize_t chunk_rows);
+/* The same with the Fletcher32 checksums of chunked data switched off
+ * (checksums = 0), for layout benchmarks. */
+int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
+                         const hsize_t *dims, hsize_t chunk_rows, int checksums);
 /* Collective: every rank calls it the same number of times with its own
  * rows [first, first+count) along dim 0 (count may be 0); a row is all of
  * dims[1] for a 2-D dataset. memtype: H5T_NATIVE_INT64, ... */
@@ -144,8 +148,14 @@ typedef struct io_edges_meta {
     uint64_t seed;
     double rmat_a, rmat_b, rmat_c;
     uint64_t content_id;
-    char generator[64];
+    double generation_seconds;  /* wall time gen took (informational); -1 if absent */
+    char generator[128];
 } io_edges_meta;
+
+/* Rows per chunk of /edges and /weights (see gen/README-section.md for the
+ * measurement behind it). Writers that give each rank whole chunks avoid
+ * shared chunks in collective filtered writes. */
+#define IO_EDGES_CHUNK_ROWS ((int64_t)1 << 18)
 
 /* ---- edges: writing --------------------------------------------------- */
 typedef struct io_edges_writer io_edges_writer;
@@ -155,6 +165,14 @@ typedef struct io_edges_writer io_edges_writer;
  * writer is freed by commit or abort. */
 int io_edges_create(MPI_Comm comm, const char *path, const io_edges_meta *meta,
                     int force, io_edges_writer **out);
+/* The same with a chosen layout, for benchmarks: chunk_rows rows per chunk
+ * (0: contiguous, no checksums) and checksums on or off for chunked data. */
+int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                       int force, int64_t chunk_rows, int checksums,
+                       io_edges_writer **out);
+/* Not collective. Record the generation time stored at commit as the root
+ * attribute generation_seconds (rank 0's value is written). */
+void io_edges_set_seconds(io_edges_writer *w, double seconds);
 /* Collective: every rank calls it the same number of times, each with its
  * own slab [first, first+count) (count may be 0). edges is [count][2]. */
 int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,

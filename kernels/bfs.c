@@ -29,6 +29,8 @@
  * bitmap [nlocal bits] (zero-degree vertices pre-set so bottom-up skips
  * them); queue and next queue uint32 [nlocal]; the global frontier bitmap
  * [pid space / 8 bytes]. 8 + 8 + 1/8 + pid-space/(8 nlocal) bytes per vertex.
+ * Small levels run their loops on one thread (OpenMP if clauses): waking a
+ * team costs more than scanning a few rows, more so on a shared machine.
  */
 #include "kern_impl.h"
 
@@ -164,13 +166,15 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t *nqn, int64_t *mf, in
     int64_t *parent = b->parent;
     uint64_t *visited = b->visited;
     int fail = 0;
+    /* reset every thread's buffers here: a level run on one thread (if
+     * clause) must not see another thread's leftovers */
+    for (int i = 0; i < nt * P; i++) b->tsend[i].n = 0;
+    for (int i = 0; i < nt; i++) b->tnext[i].n = 0;
 
-#pragma omp parallel num_threads(nt) reduction(| : fail)
+#pragma omp parallel num_threads(nt) reduction(| : fail) if (qn > 64)
     {
         int t = omp_get_thread_num();
         kvec *sb = &b->tsend[(size_t)t * P], *nq = &b->tnext[t];
-        for (int p = 0; p < P; p++) sb[p].n = 0;
-        nq->n = 0;
 #pragma omp for schedule(dynamic, 64) nowait
         for (int64_t i = 0; i < qn; i++) {
             uint32_t u = b->queue[i];
@@ -216,7 +220,7 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t *nqn, int64_t *mf, in
     ok = kern_exchange(g->comm, 8, b->sendbuf, b->cnt, &b->recv, &b->recvcap, &nrecv,
                        g->bytes_to, ok && !fail);
     const uint64_t *rv = b->recv;
-#pragma omp parallel num_threads(nt) reduction(| : fail)
+#pragma omp parallel num_threads(nt) reduction(| : fail) if (nrecv > 4096)
     {
         kvec *nq = &b->tnext[omp_get_thread_num()];
 #pragma omp for schedule(static) nowait
@@ -236,7 +240,7 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t *nqn, int64_t *mf, in
         memcpy(b->nextq + n, nq->p, nq->n * 4);
         n += (int64_t)nq->n;
     }
-#pragma omp parallel for reduction(+ : m)
+#pragma omp parallel for reduction(+ : m) if (n > 4096)
     for (int64_t i = 0; i < n; i++) m += g->rowptr[b->nextq[i] + 1] - g->rowptr[b->nextq[i]];
     *nqn = n;
     *mf = m;

@@ -175,12 +175,12 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     for (;;) {
         double t0 = g5_now();
         int64_t nrel = 0;
-#pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : nrel)
+        for (int i = 0; i < nt * P; i++) s->tsend[i].n = 0;
+#pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : nrel) if (fn > 64)
         {
             int t = omp_get_thread_num();
             kvec *sb = &s->tsend[(size_t)t * P];
             tbins *tb = &s->tb[t];
-            for (int p = 0; p < P; p++) sb[p].n = 0;
 #pragma omp for schedule(dynamic, 64) nowait
             for (int64_t i = 0; i < fn; i++) {
                 uint32_t u = s->frontier[i];
@@ -228,7 +228,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
                            &nrecv, g->bytes_to, ok && !fail);
         double t2 = g5_now();
         const msg *rv = s->recv;
-#pragma omp parallel num_threads(nt) reduction(| : fail)
+#pragma omp parallel num_threads(nt) reduction(| : fail) if (nrecv > 4096)
         {
             tbins *tb = &s->tb[omp_get_thread_num()];
 #pragma omp for schedule(static) nowait

@@ -11,7 +11,7 @@
  * (MPI_Alltoallv) per round delivers them. The received records are then
  * counted per row (atomic increments), scattered into a packed array of
  * (column << 32 | weight bits) words, each row sorted (insertion sort for
- * short rows, qsort for long ones) and duplicates merged keeping the first,
+ * short rows, an inlined quicksort for long ones) and duplicates merged keeping the first,
  * that is the smallest weight (non-negative float bits order like the
  * values). The final CSR is rowptr int64 [nlocal+1], col uint32 [nnz], w
  * float [nnz]: 8 bytes per directed entry, about 14 bytes per input edge
@@ -32,21 +32,36 @@
 
 typedef struct rec { uint32_t row, col; float w; } rec;
 
-static int cmp_u64(const void *a, const void *b)
+static void insertion_u64(uint64_t *a, int64_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void sort_row(uint64_t *a, int64_t n)
-{
-    if (n > 32) { qsort(a, (size_t)n, sizeof *a, cmp_u64); return; }
     for (int64_t i = 1; i < n; i++) {
         uint64_t x = a[i];
         int64_t j = i - 1;
         while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
         a[j + 1] = x;
     }
+}
+
+/* Quicksort of 64-bit keys with the comparison inlined (libc qsort's
+ * callback was a third of construction): median-of-three pivot, Hoare
+ * partition, recursion on the smaller side, insertion sort below 32. */
+static void sort_row(uint64_t *a, int64_t n)
+{
+    while (n > 32) {
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        int64_t i = -1, j = n;
+        for (;;) {
+            do i++; while (a[i] < p);
+            do j--; while (a[j] > p);
+            if (i >= j) break;
+            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
+        }
+        int64_t left = j + 1;
+        if (left < n - left) { sort_row(a, left); a += left; n -= left; }
+        else { sort_row(a + left, n - left); n = left; }
+    }
+    insertion_u64(a, n);
 }
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

@@ -34,6 +34,7 @@ struct kern_graph {
     float *w;               /* [nnz] */
     uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
     int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
+    int rows_by_weight;     /* 1: every row sorted by (weight, column) (csr_sort.c) */
 };
 
 /* Owner rank of a pid: the last r with base[r] <= pid (binary search over
@@ -47,6 +48,11 @@ static inline int kern_owner_of_pid(const kern_dist *d, uint64_t pid)
     }
     return lo;
 }
+
+/* Not collective. Sort every row of g by increasing (weight, column), in
+ * place with OpenMP, and set g->rows_by_weight. G5_OK or G5_ERR_NOMEM (a
+ * per-thread scratch of the longest row). Row contents are unchanged as sets. */
+int kern_graph_sort_rows_by_weight(kern_graph *g);
 
 /* A growable array of fixed-size elements. */
 typedef struct kvec {

@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sssp.c - kernel 3 of Graph500: distributed single-source shortest paths by
- * delta-stepping with OpenMP inside each rank.
+ * delta-stepping with light/heavy edge separation, OpenMP inside each rank.
  *
  * Algorithm (Meyer and Sanders, "Delta-stepping: a parallelizable shortest
- * path algorithm", J. Algorithms 49(1), 2003), in the bucket-fusion form of
- * the GAP Benchmark Suite (Beamer, Asanovic, Patterson, arXiv:1508.03619):
- * vertices wait in buckets of width delta by tentative distance; the lowest
- * non-empty bucket k is the frontier; every edge of every frontier vertex is
- * relaxed (light and heavy together: with weights in [0, 1) and delta near
- * 0.1 the split saves little and costs a second pass); improved vertices go
- * into the bucket of their new distance, which is k itself for light edges,
- * so bucket k is iterated until empty, then the next non-empty bucket is the
- * global minimum over ranks (empty buckets are skipped, unlike the reference
- * code). One round = local relaxation, one kern_exchange of remote
- * relaxations (12 bytes: target pid, parent pid, float distance), applying
- * the received ones, and one MPI_Allreduce for the next bucket (with the
- * failure flag folded in).
+ * path algorithm", J. Algorithms 49(1), 2003, with the bucket fusion of the
+ * GAP Benchmark Suite: Beamer, Asanovic, Patterson, arXiv:1508.03619, and
+ * Zhang et al., "Optimizing ordered graph algorithms with GraphIt", CGO
+ * 2020). Vertices wait in buckets of width delta by tentative distance; the
+ * lowest non-empty bucket k over all ranks is processed in rounds:
+ *   light rounds: every vertex of bucket k relaxes its light edges
+ *     (w < delta); improved vertices go to the bucket of their new distance
+ *     (k or k+1), and bucket k is repeated until empty on every rank. A
+ *     thread keeps expanding its own new bucket-k entries at once while
+ *     they are few (bucket fusion), which saves rounds;
+ *   one heavy round: every vertex settled in bucket k relaxes its heavy
+ *     edges (w >= delta) once; their targets land in later buckets.
+ * Rows are sorted by weight (csr_sort.c), so the light edges are a prefix:
+ * the light loop stops at the first heavy weight and the heavy loop starts
+ * at a binary-searched split. A vertex is expanded (light) once per distinct
+ * improvement and its heavy edges exactly once (an entry whose distance bits
+ * are no longer the vertex's is stale and skipped). Empty buckets are
+ * skipped by the global minimum.
+ *
+ * Distribution: relaxations of a remote vertex are filtered through `ghost`,
+ * one 64-bit word per pid of the whole pid space holding the best (distance,
+ * parent) ever sent to that vertex in this search: only a strictly better
+ * distance is sent, and at most one message per target per round (the word's
+ * top bit marks "queued this round"; the thread that sets it lists the pid
+ * for its destination rank). A round ends with one MPI_Allgather of each
+ * rank's row [messages to each rank (P), lowest bucket it holds or sends to,
+ * failure flag, receive capacity] and, only when some rank has messages (an
+ * agreed count), one MPI_Alltoallv of 12-byte messages (target pid, parent
+ * pid, float distance). The sender counts the buckets of what it sends, so
+ * the gathered minimum is the next bucket and the receivers apply without
+ * another collective. With P == 1 there is no communication at all. The
+ * send and receive buffers are sized once in kern_sssp_create from the
+ * graph (distinct remote targets; pairs (local vertex, other rank) adjacent),
+ * which bound one round's traffic, so the timed loop allocates only bucket
+ * and list growth, whose failure travels in the gathered row.
  *
  * Data encoding: the state of local vertex l is one 64-bit word
  * (float32 distance bits << 32 | parent pid), initially all ones
@@ -24,15 +46,17 @@
  * for a strictly smaller distance, so distance and parent always change
  * together (no torn pairs between threads) and parent pointers cannot form a
  * cycle through zero-weight edges. Non-negative float bits order like the
- * values. Distances are computed in float32 like the weights and returned as
- * double; d[v] = fl(d[parent] + w) exactly for the kept (smallest) weight.
- * Bucket lists are per thread and per bucket, growable vectors of 64-bit
- * entries (distance bits at push << 32 | local vertex); an entry whose
- * distance is no longer the vertex's is stale and skipped, so each distinct
- * improvement of a vertex is expanded once (without this check, duplicate
- * pushes made a vertex's row be scanned 7x on average at SCALE 18).
- * Memory: 8 bytes per local vertex plus the bucket entries (about one per
- * improvement) and the message buffers.
+ * values. Distances are float32 sums like the weights, returned as double;
+ * d[v] = fl(d[parent] + w) exactly for the kept (smallest) weight, and the
+ * result (the least fixpoint of d[v] = min fl(d[u] + w)) does not depend on
+ * the order of relaxations, hence not on ranks or threads. Bucket entries
+ * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
+ * vectors per bucket.
+ *
+ * Memory per rank: 8 bytes per local vertex (state), 8 bytes per pid of the
+ * pid space for `ghost` when P > 1, bucket entries (about one per
+ * improvement), the list of vertices settled in the current bucket, and 12
+ * bytes per bounded message slot.
  */
 #include "kern_impl.h"
 
@@ -41,31 +65,80 @@
 
 typedef struct msg { uint32_t c, p; float d; } msg;
 
-typedef struct tbins {
-    kvec *b;                /* [nb] uint64 (distance bits << 32 | local vertex) per bucket */
+#define GHOST_INIT (((uint64_t)0x7fffffffu << 32) | 0xffffffffu)
+#define GHOST_QUEUED ((uint64_t)1 << 63)
+#define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
+#define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
+
+enum { LIGHT, HEAVY };
+
+typedef struct tctx {
+    kvec *b;                /* [nb] uint64 entries per bucket */
     int64_t nb;
-} tbins;
+    kvec settled;           /* uint64 entries expanded in the current bucket */
+    kvec cur;               /* fusion scratch (uint64 entries) */
+    kvec *queued;           /* [P] uint32 ghost pids queued this round, by destination */
+    int fail;
+    char pad[64];           /* keep threads' fields on separate cache lines */
+} tctx;
 
 struct kern_sssp {
     kern_graph *g;
-    double delta;
-    int nt;
+    double delta, inv_delta;
+    float fdelta;
+    int nt, P;
     int64_t nl;
-    uint64_t *st;
-    tbins *tb;              /* [nt] */
-    kvec *tsend;            /* [nt * P] msg */
+    uint64_t *st;           /* [nl] state words */
+    tctx *tc;               /* [nt] */
+    uint64_t *ghost;        /* [pid space] when P > 1 */
+    int64_t npid;
     uint64_t *frontier;
     size_t fcap;
-    msg *sendbuf;
-    size_t sendcap;
-    void *recv;
-    size_t recvcap;
-    int64_t *cnt;
+    msg *sendbuf, *recv;
+    int64_t sendcap, recvcap;
+    int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
+    int *sc, *sd, *rc, *rd; /* [P] Alltoallv counts and displacements */
+    MPI_Datatype mtype;
+    int mtype_ok;
     kern_sssp_stats stats;
 };
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* Bounds on one round's traffic (see the file comment): *nsend = distinct
+ * remote columns here; *nrecv = pairs (local vertex, other rank holding a
+ * neighbour), by symmetry of the undirected CSR an upper bound on the
+ * distinct local targets all other ranks can address in one round. Uses
+ * s->ghost as scratch. */
+static void traffic_bounds(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
+{
+    kern_graph *g = s->g;
+    const kern_dist *d = g->dist;
+    const int64_t nl = s->nl, base = g->base;
+    const int P = s->P, me = g->rank;
+    int64_t ns = 0, nr = 0;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = 0;
+#pragma omp parallel reduction(+ : nr)
+    {
+        int64_t stamp[P];
+        for (int r = 0; r < P; r++) stamp[r] = -1;
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t v = 0; v < nl; v++)
+            for (int64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++) {
+                uint32_t c = g->col[e];
+                if ((uint64_t)((int64_t)c - base) < (uint64_t)nl) continue;
+                __atomic_store_n(&s->ghost[c], 1, __ATOMIC_RELAXED);
+                int r = kern_owner_of_pid(d, c);
+                if (r != me && stamp[r] != v) { stamp[r] = v; nr++; }
+            }
+    }
+#pragma omp parallel for reduction(+ : ns) schedule(static)
+    for (int64_t i = 0; i < s->npid; i++) ns += (int64_t)s->ghost[i];
+    *nsend = ns;
+    *nrecv = nr;
+}
 
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
 {
@@ -73,22 +146,58 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     *out = NULL;
     if (!(delta > 0))
         return g5_agree(g->comm, g5_error(G5_ERR_ARG, "SSSP: delta must be positive, not %g", delta));
+    /* TODO(lead): the sort belongs in kernel 1's timed construction; it is
+     * done here, untimed, until construct.c does it (it is skipped then). */
+    int rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
+    if ((rc = g5_agree(g->comm, rc))) return rc;
     kern_sssp *s = calloc(1, sizeof *s);
     int ok = s != NULL;
     if (ok) {
         s->g = g;
+        s->P = P;
         s->delta = delta;
+        s->inv_delta = 1.0 / delta;
+        s->fdelta = (float)delta;
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
         s->st = malloc(((size_t)s->nl + 1) * 8);
-        s->tb = calloc((size_t)s->nt, sizeof(tbins));
-        s->tsend = calloc((size_t)s->nt * P, sizeof(kvec));
-        s->cnt = calloc((size_t)P, sizeof(int64_t));
-        ok = s->st && s->tb && s->tsend && s->cnt;
+        s->tc = calloc((size_t)s->nt, sizeof(tctx));
+        s->row = calloc((size_t)P + 3, sizeof(int64_t));
+        s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
+        s->sc = calloc((size_t)P, sizeof(int));
+        s->sd = calloc((size_t)P, sizeof(int));
+        s->rc = calloc((size_t)P, sizeof(int));
+        s->rd = calloc((size_t)P, sizeof(int));
+        ok = s->st && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd;
     }
-    if (ok)
-        for (int i = 0; i < s->nt * P; i++) kvec_init(&s->tsend[i], sizeof(msg));
-    int rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
+    for (int t = 0; ok && t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        kvec_init(&tc->settled, 8);
+        kvec_init(&tc->cur, 8);
+        tc->queued = calloc((size_t)P, sizeof(kvec));
+        if (!tc->queued) { ok = 0; break; }
+        for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
+    }
+    if (ok && P > 1) {
+        s->npid = g->dist->base[P];
+        s->ghost = malloc(((size_t)s->npid + 1) * 8);
+        ok = s->ghost != NULL;
+        if (ok) {
+            int64_t ns, nr;
+            traffic_bounds(s, &ns, &nr);
+            s->sendbuf = malloc(((size_t)ns + 1) * sizeof(msg));
+            s->recv = malloc(((size_t)nr + 1) * sizeof(msg));
+            s->sendcap = ns;
+            s->recvcap = nr;
+            ok = s->sendbuf && s->recv;
+        }
+        if (ok) {
+            ok = MPI_Type_contiguous((int)sizeof(msg), MPI_BYTE, &s->mtype) == MPI_SUCCESS &&
+                 MPI_Type_commit(&s->mtype) == MPI_SUCCESS;
+            s->mtype_ok = ok;
+        }
+    }
+    rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
     if (rc) { kern_sssp_free(&s); return rc; }
     *out = s;
     return G5_OK;
@@ -98,196 +207,353 @@ void kern_sssp_free(kern_sssp **sp)
 {
     if (!sp || !*sp) return;
     kern_sssp *s = *sp;
-    if (s->tb)
+    if (s->tc)
         for (int t = 0; t < s->nt; t++) {
-            for (int64_t i = 0; i < s->tb[t].nb; i++) kvec_free(&s->tb[t].b[i]);
-            free(s->tb[t].b);
+            tctx *tc = &s->tc[t];
+            for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+            free(tc->b);
+            kvec_free(&tc->settled);
+            kvec_free(&tc->cur);
+            if (tc->queued)
+                for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);
+            free(tc->queued);
         }
-    if (s->tsend)
-        for (int i = 0; i < s->nt * s->g->nranks; i++) kvec_free(&s->tsend[i]);
-    free(s->tb); free(s->tsend); free(s->st); free(s->frontier); free(s->sendbuf);
-    free(s->recv); free(s->cnt);
+    if (s->mtype_ok) MPI_Type_free(&s->mtype);
+    free(s->tc); free(s->st); free(s->ghost); free(s->frontier); free(s->sendbuf);
+    free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
+    free(s->rd);
     free(s);
     *sp = NULL;
 }
 
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s) { return &s->stats; }
 
-static inline int64_t bucket_of(float d, double delta) { return (int64_t)((double)d / delta); }
-
-/* push local vertex l into this thread's bucket k; 0 on allocation failure */
-static int bin_push(tbins *tb, int64_t k, uint32_t l, float d)
+/* push an entry into this thread's bucket k */
+static inline void bin_push(tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
 {
-    if (k >= tb->nb) {
-        int64_t nb = tb->nb ? tb->nb : 64;
+    if (k >= tc->nb) {
+        int64_t nb = tc->nb ? tc->nb : 64;
         while (nb <= k) nb *= 2;
-        kvec *b = realloc(tb->b, (size_t)nb * sizeof(kvec));
-        if (!b) return 0;
-        for (int64_t i = tb->nb; i < nb; i++) kvec_init(&b[i], 8);
-        tb->b = b;
-        tb->nb = nb;
+        kvec *b = realloc(tc->b, (size_t)nb * sizeof(kvec));
+        if (!b) { tc->fail = 1; return; }
+        for (int64_t i = tc->nb; i < nb; i++) kvec_init(&b[i], 8);
+        tc->b = b;
+        tc->nb = nb;
     }
-    uint64_t *p = kvec_push(&tb->b[k]);
-    if (!p) return 0;
-    *p = (uint64_t)f2u(d) << 32 | l;
-    return 1;
+    kvec *v = &tc->b[k];
+    if (v->n == v->cap && !kvec_reserve(v, v->n + 1)) { tc->fail = 1; return; }
+    ((uint64_t *)v->p)[v->n++] = (uint64_t)dbits << 32 | l;
 }
 
-/* strictly smaller distance wins; 1 if this call improved it */
-static inline int relax(uint64_t *st, int64_t l, float nd, uint32_t p)
+/* Relaxation context of one thread in one round. */
+typedef struct rctx {
+    kern_sssp *s;
+    tctx *tc;
+    uint64_t *st, *ghost;
+    const int64_t *rowptr;
+    const uint32_t *col;
+    const float *w;
+    const kern_dist *d;
+    int64_t nl, base, minb, nrel;
+    double inv_delta;
+    float fdelta;
+} rctx;
+
+/* strictly smaller distance wins; the improved vertex joins its bucket */
+static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
-    uint64_t old = __atomic_load_n(&st[l], __ATOMIC_RELAXED);
-    while ((old >> 32) > nbits) {
-        if (__atomic_compare_exchange_n(&st[l], &old, nbits << 32 | p, 1, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED))
-            return 1;
+    uint64_t old = __atomic_load_n(&x->st[l], __ATOMIC_RELAXED);
+    while ((old >> 32) > nbits)
+        if (__atomic_compare_exchange_n(&x->st[l], &old, nbits << 32 | p, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            bin_push(x->tc, (int64_t)((double)nd * x->inv_delta), (uint32_t)l, (uint32_t)nbits);
+            return;
+        }
+}
+
+/* a remote target: queue it only if better than everything sent to it */
+static inline void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
+{
+    uint64_t nbits = f2u(nd);
+    uint64_t old = __atomic_load_n(&x->ghost[c], __ATOMIC_RELAXED);
+    while (((old >> 32) & 0x7fffffffu) > nbits)
+        if (__atomic_compare_exchange_n(&x->ghost[c], &old, GHOST_QUEUED | nbits << 32 | p, 1,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            if (!(old & GHOST_QUEUED)) {
+                uint32_t *q = kvec_push(&x->tc->queued[kern_owner_of_pid(x->d, c)]);
+                if (q) *q = c; else x->tc->fail = 1;
+            }
+            int64_t b = (int64_t)((double)nd * x->inv_delta);
+            if (b < x->minb) x->minb = b;
+            return;
+        }
+}
+
+/* relax edges e0.. of a row up to e1, or up to the first weight >= wmax */
+static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, float wmax, float du, uint32_t upid)
+{
+    int64_t e = e0;
+    for (; e < e1; e++) {
+        float w = x->w[e];
+        if (!(w < wmax)) break;
+        uint32_t c = x->col[e];
+        uint64_t l = (uint64_t)((int64_t)c - x->base);
+        float nd = du + w;
+        if (l < (uint64_t)x->nl) relax_local(x, l, nd, upid);
+        else relax_remote(x, c, nd, upid);
     }
-    return 0;
+    x->nrel += e - e0;
+}
+
+/* light edges of a bucket entry, if not stale; remembers it as settled */
+static inline void expand_light(rctx *x, uint64_t ent)
+{
+    uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
+    if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+    uint64_t *sp = kvec_push(&x->tc->settled);
+    if (sp) *sp = ent; else x->tc->fail = 1;
+    relax_edges(x, x->rowptr[u], x->rowptr[u + 1], x->fdelta, u2f(dbits), (uint32_t)(x->base + u));
+}
+
+/* heavy edges of a settled entry, if it is still the vertex's distance */
+static inline void expand_heavy(rctx *x, uint64_t ent)
+{
+    uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
+    if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+    int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
+    while (lo < hi) {                   /* first weight >= delta */
+        int64_t mid = lo + (hi - lo) / 2;
+        if (x->w[mid] < x->fdelta) lo = mid + 1; else hi = mid;
+    }
+    relax_edges(x, lo, x->rowptr[u + 1], INFINITY, u2f(dbits), (uint32_t)(x->base + u));
+}
+
+static void rctx_init(rctx *x, kern_sssp *s, int t)
+{
+    kern_graph *g = s->g;
+    x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ghost = s->ghost;
+    x->rowptr = g->rowptr; x->col = g->col; x->w = g->w; x->d = g->dist;
+    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0;
+    x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
+}
+
+/* Lowest bucket >= k holding an entry on this rank (INT64_MAX: none). */
+static int64_t lowest_bucket(const kern_sssp *s, int64_t k)
+{
+    int64_t next = INT64_MAX;
+    for (int t = 0; t < s->nt; t++) {
+        const tctx *tc = &s->tc[t];
+        for (int64_t i = k; i < tc->nb && i < next; i++)
+            if (tc->b[i].n) { next = i; break; }
+    }
+    return next;
+}
+
+/* Gather messages into sendbuf by destination and clear their queued marks;
+ * fills row[0..P-1] with the counts. */
+static void compose(kern_sssp *s)
+{
+    int P = s->P, nt = s->nt;
+    int64_t o = 0;
+    for (int r = 0; r < P; r++) {
+        s->sd[r] = (int)o;
+        for (int t = 0; t < nt; t++) o += (int64_t)s->tc[t].queued[r].n;
+        s->row[r] = o - s->sd[r];
+        s->sc[r] = (int)s->row[r];
+    }
+#pragma omp parallel num_threads(nt) if (o > 4096)
+    {
+        int nth = omp_get_num_threads(), me = omp_get_thread_num();
+        for (int r = 0; r < P; r++) {
+            int64_t off = s->sd[r];
+            for (int t = 0; t < nt; t++) {
+                kvec *q = &s->tc[t].queued[r];
+                if (t % nth == me) {
+                    const uint32_t *c = (const uint32_t *)q->p;
+                    for (size_t i = 0; i < q->n; i++) {
+                        uint64_t wd = s->ghost[c[i]] & ~GHOST_QUEUED;
+                        s->ghost[c[i]] = wd;
+                        msg *m = &s->sendbuf[off + (int64_t)i];
+                        m->c = c[i]; m->p = (uint32_t)wd; m->d = u2f((uint32_t)(wd >> 32));
+                    }
+                }
+                off += (int64_t)q->n;
+            }
+        }
+    }
+    for (int t = 0; t < nt; t++)
+        for (int r = 0; r < P; r++) s->tc[t].queued[r].n = 0;
+}
+
+/* Move every thread's entries of list `which` (bucket k, or settled) into
+ * the frontier; returns the count or -1 when the frontier cannot grow. */
+static int64_t gather_frontier(kern_sssp *s, int mode, int64_t k)
+{
+    size_t n = 0;
+    for (int t = 0; t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        n += mode == HEAVY ? tc->settled.n : (k < tc->nb ? tc->b[k].n : 0);
+    }
+    if (n > s->fcap) {
+        size_t cap = n + n / 2 + 1024;
+        uint64_t *f = realloc(s->frontier, cap * 8);
+        if (!f) return -1;
+        s->frontier = f;
+        s->fcap = cap;
+    }
+    int64_t fn = 0;
+    for (int t = 0; t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        kvec *v = mode == HEAVY ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
+        if (!v) continue;
+        if (v->n) memcpy(s->frontier + fn, v->p, v->n * 8);
+        fn += (int64_t)v->n;
+        v->n = 0;
+    }
+    return fn;
 }
 
 int kern_sssp_run(kern_sssp *s, int64_t root)
 {
     kern_graph *g = s->g;
     const kern_dist *d = g->dist;
-    int P = g->nranks, nt = s->nt;
+    const int P = s->P, nt = s->nt, me = g->rank, W = P + 3;
     int owner;
     int64_t rl;
     memset(&s->stats, 0, sizeof s->stats);
     if (!kern_dist_locate(d, root, &owner, &rl))
         return g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
-    const int64_t nl = s->nl, base = g->base;
-    const double delta = s->delta;
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
-    for (int64_t v = 0; v < nl; v++) st[v] = UINT64_MAX;
-    for (int t = 0; t < nt; t++)
-        for (int64_t i = 0; i < s->tb[t].nb; i++) s->tb[t].b[i].n = 0;
+    for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
+    if (P > 1) {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = GHOST_INIT;
+    }
+    for (int t = 0; t < nt; t++) {
+        tctx *tc = &s->tc[t];
+        for (int64_t i = 0; i < tc->nb; i++) tc->b[i].n = 0;
+        tc->settled.n = 0;
+        tc->fail = 0;
+    }
 
-    int64_t fn = 0, k = 0;
-    int fail = 0, ok = 1;
-    if (!s->frontier) {
-        s->fcap = 1024;
-        s->frontier = malloc(s->fcap * 8);
-        if (!s->frontier) fail = 1;
+    int64_t k = 0, fn = 0;
+    int mode = LIGHT, fail = 0;
+    if (owner == me) {
+        if (s->fcap == 0) {
+            s->frontier = malloc(1024 * 8);
+            if (s->frontier) s->fcap = 1024; else fail = 1;
+        }
+        st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
+        if (!fail) s->frontier[fn++] = (uint64_t)rl;
     }
-    if (owner == g->rank && !fail) {
-        st[rl] = (uint64_t)(base + rl);           /* distance 0.0f, parent itself */
-        s->frontier[fn++] = (uint64_t)rl;     /* distance bits 0 */
-    }
+    s->stats.buckets = 1;
     for (;;) {
         double t0 = g5_now();
-        int64_t nrel = 0;
-        for (int i = 0; i < nt * P; i++) s->tsend[i].n = 0;
-#pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : nrel) if (fn > 64)
+        int64_t nrel = 0, minb = INT64_MAX;
+#pragma omp parallel num_threads(nt) reduction(+ : nrel) reduction(min : minb) if (fn >= PAR_MIN)
         {
             int t = omp_get_thread_num();
-            kvec *sb = &s->tsend[(size_t)t * P];
-            tbins *tb = &s->tb[t];
-#pragma omp for schedule(dynamic, 64) nowait
-            for (int64_t i = 0; i < fn; i++) {
-                uint32_t u = (uint32_t)s->frontier[i];
-                uint32_t dbits = (uint32_t)(__atomic_load_n(&st[u], __ATOMIC_RELAXED) >> 32);
-                /* stale: improved since this entry was pushed (a newer entry
-                 * carries the new distance) */
-                if (dbits != (uint32_t)(s->frontier[i] >> 32)) continue;
-                float du = u2f(dbits);
-                uint32_t upid = (uint32_t)(base + u);
-                for (int64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++) {
-                    uint32_t c = g->col[e];
-                    float nd = du + g->w[e];
-                    uint64_t l = (uint64_t)((int64_t)c - base);
-                    nrel++;
-                    if (l < (uint64_t)nl) {
-                        if (relax(st, (int64_t)l, nd, upid) && !bin_push(tb, bucket_of(nd, delta), (uint32_t)l, nd))
-                            fail = 1;
-                    } else {
-                        msg *m = kvec_push(&sb[kern_owner_of_pid(d, c)]);
-                        if (m) { m->c = c; m->p = upid; m->d = nd; } else fail = 1;
-                    }
+            rctx x;
+            rctx_init(&x, s, t);
+            tctx *tc = x.tc;
+            if (mode == LIGHT) {
+#pragma omp for schedule(dynamic, 32) nowait
+                for (int64_t i = 0; i < fn; i++) expand_light(&x, s->frontier[i]);
+                /* bucket fusion: this thread's new bucket-k entries, while few */
+                while (k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
+                    kvec tmp = tc->b[k];
+                    tc->b[k] = tc->cur;
+                    tc->cur = tmp;
+                    const uint64_t *e = (const uint64_t *)tc->cur.p;
+                    for (size_t i = 0; i < tc->cur.n; i++) expand_light(&x, e[i]);
+                    tc->cur.n = 0;
                 }
+            } else {
+#pragma omp for schedule(dynamic, 32) nowait
+                for (int64_t i = 0; i < fn; i++) expand_heavy(&x, s->frontier[i]);
             }
+            nrel += x.nrel;
+            minb = x.minb;
         }
+        for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
         double t1 = g5_now();
-        int64_t tot = 0;
-        for (int p = 0; p < P; p++) {
-            s->cnt[p] = 0;
-            for (int t = 0; t < nt; t++) s->cnt[p] += (int64_t)s->tsend[(size_t)t * P + p].n;
-            tot += s->cnt[p];
-        }
-        if ((size_t)tot > s->sendcap) {
-            size_t cap = (size_t)tot + (size_t)tot / 4 + 64;
-            msg *m = realloc(s->sendbuf, cap * sizeof(msg));
-            if (m) { s->sendbuf = m; s->sendcap = cap; } else fail = 1;
-        }
-        if (!fail) {
-            int64_t o = 0;
-            for (int p = 0; p < P; p++)
-                for (int t = 0; t < nt; t++) {
-                    kvec *v = &s->tsend[(size_t)t * P + p];
-                    if (v->n) memcpy(s->sendbuf + o, v->p, v->n * sizeof(msg));
-                    o += (int64_t)v->n;
-                }
-        }
-        int64_t nrecv = 0;
-        ok = kern_exchange(g->comm, sizeof(msg), s->sendbuf, s->cnt, &s->recv, &s->recvcap,
-                           &nrecv, g->bytes_to, ok && !fail);
-        double t2 = g5_now();
-        const msg *rv = s->recv;
-#pragma omp parallel num_threads(nt) reduction(| : fail) if (nrecv > 4096)
-        {
-            tbins *tb = &s->tb[omp_get_thread_num()];
-#pragma omp for schedule(static) nowait
-            for (int64_t i = 0; i < nrecv; i++) {
-                int64_t l = (int64_t)rv[i].c - base;
-                if (relax(st, l, rv[i].d, rv[i].p) && !bin_push(tb, bucket_of(rv[i].d, delta), (uint32_t)l, rv[i].d))
-                    fail = 1;
+        int64_t local_next = lowest_bucket(s, k), next, nrecv = 0;
+        if (local_next > minb) local_next = minb;
+        int64_t nsent = 0;
+        double t2 = t1, t3 = t1;
+        if (P == 1) {
+            if (fail) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
+                                      "buckets", (long long)root);
+            next = local_next;
+        } else {
+            /* one gathered row per rank: counts, next bucket, failure, capacity */
+            compose(s);
+            for (int r = 0; r < P; r++) nsent += s->row[r];
+            s->row[P] = local_next;
+            s->row[P + 1] = fail;
+            s->row[P + 2] = s->recvcap;
+            MPI_Allgather(s->row, W, MPI_INT64_T, s->gat, W, MPI_INT64_T, g->comm);
+            int64_t all = 0, bad = 0;
+            next = INT64_MAX;
+            for (int q = 0; q < P; q++) {
+                int64_t in = 0;
+                for (int r = 0; r < P; r++) in += s->gat[(size_t)r * W + q];
+                all += in;
+                if (in > s->gat[(size_t)q * W + P + 2] || s->gat[(size_t)q * W + P + 1]) bad = 1;
+                if (s->gat[(size_t)q * W + P] < next) next = s->gat[(size_t)q * W + P];
             }
+            for (int r = 0; r < P; r++)
+                if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(msg);
+            if (bad) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
+                                     "buckets or messages on some rank", (long long)root);
+            if (all > 0) {
+                int64_t ro = 0;
+                for (int r = 0; r < P; r++) {
+                    s->rc[r] = (int)s->gat[(size_t)r * W + me];
+                    s->rd[r] = (int)ro;
+                    ro += s->rc[r];
+                }
+                nrecv = ro;
+                MPI_Alltoallv(s->sendbuf, s->sc, s->sd, s->mtype, s->recv, s->rc, s->rd,
+                              s->mtype, g->comm);
+            }
+            t2 = g5_now();
+            const msg *rv = s->recv;
+#pragma omp parallel num_threads(nt) if (nrecv > 4096)
+            {
+                rctx x;
+                rctx_init(&x, s, omp_get_thread_num());
+#pragma omp for schedule(static) nowait
+                for (int64_t i = 0; i < nrecv; i++)
+                    relax_local(&x, (uint64_t)((int64_t)rv[i].c - x.base), rv[i].d, rv[i].p);
+            }
+            for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
+            t3 = g5_now();
         }
-        double t3 = g5_now();
-        /* the next bucket: the smallest non-empty one of any thread and rank */
-        int64_t next = INT64_MAX;
-        for (int t = 0; t < nt; t++)
-            for (int64_t i = k; i < s->tb[t].nb && i < next; i++)
-                if (s->tb[t].b[i].n) { next = i; break; }
-        int64_t loc[2] = {next, (ok && !fail) ? 0 : -1}, glob[2];
-        MPI_Allreduce(loc, glob, 2, MPI_INT64_T, MPI_MIN, g->comm);
-        for (int r = 0; r < P; r++)
-            if (r != g->rank) g->bytes_to[r] += 16;
-        double t4 = g5_now();
         s->stats.phases++;
         s->stats.relaxations += nrel;
-        s->stats.messages += tot;
+        s->stats.messages += nsent;
         s->stats.t_relax += t1 - t0;
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
-        s->stats.t_reduce += t4 - t3;
-        if (glob[1] < 0) {
-            return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets or "
-                            "messages on some rank", (long long)root);
+        /* the next round, from agreed values only */
+        if (mode == LIGHT) {
+            if (next != k) mode = HEAVY;
+        } else {
+            if (next == INT64_MAX) break;
+            if (next != k) s->stats.buckets++;
+            k = next;
+            mode = LIGHT;
         }
-        if (glob[0] == INT64_MAX) break;
-        if (glob[0] != k) s->stats.buckets++;
-        k = glob[0];
-        /* the new frontier: every thread's bucket k */
-        size_t n = 0;
-        for (int t = 0; t < nt; t++)
-            if (k < s->tb[t].nb) n += s->tb[t].b[k].n;
-        if (n > s->fcap) {
-            size_t cap = n + n / 2;
-            uint64_t *f = realloc(s->frontier, cap * 8);
-            if (f) { s->frontier = f; s->fcap = cap; } else { fail = 1; n = 0; }
-        }
-        fn = 0;
-        for (int t = 0; t < nt && !fail; t++)
-            if (k < s->tb[t].nb) {
-                kvec *v = &s->tb[t].b[k];
-                if (v->n) memcpy(s->frontier + fn, v->p, v->n * 8);
-                fn += (int64_t)v->n;
-                v->n = 0;
-            }
+        fn = gather_frontier(s, mode, k);
+        if (fn < 0) { fail = 1; fn = 0; }
+        s->stats.t_reduce += g5_now() - t3;
     }
-    s->stats.buckets++;
+    /* No failure can be pending here: local failures travel in the row
+     * gathered in the same round, and a round that applies messages or
+     * grows the frontier is never the last. */
     return G5_OK;
 }
 

@@ -5,3 +5,16 @@ BENCH_SCALES ?= 20
 .PHONY: bench-kernels
 bench-kernels: $(G500)
 	G500=$(G500) bench/bench-kernels.sh $(BENCH_SCALES)
+
+# kernel 3 alone: `make bench-sssp [BENCH_SSSP_FILE=... BENCH_SSSP_DELTAS="0.1 0.2"]`
+# alternates delta values root by root in one process (wall and CPU time).
+BENCH_SSSP := $(BUILD)/bench/bench_sssp
+BENCH_SSSP_FILE ?= /tmp/g500-bench/s18.h5
+BENCH_SSSP_DELTAS ?= 0.1 0.2
+$(BENCH_SSSP): $(BUILD)/bench/bench_sssp.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+.PHONY: bench-sssp
+bench-sssp: $(BENCH_SSSP) $(G500)
+	@test -f $(BENCH_SSSP_FILE) || $(G500) gen --scale 18 -o $(BENCH_SSSP_FILE)
+	$(BENCH_SSSP) $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)

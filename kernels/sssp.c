@@ -68,6 +68,13 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define GHOST_INIT (((uint64_t)0x7fffffffu << 32) | 0xffffffffu)
 #define GHOST_QUEUED ((uint64_t)1 << 63)
 #define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
+/* ub[l] = ceil(d * UB_SCALE) of some past tentative distance d of l, so at
+ * least the current one (255: none known, or >= 254/UB_SCALE; 0 after l's
+ * bucket is done). An edge with fl(du + w) * UB_SCALE >= ub[l] cannot
+ * improve l and is skipped without reading l's state word: one byte per
+ * vertex stays in L2 where the state words do not. Scaling by a power of
+ * two is exact, so the test is exact. */
+#define UB_SCALE 64.0f
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
 
 enum { LIGHT, HEAVY };
@@ -89,6 +96,7 @@ struct kern_sssp {
     int nt, P;
     int64_t nl;
     uint64_t *st;           /* [nl] state words */
+    uint8_t *ub;            /* [nl] quantized upper bound of l's distance (see UB_SCALE) */
     tctx *tc;               /* [nt] */
     uint64_t *ghost;        /* [pid space] when P > 1 */
     int64_t npid;
@@ -161,6 +169,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
         s->st = malloc(((size_t)s->nl + 1) * 8);
+        s->ub = malloc((size_t)s->nl + 1);
         s->tc = calloc((size_t)s->nt, sizeof(tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -168,7 +177,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->sd = calloc((size_t)P, sizeof(int));
         s->rc = calloc((size_t)P, sizeof(int));
         s->rd = calloc((size_t)P, sizeof(int));
-        ok = s->st && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd;
+        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd;
     }
     for (int t = 0; ok && t < s->nt; t++) {
         tctx *tc = &s->tc[t];
@@ -219,7 +228,7 @@ void kern_sssp_free(kern_sssp **sp)
             free(tc->queued);
         }
     if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    free(s->tc); free(s->st); free(s->ghost); free(s->frontier); free(s->sendbuf);
+    free(s->tc); free(s->st); free(s->ub); free(s->ghost); free(s->frontier); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
@@ -250,6 +259,7 @@ typedef struct rctx {
     kern_sssp *s;
     tctx *tc;
     uint64_t *st, *ghost;
+    uint8_t *ub;
     const int64_t *rowptr;
     const uint32_t *col;
     const float *w;
@@ -260,20 +270,22 @@ typedef struct rctx {
 } rctx;
 
 /* strictly smaller distance wins; the improved vertex joins its bucket */
-static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
+static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->st[l], __ATOMIC_RELAXED);
     while ((old >> 32) > nbits)
         if (__atomic_compare_exchange_n(&x->st[l], &old, nbits << 32 | p, 1, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED)) {
+            float q = ceilf(nd * UB_SCALE);
+            __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             bin_push(x->tc, (int64_t)((double)nd * x->inv_delta), (uint32_t)l, (uint32_t)nbits);
             return;
         }
 }
 
 /* a remote target: queue it only if better than everything sent to it */
-static inline void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
+static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->ghost[c], __ATOMIC_RELAXED);
@@ -290,18 +302,29 @@ static inline void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
         }
 }
 
-/* relax edges e0.. of a row up to e1, or up to the first weight >= wmax */
+/* relax edges e0.. of a row up to e1, or up to the first weight >= wmax;
+ * the row arrays and bounds are held in locals because the byte stores into
+ * ub may alias anything reached through x */
 static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, float wmax, float du, uint32_t upid)
 {
+    const uint32_t *col = x->col;
+    const float *w = x->w;
+    const uint8_t *ub = x->ub;
+    const uint64_t nl = (uint64_t)x->nl;
+    const int64_t base = x->base;
     int64_t e = e0;
     for (; e < e1; e++) {
-        float w = x->w[e];
-        if (!(w < wmax)) break;
-        uint32_t c = x->col[e];
-        uint64_t l = (uint64_t)((int64_t)c - x->base);
-        float nd = du + w;
-        if (l < (uint64_t)x->nl) relax_local(x, l, nd, upid);
-        else relax_remote(x, c, nd, upid);
+        float we = w[e];
+        if (!(we < wmax)) break;
+        uint32_t c = col[e];
+        uint64_t l = (uint64_t)((int64_t)c - base);
+        float nd = du + we;
+        if (l < nl) {
+            if (nd * UB_SCALE < (float)__atomic_load_n(&ub[l], __ATOMIC_RELAXED))
+                relax_local(x, l, nd, upid);
+        } else {
+            relax_remote(x, c, nd, upid);
+        }
     }
     x->nrel += e - e0;
 }
@@ -332,7 +355,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
-    x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ghost = s->ghost;
+    x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->ghost = s->ghost;
     x->rowptr = g->rowptr; x->col = g->col; x->w = g->w; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
@@ -414,6 +437,22 @@ static int64_t gather_frontier(kern_sssp *s, int mode, int64_t k)
     return fn;
 }
 
+/* After the heavy round of a bucket (messages applied): its vertices whose
+ * settled entry is still current have their final distance. No relaxation
+ * can improve a done vertex (its bucket is below the relaxing vertex's, and
+ * bucket numbers grow with distance), so its bound drops to 0 and the edge
+ * loops skip it from the byte alone. */
+static void mark_done(kern_sssp *s, int64_t fn)
+{
+    const uint64_t *f = s->frontier;
+#pragma omp parallel for schedule(static) num_threads(s->nt) if (fn > 4096)
+    for (int64_t i = 0; i < fn; i++) {
+        uint32_t u = (uint32_t)f[i];
+        if ((uint32_t)(s->st[u] >> 32) == (uint32_t)(f[i] >> 32))
+            __atomic_store_n(&s->ub[u], 0, __ATOMIC_RELAXED);
+    }
+}
+
 int kern_sssp_run(kern_sssp *s, int64_t root)
 {
     kern_graph *g = s->g;
@@ -427,6 +466,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
+    memset(s->ub, 255, (size_t)s->nl);
     if (P > 1) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = GHOST_INIT;
@@ -526,12 +566,16 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
                 rctx x;
                 rctx_init(&x, s, omp_get_thread_num());
 #pragma omp for schedule(static) nowait
-                for (int64_t i = 0; i < nrecv; i++)
-                    relax_local(&x, (uint64_t)((int64_t)rv[i].c - x.base), rv[i].d, rv[i].p);
+                for (int64_t i = 0; i < nrecv; i++) {
+                    uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
+                    if (rv[i].d * UB_SCALE < (float)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
+                        relax_local(&x, l, rv[i].d, rv[i].p);
+                }
             }
             for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
             t3 = g5_now();
         }
+        if (mode == HEAVY) mark_done(s, fn);
         s->stats.phases++;
         s->stats.relaxations += nrel;
         s->stats.messages += nsent;

@@ -53,8 +53,8 @@
  * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
  * vectors per bucket.
  *
- * Memory per rank: 8 bytes per local vertex (state), 8 bytes per pid of the
- * pid space for `ghost` when P > 1, bucket entries (about one per
+ * Memory per rank: 9 bytes per local vertex (state, bound byte), 9 bytes
+ * per pid of the pid space for `ghost` and its bound byte when P > 1, bucket entries (about one per
  * improvement), the list of vertices settled in the current bucket, and 12
  * bytes per bounded message slot.
  */
@@ -77,8 +77,6 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define UB_SCALE 64.0f
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
 
-enum { LIGHT, HEAVY };
-
 typedef struct tctx {
     kvec *b;                /* [nb] uint64 entries per bucket */
     int64_t nb;
@@ -99,9 +97,10 @@ struct kern_sssp {
     uint8_t *ub;            /* [nl] quantized upper bound of l's distance (see UB_SCALE) */
     tctx *tc;               /* [nt] */
     uint64_t *ghost;        /* [pid space] when P > 1 */
+    uint8_t *gub;           /* [pid space] when P > 1: ghost's distance as a ub byte */
     int64_t npid;
-    uint64_t *frontier;
-    size_t fcap;
+    uint64_t *frontier, *hfront;   /* light entries of bucket k; heavy list */
+    size_t fcap, hcap;
     msg *sendbuf, *recv;
     int64_t sendcap, recvcap;
     int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
@@ -190,7 +189,8 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     if (ok && P > 1) {
         s->npid = g->dist->base[P];
         s->ghost = malloc(((size_t)s->npid + 1) * 8);
-        ok = s->ghost != NULL;
+        s->gub = malloc((size_t)s->npid + 1);
+        ok = s->ghost && s->gub;
         if (ok) {
             int64_t ns, nr;
             traffic_bounds(s, &ns, &nr);
@@ -228,7 +228,7 @@ void kern_sssp_free(kern_sssp **sp)
             free(tc->queued);
         }
     if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    free(s->tc); free(s->st); free(s->ub); free(s->ghost); free(s->frontier); free(s->sendbuf);
+    free(s->tc); free(s->st); free(s->ub); free(s->ghost); free(s->gub); free(s->frontier); free(s->hfront); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
@@ -259,12 +259,13 @@ typedef struct rctx {
     kern_sssp *s;
     tctx *tc;
     uint64_t *st, *ghost;
-    uint8_t *ub;
+    uint8_t *ub, *gub;
     const int64_t *rowptr;
     const uint32_t *col;
     const float *w;
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
+    int64_t kmin;           /* lowest open bucket: entries never go below it */
     double inv_delta;
     float fdelta;
 } rctx;
@@ -279,7 +280,8 @@ static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd,
                                         __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
             __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
-            bin_push(x->tc, (int64_t)((double)nd * x->inv_delta), (uint32_t)l, (uint32_t)nbits);
+            int64_t b = (int64_t)((double)nd * x->inv_delta);
+            bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
             return;
         }
 }
@@ -292,11 +294,14 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd
     while (((old >> 32) & 0x7fffffffu) > nbits)
         if (__atomic_compare_exchange_n(&x->ghost[c], &old, GHOST_QUEUED | nbits << 32 | p, 1,
                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            float q = ceilf(nd * UB_SCALE);
+            __atomic_store_n(&x->gub[c], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             if (!(old & GHOST_QUEUED)) {
                 uint32_t *q = kvec_push(&x->tc->queued[kern_owner_of_pid(x->d, c)]);
                 if (q) *q = c; else x->tc->fail = 1;
             }
             int64_t b = (int64_t)((double)nd * x->inv_delta);
+            if (b < x->kmin) b = x->kmin;
             if (b < x->minb) x->minb = b;
             return;
         }
@@ -322,7 +327,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, float wmax, floa
         if (l < nl) {
             if (nd * UB_SCALE < (float)__atomic_load_n(&ub[l], __ATOMIC_RELAXED))
                 relax_local(x, l, nd, upid);
-        } else {
+        } else if (nd * UB_SCALE < (float)__atomic_load_n(&x->gub[c], __ATOMIC_RELAXED)) {
             relax_remote(x, c, nd, upid);
         }
     }
@@ -355,9 +360,9 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
-    x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->ghost = s->ghost;
+    x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
     x->rowptr = g->rowptr; x->col = g->col; x->w = g->w; x->d = g->dist;
-    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0;
+    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }
 
@@ -409,48 +414,65 @@ static void compose(kern_sssp *s)
         for (int r = 0; r < P; r++) s->tc[t].queued[r].n = 0;
 }
 
-/* Move every thread's entries of list `which` (bucket k, or settled) into
- * the frontier; returns the count or -1 when the frontier cannot grow. */
-static int64_t gather_frontier(kern_sssp *s, int mode, int64_t k)
+/* Move every thread's entries of bucket k (heavy == 0) or its settled list
+ * (heavy == 1) into *buf (grown as needed); returns the count, or -1 when
+ * the buffer cannot grow. */
+static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, uint64_t **buf, size_t *cap)
 {
     size_t n = 0;
     for (int t = 0; t < s->nt; t++) {
         tctx *tc = &s->tc[t];
-        n += mode == HEAVY ? tc->settled.n : (k < tc->nb ? tc->b[k].n : 0);
+        n += heavy ? tc->settled.n : (k < tc->nb ? tc->b[k].n : 0);
     }
-    if (n > s->fcap) {
-        size_t cap = n + n / 2 + 1024;
-        uint64_t *f = realloc(s->frontier, cap * 8);
+    if (n > *cap) {
+        size_t c = n + n / 2 + 1024;
+        uint64_t *f = realloc(*buf, c * 8);
         if (!f) return -1;
-        s->frontier = f;
-        s->fcap = cap;
+        *buf = f;
+        *cap = c;
     }
     int64_t fn = 0;
     for (int t = 0; t < s->nt; t++) {
         tctx *tc = &s->tc[t];
-        kvec *v = mode == HEAVY ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
+        kvec *v = heavy ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
         if (!v) continue;
-        if (v->n) memcpy(s->frontier + fn, v->p, v->n * 8);
+        if (v->n) memcpy(*buf + fn, v->p, v->n * 8);
         fn += (int64_t)v->n;
         v->n = 0;
     }
     return fn;
 }
 
-/* After the heavy round of a bucket (messages applied): its vertices whose
- * settled entry is still current have their final distance. No relaxation
- * can improve a done vertex (its bucket is below the relaxing vertex's, and
- * bucket numbers grow with distance), so its bound drops to 0 and the edge
- * loops skip it from the byte alone. */
-static void mark_done(kern_sssp *s, int64_t fn)
+/* One local pass: the heavy list (settled entries of the previous bucket),
+ * then the light frontier of bucket k, then each thread's own new bucket-k
+ * entries while few (bucket fusion). */
+static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_t hn,
+                       int64_t *nrel, int64_t *minb)
 {
-    const uint64_t *f = s->frontier;
-#pragma omp parallel for schedule(static) num_threads(s->nt) if (fn > 4096)
-    for (int64_t i = 0; i < fn; i++) {
-        uint32_t u = (uint32_t)f[i];
-        if ((uint32_t)(s->st[u] >> 32) == (uint32_t)(f[i] >> 32))
-            __atomic_store_n(&s->ub[u], 0, __ATOMIC_RELAXED);
+    int64_t nr = 0, mb = INT64_MAX;
+#pragma omp parallel num_threads(s->nt) reduction(+ : nr) reduction(min : mb) if (fn + hn >= PAR_MIN)
+    {
+        rctx x;
+        rctx_init(&x, s, omp_get_thread_num());
+        x.kmin = kmin;
+        tctx *tc = x.tc;
+#pragma omp for schedule(dynamic, 32) nowait
+        for (int64_t i = 0; i < hn; i++) expand_heavy(&x, s->hfront[i]);
+#pragma omp for schedule(dynamic, 32) nowait
+        for (int64_t i = 0; i < fn; i++) expand_light(&x, s->frontier[i]);
+        while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
+            kvec tmp = tc->b[k];
+            tc->b[k] = tc->cur;
+            tc->cur = tmp;
+            const uint64_t *e = (const uint64_t *)tc->cur.p;
+            for (size_t i = 0; i < tc->cur.n; i++) expand_light(&x, e[i]);
+            tc->cur.n = 0;
+        }
+        nr += x.nrel;
+        mb = x.minb;
     }
+    *nrel += nr;
+    if (mb < *minb) *minb = mb;
 }
 
 int kern_sssp_run(kern_sssp *s, int64_t root)
@@ -470,6 +492,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     if (P > 1) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = GHOST_INIT;
+        memset(s->gub, 255, (size_t)s->npid);
     }
     for (int t = 0; t < nt; t++) {
         tctx *tc = &s->tc[t];
@@ -478,48 +501,37 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         tc->fail = 0;
     }
 
-    int64_t k = 0, fn = 0;
-    int mode = LIGHT, fail = 0;
+    /* A round: bucket k's light edges to local convergence, together with
+     * the heavy edges of bucket k-1 when that bucket has just finished
+     * (fused); or, when the next bucket is not k+1, the heavy edges of k
+     * alone. Entries never go below the lowest open bucket kmin (a heavy
+     * edge whose float sum rounds into a finished bucket goes to kmin). */
+    int64_t k = 0, fn = 0, hn = 0;
+    int heavy_only = 0, fail = 0;
     if (owner == me) {
         if (s->fcap == 0) {
             s->frontier = malloc(1024 * 8);
             if (s->frontier) s->fcap = 1024; else fail = 1;
         }
         st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
+        s->ub[rl] = 0;
         if (!fail) s->frontier[fn++] = (uint64_t)rl;
     }
     s->stats.buckets = 1;
     for (;;) {
         double t0 = g5_now();
         int64_t nrel = 0, minb = INT64_MAX;
-#pragma omp parallel num_threads(nt) reduction(+ : nrel) reduction(min : minb) if (fn >= PAR_MIN)
-        {
-            int t = omp_get_thread_num();
-            rctx x;
-            rctx_init(&x, s, t);
-            tctx *tc = x.tc;
-            if (mode == LIGHT) {
-#pragma omp for schedule(dynamic, 32) nowait
-                for (int64_t i = 0; i < fn; i++) expand_light(&x, s->frontier[i]);
-                /* bucket fusion: this thread's new bucket-k entries, while few */
-                while (k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
-                    kvec tmp = tc->b[k];
-                    tc->b[k] = tc->cur;
-                    tc->cur = tmp;
-                    const uint64_t *e = (const uint64_t *)tc->cur.p;
-                    for (size_t i = 0; i < tc->cur.n; i++) expand_light(&x, e[i]);
-                    tc->cur.n = 0;
-                }
-            } else {
-#pragma omp for schedule(dynamic, 32) nowait
-                for (int64_t i = 0; i < fn; i++) expand_heavy(&x, s->frontier[i]);
-            }
-            nrel += x.nrel;
-            minb = x.minb;
+        const int64_t kmin = heavy_only ? k + 1 : k;
+        local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, &nrel, &minb);
+        while (!heavy_only && !fail) {
+            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
+            if (fn < 0) { fail = 1; fn = 0; }
+            if (fn == 0) break;
+            local_pass(s, k, kmin, fn, 0, &nrel, &minb);
         }
         for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
         double t1 = g5_now();
-        int64_t local_next = lowest_bucket(s, k), next, nrecv = 0;
+        int64_t local_next = lowest_bucket(s, kmin), next, nrecv = 0;
         if (local_next > minb) local_next = minb;
         int64_t nsent = 0;
         double t2 = t1, t3 = t1;
@@ -565,6 +577,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             {
                 rctx x;
                 rctx_init(&x, s, omp_get_thread_num());
+                x.kmin = kmin;
 #pragma omp for schedule(static) nowait
                 for (int64_t i = 0; i < nrecv; i++) {
                     uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
@@ -575,7 +588,6 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
             t3 = g5_now();
         }
-        if (mode == HEAVY) mark_done(s, fn);
         s->stats.phases++;
         s->stats.relaxations += nrel;
         s->stats.messages += nsent;
@@ -583,21 +595,31 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
         /* the next round, from agreed values only */
-        if (mode == LIGHT) {
-            if (next != k) mode = HEAVY;
-        } else {
+        hn = 0;
+        if (heavy_only) {
             if (next == INT64_MAX) break;
-            if (next != k) s->stats.buckets++;
             k = next;
-            mode = LIGHT;
+            heavy_only = 0;
+            s->stats.buckets++;
+        } else if (next != k) {
+            hn = gather_list(s, 1, 0, &s->hfront, &s->hcap);
+            if (hn < 0) { fail = 1; hn = 0; }
+            if (next == k + 1) {
+                k = next;
+                s->stats.buckets++;
+            } else {
+                heavy_only = 1;
+            }
         }
-        fn = gather_frontier(s, mode, k);
-        if (fn < 0) { fail = 1; fn = 0; }
+        if (!heavy_only) {
+            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
+            if (fn < 0) { fail = 1; fn = 0; }
+        }
         s->stats.t_reduce += g5_now() - t3;
     }
     /* No failure can be pending here: local failures travel in the row
      * gathered in the same round, and a round that applies messages or
-     * grows the frontier is never the last. */
+     * grows a list is never the last. */
     return G5_OK;
 }
 

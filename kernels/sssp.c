@@ -307,27 +307,31 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd
         }
 }
 
-/* relax edges e0.. of a row up to e1, or up to the first weight >= wmax;
- * the row arrays and bounds are held in locals because the byte stores into
- * ub may alias anything reached through x */
-static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, float wmax, float du, uint32_t upid)
+/* Relax edges e0..e1-1 of a row, stopping at the first weight >= wmax when
+ * `light` (rows are sorted by weight). The row arrays and bounds are held in
+ * locals because the byte stores into ub may alias anything reached through
+ * x. The bound test nd * UB_SCALE < ub is done as (int)(nd * UB_SCALE) < ub,
+ * the same for non-negative nd and an integer ub. */
+static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float du,
+                               uint32_t upid)
 {
     const uint32_t *col = x->col;
     const float *w = x->w;
-    const uint8_t *ub = x->ub;
+    const uint8_t *ub = x->ub, *gub = x->gub;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
+    const float wmax = x->fdelta;
     int64_t e = e0;
     for (; e < e1; e++) {
         float we = w[e];
-        if (!(we < wmax)) break;
+        if (light && !(we < wmax)) break;
         uint32_t c = col[e];
         uint64_t l = (uint64_t)((int64_t)c - base);
         float nd = du + we;
+        int q = (int)(nd * UB_SCALE);
         if (l < nl) {
-            if (nd * UB_SCALE < (float)__atomic_load_n(&ub[l], __ATOMIC_RELAXED))
-                relax_local(x, l, nd, upid);
-        } else if (nd * UB_SCALE < (float)__atomic_load_n(&x->gub[c], __ATOMIC_RELAXED)) {
+            if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_local(x, l, nd, upid);
+        } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
             relax_remote(x, c, nd, upid);
         }
     }
@@ -341,7 +345,7 @@ static inline void expand_light(rctx *x, uint64_t ent)
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
     uint64_t *sp = kvec_push(&x->tc->settled);
     if (sp) *sp = ent; else x->tc->fail = 1;
-    relax_edges(x, x->rowptr[u], x->rowptr[u + 1], x->fdelta, u2f(dbits), (uint32_t)(x->base + u));
+    relax_edges(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
 }
 
 /* heavy edges of a settled entry, if it is still the vertex's distance */
@@ -354,7 +358,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
         int64_t mid = lo + (hi - lo) / 2;
         if (x->w[mid] < x->fdelta) lo = mid + 1; else hi = mid;
     }
-    relax_edges(x, lo, x->rowptr[u + 1], INFINITY, u2f(dbits), (uint32_t)(x->base + u));
+    relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
 }
 
 static void rctx_init(rctx *x, kern_sssp *s, int t)

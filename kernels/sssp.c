@@ -7,21 +7,36 @@
  * path algorithm", J. Algorithms 49(1), 2003, with the bucket fusion of the
  * GAP Benchmark Suite: Beamer, Asanovic, Patterson, arXiv:1508.03619, and
  * Zhang et al., "Optimizing ordered graph algorithms with GraphIt", CGO
- * 2020). Vertices wait in buckets of width delta by tentative distance; the
- * lowest non-empty bucket k over all ranks is processed in rounds:
- *   light rounds: every vertex of bucket k relaxes its light edges
- *     (w < delta); improved vertices go to the bucket of their new distance
- *     (k or k+1), and bucket k is repeated until empty on every rank. A
- *     thread keeps expanding its own new bucket-k entries at once while
- *     they are few (bucket fusion), which saves rounds;
- *   one heavy round: every vertex settled in bucket k relaxes its heavy
- *     edges (w >= delta) once; their targets land in later buckets.
- * Rows are sorted by weight (csr_sort.c), so the light edges are a prefix:
- * the light loop stops at the first heavy weight and the heavy loop starts
- * at a binary-searched split. A vertex is expanded (light) once per distinct
- * improvement and its heavy edges exactly once (an entry whose distance bits
- * are no longer the vertex's is stale and skipped). Empty buckets are
- * skipped by the global minimum.
+ * 2020). Vertices wait in buckets of width delta by tentative distance;
+ * light edges have w < delta, heavy edges w >= delta. A round processes
+ * bucket k (the lowest non-empty one over all ranks):
+ *   - the light edges of bucket k's vertices, in local passes repeated until
+ *     bucket k is empty on this rank (improved vertices go to bucket k or
+ *     k+1; a thread expands its own new bucket-k entries at once while they
+ *     are few: bucket fusion), then the exchange; bucket k is repeated in
+ *     further rounds while any rank received or holds bucket-k work;
+ *   - once bucket k is empty everywhere, its settled vertices (each expanded
+ *     entry still current) relax their heavy edges once, in the same round
+ *     as bucket k+1's light edges (fused), or alone when the next non-empty
+ *     bucket is further away (empty buckets are skipped by the minimum).
+ * At one rank a bucket therefore costs one round. Rows are sorted by weight
+ * (csr_sort.c), so the light edges are a prefix: the light loop stops at the
+ * first heavy weight and the heavy loop starts at a binary-searched split.
+ * A bucket entry whose distance bits are no longer its vertex's is stale and
+ * skipped, so a vertex is expanded once per distinct improvement. An entry
+ * never goes below the lowest open bucket: a heavy edge whose float sum
+ * rounds down into a finished bucket joins the open one, where it is
+ * expanded (light and heavy) like any other entry, so the result stays
+ * exact (label-correcting) whatever the rounding.
+ *
+ * Filtering before the state word: ub[l] is one byte per vertex, ceil(d *
+ * 64) of a past tentative distance d of l (255: unknown or >= 254/64), hence
+ * an upper bound of the current one even when threads race on it. An edge
+ * whose fl(du + w) * 64 >= ub[l] cannot improve l and is skipped from the
+ * byte alone (exact: scaling by 64 is exact in float). The bytes of a rank
+ * stay in L2 at SCALE 20 where the 8-byte state words do not; at SCALE 18
+ * only 6% of the relaxations reach a state word. gub[] does the same for
+ * remote targets against the best distance already sent.
  *
  * Distribution: relaxations of a remote vertex are filtered through `ghost`,
  * one 64-bit word per pid of the whole pid space holding the best (distance,
@@ -53,10 +68,11 @@
  * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
  * vectors per bucket.
  *
- * Memory per rank: 9 bytes per local vertex (state, bound byte), 9 bytes
- * per pid of the pid space for `ghost` and its bound byte when P > 1, bucket entries (about one per
- * improvement), the list of vertices settled in the current bucket, and 12
- * bytes per bounded message slot.
+ * Memory per rank: 9 bytes per local vertex (state, bound byte); when
+ * P > 1, 9 bytes per pid of the whole pid space (`ghost` and its byte: the
+ * next saving is to index ghosts compactly), 12 bytes per message slot
+ * (bounded as above); bucket entries (8 bytes, about one per improvement),
+ * the settled list and the frontier copies.
  */
 #include "kern_impl.h"
 
@@ -68,13 +84,7 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define GHOST_INIT (((uint64_t)0x7fffffffu << 32) | 0xffffffffu)
 #define GHOST_QUEUED ((uint64_t)1 << 63)
 #define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
-/* ub[l] = ceil(d * UB_SCALE) of some past tentative distance d of l, so at
- * least the current one (255: none known, or >= 254/UB_SCALE; 0 after l's
- * bucket is done). An edge with fl(du + w) * UB_SCALE >= ub[l] cannot
- * improve l and is skipped without reading l's state word: one byte per
- * vertex stays in L2 where the state words do not. Scaling by a power of
- * two is exact, so the test is exact. */
-#define UB_SCALE 64.0f
+#define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
 
 typedef struct tctx {
@@ -94,7 +104,7 @@ struct kern_sssp {
     int nt, P;
     int64_t nl;
     uint64_t *st;           /* [nl] state words */
-    uint8_t *ub;            /* [nl] quantized upper bound of l's distance (see UB_SCALE) */
+    uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
     tctx *tc;               /* [nt] */
     uint64_t *ghost;        /* [pid space] when P > 1 */
     uint8_t *gub;           /* [pid space] when P > 1: ghost's distance as a ub byte */

@@ -159,7 +159,9 @@ typedef struct kern_sssp_stats {
     double t_relax, t_exchange, t_apply, t_reduce;   /* seconds here */
 } kern_sssp_stats;
 
-/* Collective, untimed. delta > 0: bucket width (weights are in [0, 1)). */
+/* Collective, untimed. delta > 0: bucket width (weights are in [0, 1)).
+ * Reorders the rows of g by weight in place unless kernel 1 already did
+ * (temporary: the sort belongs in the timed construction). */
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out);
 void kern_sssp_free(kern_sssp **s);
 /* Collective, timed. Shortest paths from original vertex root. */

@@ -16,5 +16,6 @@ $(BENCH_SSSP): $(BUILD)/bench/bench_sssp.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 .PHONY: bench-sssp
 bench-sssp: $(BENCH_SSSP) $(G500)
+	@mkdir -p $(dir $(BENCH_SSSP_FILE))
 	@test -f $(BENCH_SSSP_FILE) || $(G500) gen --scale 18 -o $(BENCH_SSSP_FILE)
 	$(BENCH_SSSP) $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)

@@ -4,7 +4,8 @@
 #
 # 1. In-memory generation rate (no I/O) at 1 and 2 OpenMP threads.
 # 2. Generation + write of edges.h5 at each SCALE, 1 and 2 ranks (one
-#    thread per rank), against a plain sequential write of the same number
+#    thread per rank; at 2 ranks also without checksums and contiguous),
+#    against a plain sequential write of the same number
 #    of bytes to the same directory (dd from /dev/zero, conv=fdatasync).
 #    Both sides are timed to stable storage: gen's own time (barrier before
 #    create .. rename) plus an fsync of the file right after (`sync FILE`,
@@ -72,25 +73,28 @@ done
 echo
 echo "## Generation + write to stable storage vs a plain write of the same bytes"
 echo
-echo "| SCALE | ranks | file bytes | gen+write (s) | edges/s | plain dd write (s) | ratio gen/dd | peak RSS per rank (MiB) |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| SCALE | ranks | layout | file bytes | gen+write (s) | edges/s | plain dd write (s) | ratio gen/dd | peak RSS per rank (MiB) |"
+echo "|---|---|---|---|---|---|---|---|---|"
+configs=("1|default (Fletcher32)|" "2|default (Fletcher32)|" "2|chunked, no checksums|--no-checksums" "2|contiguous|--chunk-rows 0")
 for s in $SCALES; do
-    declare -A T=() R=(); plain=""; bytes=0
+    declare -A T=() R=() BY=(); plain=""
     for k in $(seq "$REPS"); do
-        for np in 1 2; do
-            read -r t b rss < <(gen_run "$np" "$s" "$DIR/g.h5")
-            T[$np]="${T[$np]:-} $t"; R[$np]=$rss; bytes=$b
+        for i in "${!configs[@]}"; do
+            IFS='|' read -r np _ opt <<<"${configs[$i]}"
+            read -r t b rss < <(gen_run "$np" "$s" "$DIR/g.h5" $opt)
+            T[$i]="${T[$i]:-} $t"; R[$i]=$rss; BY[$i]=$b
         done
-        plain="$plain $(plain_run "$bytes")"
+        plain="$plain $(plain_run "${BY[0]}")"
     done
     pm=$(median <<<"$plain")
-    for np in 1 2; do
-        tm=$(median <<<"${T[$np]}")
-        printf "| %s | %d | %d | %.2f | %.3g | %.2f | %.2f | %s |\n" "$s" "$np" "$bytes" "$tm" \
+    for i in "${!configs[@]}"; do
+        IFS='|' read -r np name _ <<<"${configs[$i]}"
+        tm=$(median <<<"${T[$i]}")
+        printf "| %s | %d | %s | %d | %.2f | %.3g | %.2f | %.2f | %s |\n" "$s" "$np" "$name" "${BY[$i]}" "$tm" \
             "$(awk -v m=$((16 << s)) -v t="$tm" 'BEGIN {print m / t}')" "$pm" \
-            "$(awk -v a="$tm" -v b="$pm" 'BEGIN {print a / b}')" "${R[$np]}"
+            "$(awk -v a="$tm" -v b="$pm" 'BEGIN {print a / b}')" "${R[$i]}"
     done
-    unset T R
+    unset T R BY
 done
 s0=${SCALES%% *}
 echo

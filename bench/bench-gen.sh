@@ -14,7 +14,10 @@
 #    one repetition are interleaved, so a load change on the shared machine
 #    hits every configuration alike; medians of REPS repetitions.
 # 3. Layout sweep at the first SCALE, 2 ranks: rows per chunk, Fletcher32
-#    on or off, contiguous; median time to stable storage and file size.
+#    on or off, contiguous; median time to stable storage, file size, and
+#    the time to read the whole file back with the checked reader at 2
+#    ranks (the file is in the page cache then: the CPU side of reading,
+#    checksum verification included, not the disk).
 # Writes a Markdown table to results/bench/gen.md (and prints it).
 #
 # Environment: BENCH_SCALES (default "20 22"), BENCH_REPS (3), BENCH_DIR
@@ -22,6 +25,7 @@
 set -u
 G500=${G500:-bin/g500}
 GEN_RATE=${GEN_RATE:-build/bench/gen_rate}
+EDGES_READ=${EDGES_READ:-build/bench/edges_read}
 SCALES=${BENCH_SCALES:-20 22}
 REPS=${BENCH_REPS:-3}
 DIR=${BENCH_DIR:-build/bench-gen}
@@ -100,25 +104,26 @@ s0=${SCALES%% *}
 echo
 echo "## Layout at SCALE $s0, 2 ranks (time to stable storage)"
 echo
-echo "| layout | file bytes | gen+write (s) | relative to contiguous |"
-echo "|---|---|---|---|"
+echo "| layout | file bytes | gen+write (s) | relative to contiguous | read back, 2 ranks (s) |"
+echo "|---|---|---|---|---|"
 layouts=("contiguous, no checksums|--chunk-rows 0"
          "2^16-1 rows, Fletcher32|--chunk-rows 65535"
          "2^18-1 rows, Fletcher32 (default)|--chunk-rows 262143"
          "2^18 rows, Fletcher32|--chunk-rows 262144"
          "2^20-1 rows, Fletcher32|--chunk-rows 1048575"
          "2^18-1 rows, no checksums|--chunk-rows 262143 --no-checksums")
-declare -A L=() LB=()
+declare -A L=() LB=() LR=()
 for k in $(seq "$REPS"); do
     for i in "${!layouts[@]}"; do
         read -r t b _ < <(gen_run 2 "$s0" "$DIR/l.h5" ${layouts[$i]#*|})
         L[$i]="${L[$i]:-} $t"; LB[$i]=$b
+        LR[$i]="${LR[$i]:-} $(mpirun --oversubscribe -np 2 -x OMP_NUM_THREADS=1 "$EDGES_READ" "$DIR/l.h5")"
     done
 done
 base=$(median <<<"${L[0]}")
 for i in "${!layouts[@]}"; do
     tm=$(median <<<"${L[$i]}")
-    printf "| %s | %d | %.2f | %.2f |\n" "${layouts[$i]%%|*}" "${LB[$i]}" "$tm" "$(awk -v a="$tm" -v b="$base" 'BEGIN {print a / b}')"
+    printf "| %s | %d | %.2f | %.2f | %.2f |\n" "${layouts[$i]%%|*}" "${LB[$i]}" "$tm" "$(awk -v a="$tm" -v b="$base" 'BEGIN {print a / b}')" "$(median <<<"${LR[$i]}")"
 done
 echo
 echo "Command: \`make bench-gen\` (BENCH_SCALES=\"$SCALES\" BENCH_REPS=$REPS), directory $DIR."

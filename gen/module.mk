@@ -6,6 +6,7 @@
 .PHONY: bench bench-gen
 bench: bench-gen
 GEN_RATE := $(BUILD)/bench/gen_rate
+EDGES_READ := $(BUILD)/bench/edges_read
 
 $(BUILD)/bench/%.o: bench/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
@@ -16,5 +17,9 @@ $(GEN_RATE): $(BUILD)/bench/gen_rate.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-bench-gen: $(G500) $(GEN_RATE)
-	$(Q)G500=$(G500) GEN_RATE=$(GEN_RATE) bench/bench-gen.sh
+$(EDGES_READ): $(BUILD)/bench/edges_read.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+bench-gen: $(G500) $(GEN_RATE) $(EDGES_READ)
+	$(Q)G500=$(G500) GEN_RATE=$(GEN_RATE) EDGES_READ=$(EDGES_READ) bench/bench-gen.sh

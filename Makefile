@@ -34,7 +34,7 @@ HDF5_LIBS := $(shell pkg-config --libs $(HDF5_PC))
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
 CRITERION_LIBS := $(shell pkg-config --libs criterion)
 
-MODULES := common io gen preprocess topo partition kernels
+MODULES := common io gen preprocess topo partition kernels report
 OPT ?= -O3 -march=native
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CPPFLAGS := -D_GNU_SOURCE $(addprefix -I,$(MODULES)) $(HDF5_CFLAGS)

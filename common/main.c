@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int report_cmd(int argc, char **argv);
+
 struct command {
     const char *name;
     g5_command_fn fn;
@@ -17,6 +19,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"report", report_cmd, "write a results directory's report (Markdown, PNG plots); --check its cache"},
     {0, 0, 0}
 };
 

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rep_cache.c - the check `make pipeline` runs on a run directory before Make
+ * decides what to rebuild (`g500 report --check DIR ...`).
+ *
+ * Make trusts a file by its presence and time stamp. Every stage writes a
+ * temporary name and renames it when complete (io_file, kern_write_json), so
+ * presence already means "complete when written"; this check adds what Make
+ * cannot see, cheaply (one open and a few attributes per file, no data read):
+ *   - the file opens as HDF5 with the expected format and version (a file
+ *     copied in half, truncated by a full disk or damaged is caught);
+ *   - its identity matches the run: edges.h5 has the scale, edgefactor and
+ *     seed the directory stands for; components.h5 and every placement-*.h5
+ *     record the content_id of this edges.h5 (so a components file from
+ *     another graph is not reused); a placement named "...-npR-rpnK.h5"
+ *     holds R ranks and K ranks per node;
+ *   - a run-*.json parses as JSON.
+ * A file that fails is removed, so Make rebuilds it; its dependants are then
+ * older than it and are rebuilt too. Temporary files "NAME.tmp.<pid>" whose
+ * writer is gone (kill(pid, 0) fails) are removed as well.
+ */
+#include "report.h"
+
+#include "common.h"
+#include "io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct checker {
+    const rep_cache_expect *e;
+    int removed;
+    int have_id;
+    uint64_t edges_id;
+} checker;
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+static int drop(checker *c, const char *path, const char *why)
+{
+    fprintf(stderr, "g500 report --check: %s %s: %s\n", c->e->dry_run ? "would remove" : "removing",
+            path, why);
+    c->removed++;
+    if (c->e->dry_run)
+        return G5_OK;
+    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
+        return g5_error(G5_ERR_IO, "%s: cannot remove: %s", path, strerror(errno));
+    return G5_OK;
+}
+
+/* An id attribute written as uint64 or int64. */
+static int read_id(io_file *f, const char *name, uint64_t *v)
+{
+    int64_t i;
+    if (io_attr_read_uint64(f, "/", name, v) == G5_OK)
+        return G5_OK;
+    if (io_attr_read_int64(f, "/", name, &i) == G5_OK) {
+        *v = (uint64_t)i;
+        return G5_OK;
+    }
+    return g5_error(G5_ERR_FORMAT, "%s: no attribute %s", io_file_path(f), name);
+}
+
+static int expect_attr(io_file *f, const char *name, int64_t want, char *why, size_t len)
+{
+    int64_t v;
+    uint64_t u;
+    if (want < 0)
+        return 1;
+    if (io_attr_read_int64(f, "/", name, &v) != G5_OK) {
+        if (io_attr_read_uint64(f, "/", name, &u) != G5_OK) {
+            snprintf(why, len, "%s", g5_error_msg());
+            return 0;
+        }
+        v = (int64_t)u;
+    }
+    if (v != want) {
+        snprintf(why, len, "%s is %lld, this run needs %lld", name, (long long)v, (long long)want);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_edges(checker *c, const char *path)
+{
+    io_file *f = NULL;
+    char why[1200] = "";
+    int ok;
+    if (io_file_open(MPI_COMM_SELF, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f) != G5_OK)
+        return drop(c, path, g5_error_msg());
+    ok = expect_attr(f, "scale", c->e->scale, why, sizeof why) &&
+         expect_attr(f, "edgefactor", c->e->edgefactor, why, sizeof why) &&
+         expect_attr(f, "seed", c->e->seed, why, sizeof why);
+    if (ok && read_id(f, "content_id", &c->edges_id) != G5_OK) {
+        snprintf(why, sizeof why, "%s", g5_error_msg());
+        ok = 0;
+    }
+    io_file_close(&f);
+    if (!ok)
+        return drop(c, path, why);
+    c->have_id = 1;
+    return G5_OK;
+}
+
+/* Rank count and ranks per node encoded in "placement-TOPO-npR-rpnK.h5". */
+static void name_ranks(const char *name, int64_t *np, int64_t *rpn)
+{
+    const char *p = strstr(name, "-np");
+    long long a, b;
+    *np = *rpn = -1;
+    while (p) {
+        if (sscanf(p, "-np%lld-rpn%lld", &a, &b) == 2) {
+            *np = a;
+            *rpn = b;
+        }
+        p = strstr(p + 1, "-np");
+    }
+}
+
+static int check_downstream(checker *c, const char *path, const char *name, const char *format)
+{
+    io_file *f = NULL;
+    char why[1200] = "";
+    uint64_t id;
+    int ok = 1;
+    if (io_file_open(MPI_COMM_SELF, path, format, 1, &f) != G5_OK)
+        return drop(c, path, g5_error_msg());
+    if (c->have_id) {
+        if (read_id(f, "edges_content_id", &id) != G5_OK) {
+            snprintf(why, sizeof why, "%s", g5_error_msg());
+            ok = 0;
+        } else if (id != c->edges_id) {
+            snprintf(why, sizeof why, "made from another edges file (edges_content_id %llx, "
+                     "edges.h5 has %llx)", (unsigned long long)id, (unsigned long long)c->edges_id);
+            ok = 0;
+        }
+    }
+    if (ok && strcmp(format, "g500-placement") == 0) {
+        int64_t np, rpn;
+        name_ranks(name, &np, &rpn);
+        ok = expect_attr(f, "nranks", np, why, sizeof why) &&
+             expect_attr(f, "ranks_per_node", rpn, why, sizeof why);
+    }
+    io_file_close(&f);
+    return ok ? G5_OK : drop(c, path, why);
+}
+
+/* "NAME.tmp.<pid>" (or "report.tmp.<pid>") whose writer is gone. */
+static int stale_tmp(const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    char *end;
+    long pid;
+    if (!t)
+        return 0;
+    errno = 0;
+    pid = strtol(t + 5, &end, 10);
+    if (end == t + 5 || pid <= 0)
+        return 1;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int rep_cache_check(const rep_cache_expect *e, int *nremoved)
+{
+    checker c = {e, 0, 0, 0};
+    struct dirent **ents = NULL;
+    char path[4096];
+    int n, rc = G5_OK;
+    *nremoved = 0;
+    if (!e || !e->dir)
+        return g5_error(G5_ERR_ARG, "no run directory given");
+    n = scandir(e->dir, &ents, NULL, alphasort);
+    if (n < 0) {
+        if (errno == ENOENT)
+            return G5_OK;   /* a new run: nothing cached */
+        return g5_error(G5_ERR_IO, "%s: cannot list: %s", e->dir, strerror(errno));
+    }
+    /* edges.h5 first: the others are checked against its content_id. */
+    snprintf(path, sizeof path, "%s/edges.h5", e->dir);
+    if (access(path, F_OK) == 0)
+        rc = check_edges(&c, path);
+    for (int i = 0; i < n && rc == G5_OK; i++) {
+        const char *nm = ents[i]->d_name;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", e->dir, nm) >= sizeof path)
+            continue;
+        if (strstr(nm, ".tmp.")) {
+            if (stale_tmp(nm))
+                rc = drop(&c, path, "left by an interrupted writer");
+        } else if (strcmp(nm, "components.h5") == 0) {
+            rc = check_downstream(&c, path, nm, "g500-components");
+        } else if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) {
+            rc = check_downstream(&c, path, nm, "g500-placement");
+        } else if (strncmp(nm, "run-", 4) == 0 && has_suffix(nm, ".json")) {
+            rep_json *j = NULL;
+            if (rep_json_load(path, &j) != G5_OK)
+                rc = drop(&c, path, g5_error_msg());
+            rep_json_free(&j);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(ents[i]);
+    free(ents);
+    if (rc == G5_OK)
+        g5_error_clear();
+    *nremoved = c.removed;
+    return rc;
+}

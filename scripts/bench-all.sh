@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench-all.sh - `make bench`: run every stage's bench target in turn and
+# gather their tables into one page, results/bench/index.md.
+#
+#   scripts/bench-all.sh bench-gen bench-cc ...     (MAKE_CMD names make)
+#
+# Each bench-<stage> target writes results/bench/<stage>.md (and may draw
+# PNGs there). The targets run one after the other, never together, since
+# they time things. The page starts with the date, the commit
+# (git rev-parse --short HEAD, "+dirty" when the tree has changes), the
+# machine, and a table of every target's status and wall time; then each
+# stage's table, marked when it is older than this run (its target failed
+# or did not write it); then every PNG in results/bench/. A bar chart of the
+# targets' wall times is drawn with gnuplot (bench-times.png).
+# Exit status: 0 if every target succeeded, 1 otherwise (the page is still
+# written).
+set -u
+MAKE=${MAKE_CMD:-make}
+OUT=results/bench
+mkdir -p "$OUT"
+start=$(date +%s)
+stamp=$(mktemp)
+touch -d "@$start" "$stamp"
+names=(); status=(); secs=()
+failed=0
+
+if [ $# -eq 0 ]; then
+    echo "bench: no bench-* target is defined in any module.mk yet" >&2
+fi
+for t in "$@"; do
+    echo "==== $t" >&2
+    t0=$(date +%s.%N)
+    if $MAKE --no-print-directory "$t"; then st=ok; else st=FAILED; failed=1; fi
+    t1=$(date +%s.%N)
+    names+=("$t"); status+=("$st"); secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')")
+done
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
+tmp=$OUT/index.md.tmp.$$
+{
+    echo "# g500 benchmarks"
+    echo
+    echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'). Commit: \`$commit\`."
+    echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo),"\
+         "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(mpirun --version 2>/dev/null | head -1)."
+    echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine makes timings noisy;"\
+         "compare ratios measured in one run)."
+    echo
+    echo "Command: \`make bench\` (targets: ${*:-none})."
+    echo
+    echo "| target | status | wall time (s) |"
+    echo "| --- | --- | ---: |"
+    for i in "${!names[@]}"; do
+        echo "| ${names[$i]} | ${status[$i]} | ${secs[$i]} |"
+    done
+    for f in "$OUT"/*.md; do
+        [ -e "$f" ] || continue
+        [ "$(basename "$f")" = index.md ] && continue
+        echo
+        echo "## $(basename "$f" .md)"
+        if [ "$f" -ot "$stamp" ]; then
+            echo
+            echo "*(Not rewritten by this run: from $(date -u -r "$f" '+%Y-%m-%d %H:%M UTC').)*"
+        fi
+        echo
+        # Demote the stage page's headings one level under this page's.
+        sed 's/^#/##/' "$f"
+    done
+    if [ ${#names[@]} -gt 0 ]; then
+        echo
+        echo "![wall time per bench target](bench-times.png)"
+    fi
+    for p in "$OUT"/*.png; do
+        [ -e "$p" ] || continue
+        [ "$(basename "$p")" = bench-times.png ] && continue
+        echo
+        echo "![$(basename "$p" .png)]($(basename "$p"))"
+    done
+} > "$tmp" && mv "$tmp" "$OUT/index.md"
+
+if [ ${#names[@]} -gt 0 ] && command -v gnuplot >/dev/null; then
+    dat=$OUT/bench-times.dat
+    for i in "${!names[@]}"; do echo "\"${names[$i]}\" ${secs[$i]}"; done > "$dat"
+    gnuplot <<EOF || failed=1
+set terminal pngcairo size 700,400 noenhanced
+set output '$OUT/bench-times.png'
+set title 'make bench: wall time per target ($commit)'
+set ylabel 'seconds'
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+unset key
+plot '$dat' using 0:2:xtic(1) with boxes
+EOF
+fi
+rm -f "$stamp"
+echo "bench: wrote $OUT/index.md" >&2
+exit $failed

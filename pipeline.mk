@@ -17,6 +17,10 @@
 #   ROOTS                      search keys for BFS and SSSP
 #   RUN                        run directory (default results/sS-efE-seedN)
 #   MPIRUN                     launcher with its rank count (srun on Slurm)
+#   MPIRUN_PLACED              launcher of the components-aware run (default
+#                              MPIRUN); may use $(P_RANKFILE) or $(P_HOSTFILE),
+#                              the placement's Open MPI rankfile and
+#                              SLURM_HOSTFILE (scripts/g500-*.sh do)
 #   THREADS                    OpenMP threads per rank (default cores / NP)
 #   RUN_FLAGS                  extra options for g500 run (e.g. --skip-sssp)
 #
@@ -46,6 +50,7 @@ ROOTS ?= 64
 RUN ?= results/s$(SCALE)-ef$(EDGEFACTOR)-seed$(SEED)
 THREADS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); t=$$((n / $(NP))); echo $$((t > 0 ? t : 1)))
 MPIRUN ?= mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS -np $(NP)
+MPIRUN_PLACED ?= $(MPIRUN)
 RUN_FLAGS ?=
 
 P_TOPO_NAME := $(basename $(notdir $(TOPO)))
@@ -54,11 +59,14 @@ P_EDGES := $(RUN)/edges.h5
 P_COMP := $(RUN)/components.h5
 P_TOPO_TXT := $(RUN)/topo-$(P_PLACE).txt
 P_PLACEMENT := $(RUN)/placement-$(P_PLACE).h5
+P_RANKFILE := $(P_PLACEMENT:.h5=.rankfile)
+P_HOSTFILE := $(P_PLACEMENT:.h5=.hostfile)
 P_RUN_COMP := $(RUN)/run-components-$(P_PLACE).json
 P_RUN_CYC := $(RUN)/run-cyclic-$(P_PLACE).json
 P_REPORT := $(RUN)/report/index.md
 P_FILES := $(P_EDGES) $(P_COMP) $(P_TOPO_TXT) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) $(P_REPORT)
 P_MPI := OMP_NUM_THREADS=$(THREADS) $(MPIRUN) $(G500)
+P_MPI_PLACED := OMP_NUM_THREADS=$(THREADS) $(MPIRUN_PLACED) $(G500)
 # `make kernels` sets P_FORCE_KERNELS=1 in its sub-make: the runs' JSON then
 # depend on a phony target and are always remade.
 P_FORCE := $(if $(P_FORCE_KERNELS),p-force)
@@ -118,15 +126,15 @@ $(P_PLACEMENT): $(P_EDGES) $(P_COMP) $(TOPO) $(P_TOPO_TXT) | $(G500)
 # The run prints its Graph500 block on stdout (kept as .txt) and writes the
 # JSON; the JSON is renamed last, so its presence means both are complete.
 # The two runs never overlap each other or another stage (timings).
-p_run = $(P_MPI) run $(P_EDGES) $(1) --roots $(ROOTS) --seed $(SEED) $(RUN_FLAGS) \
+p_run = $(2) run $(P_EDGES) $(1) --roots $(ROOTS) --seed $(SEED) $(RUN_FLAGS) \
 	  --json $@.tmp.$$$$.json > $(@:.json=.txt).tmp.$$$$ && \
 	mv $(@:.json=.txt).tmp.$$$$ $(@:.json=.txt) && mv $@.tmp.$$$$.json $@
 
 $(P_RUN_COMP): $(P_EDGES) $(P_PLACEMENT) $(P_FORCE) | $(G500)
-	$(call p_run,--placement $(P_PLACEMENT))
+	$(call p_run,--placement $(P_PLACEMENT),$(P_MPI_PLACED))
 
 $(P_RUN_CYC): $(P_EDGES) $(TOPO) $(P_FORCE) | $(G500) $(P_RUN_COMP)
-	$(call p_run,--placement cyclic --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE))
+	$(call p_run,--placement cyclic --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE),$(P_MPI))
 
 $(P_REPORT): $(P_EDGES) $(P_COMP) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) | $(G500)
 	$(G500) report '$(RUN)' --quiet

@@ -14,16 +14,17 @@ VARS=(SCALE=18 SEED=5 NP=4 RANKS_PER_NODE=1 ROOTS=2 RUN=$RUN TOPO=configs/fat-tr
       RUN_FLAGS=--skip-sssp)
 P=fat-tree-4x4-np4-rpn1
 
-# Kill the whole make process group (make, mpirun, the ranks) after 1 s.
-setsid make -C "$ROOT" --no-print-directory "$RUN/edges.h5" "${VARS[@]}" >>"$LOG" 2>&1 &
+# Kill make, mpirun and the ranks after 1 s, as a crash would.
+make -C "$ROOT" --no-print-directory "$RUN/edges.h5" "${VARS[@]}" >>"$LOG" 2>&1 &
 maker=$!
 sleep 1
 check "gen was still running after 1 s" kill -0 "$maker"
-kill -KILL -- -"$maker" 2>/dev/null
+kill_tree "$maker"
 wait "$maker" 2>/dev/null
-sleep 0.5
+sleep 1
 check "killed gen left no edges.h5" test ! -e "$RUN/edges.h5"
 ls "$RUN" 2>/dev/null | sed 's/^/  left behind: /'
+check "killed gen left its temporary file" bash -c "ls '$RUN' | grep -q '^edges.h5.tmp.'"
 
 check "make pipeline after the kill succeeds" pmake pipeline "${VARS[@]}"
 check "edges.h5 redone" test -s "$RUN/edges.h5"

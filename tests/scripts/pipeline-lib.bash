@@ -4,6 +4,9 @@
 #   check DESC CMD...    run CMD; count and print "ok - DESC" or "FAIL - DESC"
 #   pmake ARGS...        make in the repository root, quiet, output to $LOG
 #   absent PATTERN [FILE]  true when grep finds no PATTERN (stdin or FILE)
+#   kill_tree PID          SIGKILL PID and all its descendants, by id (Open
+#                          MPI puts ranks in their own process groups, so a
+#                          group kill would leave them running)
 #   mtimes FILE...       "name mtime" lines (nanoseconds) for comparing reruns
 #   finish               print "N passed, N failed" and exit 0 or 1
 set -u
@@ -30,6 +33,20 @@ pmake() {
 
 absent() {
     ! grep -q -- "$@"
+}
+
+descendants() {
+    local c
+    for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done
+}
+
+kill_tree() {
+    local pids
+    pids="$1 $(descendants "$1")"
+    # Freeze first so nothing forks or renames between listing and killing.
+    kill -STOP $pids 2>/dev/null
+    kill -KILL $pids 2>/dev/null
+    return 0
 }
 
 mtimes() {

@@ -11,11 +11,13 @@
  *   run-NAME.json       kernel results; NAME labels the series ("cyclic",
  *                       "fat-tree-4x4-np4-rpn1", ...); run-NAME.txt, when
  *                       present, is the Graph500 block the run printed
- * The JSON fields are looked up by name anywhere in the document
- * (rep_json_find), so the reader follows the kern_report field names
- * (bfs_time, bfs_nedge, comm_bytes, bfs_level_time, ...) whether the writer
- * nests them or not. Harmonic-mean TEPS are recomputed from the per-root
- * arrays as 1 / mean(time_i / nedge_i) (Graph500 reference, Norris 1940),
+ * The JSON is the kernels' "g500-run" result (kernels/report_json.c):
+ * bfs.time / bfs.nedge and sssp.* per root, comm.bytes and comm.hop_bytes
+ * as nranks x nranks matrices, bfs_levels as objects {level, time,
+ * frontier, direction}. A flat layout with the kern_report field names
+ * (bfs_time, comm_bytes, bfs_level_time, ...) at any depth is accepted too.
+ * Harmonic-mean TEPS are recomputed from the per-root arrays as
+ * 1 / mean(time_i / nedge_i) (Graph500 reference, Norris 1940),
  * so the table does not depend on the writer's statistics block.
  *
  * Output: DIR/report/ with index.md, plots.gp, data/NAME.dat (gnuplot's
@@ -54,6 +56,8 @@ typedef struct run_info {
     int64_t nranks;
     double *bytes, *hop_bytes;      /* [nranks*nranks] or NULL */
     double *level_time;             /* [nlevels] or NULL */
+    double *level_front;            /* [nlevels] or NULL */
+    const char **level_dir;         /* [nlevels] into json, or NULL */
     int nlevels;
 } run_info;
 
@@ -166,9 +170,16 @@ static void fmt_num(char *buf, size_t len, double v)
 
 /* ---- runs ---------------------------------------------------------------- */
 
-static double *json_array(const rep_json *j, const char *key, int64_t *n)
+/* group.key of the g500-run schema, or the flat name anywhere. */
+static const rep_json *field(const rep_json *root, const char *group, const char *key,
+                             const char *flat)
 {
-    const rep_json *a = rep_json_find(j, key);
+    const rep_json *v = rep_json_get(rep_json_get(root, group), key);
+    return v ? v : rep_json_find(root, flat);
+}
+
+static double *json_array(const rep_json *a, int64_t *n)
+{
     int64_t k = rep_json_numbers(a, NULL, 0);
     double *v;
     *n = 0;
@@ -183,10 +194,14 @@ static double *json_array(const rep_json *j, const char *key, int64_t *n)
 }
 
 /* TEPS per root = nedge / time; harmonic mean = 1 / mean(time / nedge). */
-static double *teps_of(const rep_json *j, const char *tkey, const char *mkey, int n, double *hmean)
+static double *teps_of(const rep_json *root, const char *kernel, int n, double *hmean)
 {
+    char flat_t[32], flat_m[32];
     int64_t nt, nm;
-    double *t = json_array(j, tkey, &nt), *m = json_array(j, mkey, &nm), *teps = NULL;
+    snprintf(flat_t, sizeof flat_t, "%s_time", kernel);
+    snprintf(flat_m, sizeof flat_m, "%s_nedge", kernel);
+    double *t = json_array(field(root, kernel, "time", flat_t), &nt);
+    double *m = json_array(field(root, kernel, "nedge", flat_m), &nm), *teps = NULL;
     double sum = 0;
     int cnt = 0;
     *hmean = NAN;
@@ -206,6 +221,48 @@ static double *teps_of(const rep_json *j, const char *tkey, const char *mkey, in
     return teps;
 }
 
+/* Per-level BFS data: bfs_levels [{level, time, frontier, direction}], or
+ * the flat bfs_level_time / bfs_level_frontier / bfs_level_dir arrays. */
+static void load_levels(run_info *ri)
+{
+    const rep_json *lv = rep_json_get(ri->json, "bfs_levels");
+    int64_t n = 0, nf = 0;
+    if (rep_json_type_of(lv) == REP_JSON_ARRAY &&
+        rep_json_type_of(rep_json_at(lv, 0)) == REP_JSON_OBJECT) {
+        n = rep_json_len(lv);
+        ri->level_time = malloc((size_t)n * sizeof(double));
+        ri->level_front = malloc((size_t)n * sizeof(double));
+        ri->level_dir = malloc((size_t)n * sizeof(char *));
+        if (!ri->level_time || !ri->level_front || !ri->level_dir)
+            n = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const rep_json *e = rep_json_at(lv, (int)i);
+            ri->level_time[i] = rep_json_number(rep_json_get(e, "time"), NAN);
+            ri->level_front[i] = rep_json_number(rep_json_get(e, "frontier"), NAN);
+            ri->level_dir[i] = rep_json_string(rep_json_get(e, "direction"), "-");
+        }
+    } else {
+        ri->level_time = json_array(rep_json_find(ri->json, "bfs_level_time"), &n);
+        ri->level_front = json_array(rep_json_find(ri->json, "bfs_level_frontier"), &nf);
+        const rep_json *dir = rep_json_find(ri->json, "bfs_level_dir");
+        if (n > 0 && (ri->level_dir = malloc((size_t)n * sizeof(char *))) != NULL)
+            for (int64_t i = 0; i < n; i++)
+                ri->level_dir[i] = rep_json_string(rep_json_at(dir, (int)i), "-");
+        if (ri->level_front && nf < n) {
+            free(ri->level_front);
+            ri->level_front = NULL;
+        }
+    }
+    ri->nlevels = (int)n;
+    if (n == 0) {
+        free(ri->level_time);
+        free(ri->level_front);
+        free(ri->level_dir);
+        ri->level_time = ri->level_front = NULL;
+        ri->level_dir = NULL;
+    }
+}
+
 static int load_run(report *r, const char *file, run_info *ri)
 {
     char path[REP_PATH];
@@ -217,16 +274,16 @@ static int load_run(report *r, const char *file, run_info *ri)
     G5_TRY(rep_json_load(path, &ri->json));
     G5_TRY(pathf(path, "%s/run-%s.txt", r->o->dir, ri->name));
     ri->block = slurp(path);
-    ri->nroots = (int)rep_json_number(rep_json_find(ri->json, "nroots"), -1);
+    ri->nroots = (int)rep_json_number(rep_json_get(ri->json, "nroots"), -1);
     if (ri->nroots < 0) {
-        double *t = json_array(ri->json, "bfs_time", &n);
+        double *t = json_array(field(ri->json, "bfs", "time", "bfs_time"), &n);
         ri->nroots = (int)n;
         free(t);
     }
-    ri->bfs_teps = teps_of(ri->json, "bfs_time", "bfs_nedge", ri->nroots, &ri->bfs_hmean);
-    ri->sssp_teps = teps_of(ri->json, "sssp_time", "sssp_nedge", ri->nroots, &ri->sssp_hmean);
-    ri->nranks = (int64_t)rep_json_number(rep_json_find(ri->json, "nranks"), 0);
-    ri->bytes = json_array(ri->json, "comm_bytes", &n);
+    ri->bfs_teps = teps_of(ri->json, "bfs", ri->nroots, &ri->bfs_hmean);
+    ri->sssp_teps = teps_of(ri->json, "sssp", ri->nroots, &ri->sssp_hmean);
+    ri->nranks = (int64_t)rep_json_number(rep_json_get(ri->json, "nranks"), 0);
+    ri->bytes = json_array(field(ri->json, "comm", "bytes", "comm_bytes"), &n);
     if (ri->bytes && ri->nranks * ri->nranks != n) {
         /* No rank count, or one that disagrees: a square matrix still shows. */
         int64_t s = (int64_t)llround(sqrt((double)n));
@@ -237,13 +294,12 @@ static int load_run(report *r, const char *file, run_info *ri)
             ri->bytes = NULL;
         }
     }
-    ri->hop_bytes = json_array(ri->json, "comm_hop_bytes", &n);
+    ri->hop_bytes = json_array(field(ri->json, "comm", "hop_bytes", "comm_hop_bytes"), &n);
     if (ri->hop_bytes && (!ri->bytes || n != ri->nranks * ri->nranks)) {
         free(ri->hop_bytes);
         ri->hop_bytes = NULL;
     }
-    ri->level_time = json_array(ri->json, "bfs_level_time", &n);
-    ri->nlevels = (int)n;
+    load_levels(ri);
     rc = G5_OK;
 out:
     return rc;
@@ -258,6 +314,8 @@ static void free_run(run_info *ri)
     free(ri->bytes);
     free(ri->hop_bytes);
     free(ri->level_time);
+    free(ri->level_front);
+    free(ri->level_dir);
     memset(ri, 0, sizeof *ri);
 }
 
@@ -494,8 +552,8 @@ static int section_runs(report *r, FILE *also)
         fmt_num(num[1], 64, ri->sssp_hmean);
         fmt_num(num[2], 64, tot);
         fmt_num(num[3], 64, hop);
-        fmt_num(num[4], 64, rep_json_number(rep_json_find(ri->json, "construction_time"), NAN));
-        const rep_json *val = rep_json_find(ri->json, "validated");
+        fmt_num(num[4], 64, rep_json_number(rep_json_get(ri->json, "construction_time"), NAN));
+        const rep_json *val = rep_json_get(ri->json, "validated");
         char line[1024];
         snprintf(line, sizeof line, "| %s | %lld | %s | %s | %s | %s | %s | %s |", ri->name,
                  (long long)ri->nranks, num[0], num[1], num[4], num[2], num[3],
@@ -617,21 +675,15 @@ static int plot_levels(report *r)
         run_info *ri = &r->runs[i];
         char name[300];
         FILE *d;
-        int64_t nf = 0;
         if (!ri->level_time)
             continue;
-        double *front = json_array(ri->json, "bfs_level_frontier", &nf);
-        const rep_json *dir = rep_json_find(ri->json, "bfs_level_dir");
         snprintf(name, sizeof name, "levels-%s.dat", ri->name);
-        if (!(d = open_data(r, name))) {
-            free(front);
+        if (!(d = open_data(r, name)))
             return G5_ERR_IO;
-        }
         fprintf(d, "# level seconds frontier direction\n");
         for (int k = 0; k < ri->nlevels; k++)
-            fprintf(d, "%d %.6g %.0f %s\n", k, ri->level_time[k], k < nf ? front[k] : NAN,
-                    rep_json_string(rep_json_at(dir, k), "-"));
-        free(front);
+            fprintf(d, "%d %.6g %.0f %s\n", k, ri->level_time[k],
+                    ri->level_front ? ri->level_front[k] : NAN, ri->level_dir ? ri->level_dir[k] : "-");
         if ((rc = close_data(d, name)) != G5_OK)
             return rc;
         any = 1;

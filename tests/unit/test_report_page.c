@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_report.c - `g500 report` on a run directory built here by hand (edges,
+/* test_report_page.c - `g500 report` on a run directory built here by hand (edges,
  * components and placement files through io/, kernel JSON and text block),
  * and the cache check that decides which cached files a rerun may trust. */
 #include <criterion/criterion.h>
@@ -116,16 +116,28 @@ static void make_placement(const char *name, uint64_t edges_id, int nranks, int 
     cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
 }
 
-/* Two roots, 2 ranks; BFS TEPS 1000/0.5 = 2000 and 1000/0.25 = 4000, so the
- * harmonic mean is 1 / mean(0.0005, 0.00025) = 2666.67. */
+/* The kernels' "g500-run" schema (kernels/report_json.c). Two roots, 2
+ * ranks; BFS TEPS 1000/0.5 = 2000 and 1000/0.25 = 4000, so the harmonic mean
+ * is 1 / mean(0.0005, 0.00025) = 2666.67; SSSP 1 / mean(0.001, 0.002) = 666.7.
+ * The writer's own harmonic_mean_teps is deliberately wrong: the report
+ * recomputes. */
 static const char *run_json =
-    "{\"scale\": 10, \"nranks\": 2, \"nroots\": 2, \"roots\": [5, 9], \"validated\": true,\n"
-    " \"construction_time\": 0.125,\n"
-    " \"bfs\": {\"bfs_time\": [0.5, 0.25], \"bfs_nedge\": [1000, 1000]},\n"
-    " \"sssp_time\": [1.0, 2.0], \"sssp_nedge\": [1000, 1000],\n"
-    " \"comm_bytes\": [[0, 100], [200, 0]], \"comm_hop_bytes\": [[0, 300], [600, 0]],\n"
-    " \"bfs_level_time\": [0.1, 0.2, 0.05], \"bfs_level_frontier\": [1, 50, 3],\n"
-    " \"bfs_level_dir\": [\"top-down\", \"bottom-up\", \"top-down\"]}\n";
+    "{\"format\": \"g500-run\", \"version\": 1, \"scale\": 10, \"nranks\": 2,\n"
+    " \"validated\": true, \"construction_time\": 0.125, \"nroots\": 2, \"roots\": [5, 9],\n"
+    " \"bfs\": {\"time\": [0.5, 0.25], \"nedge\": [1000, 1000], \"teps\": [2000, 4000],\n"
+    "         \"time_stats\": {\"min\": 0.25}, \"harmonic_mean_teps\": 1},\n"
+    " \"sssp\": {\"time\": [1.0, 2.0], \"nedge\": [1000, 1000]},\n"
+    " \"bfs_levels\": [{\"level\": 0, \"time\": 0.1, \"frontier\": 1, \"direction\": \"top-down\"},\n"
+    "                {\"level\": 1, \"time\": 0.2, \"frontier\": 50, \"direction\": \"bottom-up\"},\n"
+    "                {\"level\": 2, \"time\": 0.05, \"frontier\": 3, \"direction\": \"top-down\"}],\n"
+    " \"comm\": {\"total_bytes\": 300, \"total_hop_bytes\": 900,\n"
+    "          \"bytes\": [[0, 100], [200, 0]], \"hop_bytes\": [[0, 300], [600, 0]]}}\n";
+
+/* The flat layout with kern_report's field names, also accepted; no SSSP,
+ * no communication matrices. */
+static const char *flat_json =
+    "{\"nranks\": 2, \"bfs_time\": [1.0, 1.0], \"bfs_nedge\": [1000, 1000],\n"
+    " \"bfs_level_time\": [0.5, 0.5], \"bfs_level_frontier\": [1, 7]}";
 
 static void make_run_dir(void)
 {
@@ -134,7 +146,7 @@ static void make_run_dir(void)
     make_placement("placement-tree-np2-rpn1.h5", 0xabcdef, 2, 1);
     write_text(p("run-tree-np2-rpn1.json"), run_json);
     write_text(p("run-tree-np2-rpn1.txt"), "SCALE:                          10\nbfs  harmonic_mean_TEPS:     !  2666.67\n");
-    write_text(p("run-cyclic.json"), "{\"nranks\": 2, \"bfs_time\": [1.0, 1.0], \"bfs_nedge\": [1000, 1000]}");
+    write_text(p("run-cyclic.json"), flat_json);
 }
 
 Test(report, writes_every_section_and_plot)
@@ -166,6 +178,8 @@ Test(report, writes_every_section_and_plot)
     cr_expect(!exists(p("report/heatmap-cyclic.png")), "no heat map without comm_bytes");
     const char *lv = slurp(p("report/data/levels-tree-np2-rpn1.dat"));
     cr_expect(strstr(lv, "1 0.2 50 bottom-up"), "per-level data: %s", lv);
+    lv = slurp(p("report/data/levels-cyclic.dat"));
+    cr_expect(strstr(lv, "1 0.5 7 -"), "per-level data from the flat layout: %s", lv);
 }
 
 Test(report, replaces_an_old_report_and_leaves_no_temporary)

@@ -65,8 +65,8 @@ tmp=$OUT/index.md.tmp.$$
             echo "*(Not rewritten by this run: from $(date -u -r "$f" '+%Y-%m-%d %H:%M UTC').)*"
         fi
         echo
-        # Demote the stage page's headings one level under this page's.
-        sed 's/^#/##/' "$f"
+        # Demote the stage page's headings under this page's section.
+        sed 's/^#/###/' "$f"
     done
     if [ ${#names[@]} -gt 0 ]; then
         echo

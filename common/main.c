@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+int topo_cmd(int argc, char **argv);
 int report_cmd(int argc, char **argv);
 
 struct command {
@@ -19,6 +20,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {"report", report_cmd, "write a results directory's report (Markdown, PNG plots); --check its cache"},
     {0, 0, 0}
 };

@@ -15,8 +15,12 @@
  *     another graph is not reused); a placement named "...-npR-rpnK.h5"
  *     holds R ranks and K ranks per node;
  *   - a run-*.json parses as JSON.
- * A file that fails is removed, so Make rebuilds it; its dependants are then
- * older than it and are rebuilt too. Temporary files "NAME.tmp.<pid>" whose
+ * A file that fails is removed, so Make rebuilds it, and so is everything
+ * made from it (edges -> components -> placements -> runs -> report): the
+ * Makefile declares every target secondary (.SECONDARY:), and for a
+ * secondary input that is missing GNU Make keeps an existing output that is
+ * newer than the input's own inputs, so removing the input alone would
+ * leave its outputs stale. Temporary files "NAME.tmp.<pid>" whose
  * writer is gone (kill(pid, 0) fails) are removed as well.
  */
 #include "report.h"
@@ -176,11 +180,54 @@ static int has_suffix(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* Index of entry `name` in ents[0..n-1], or -1. */
+static int find_entry(struct dirent **ents, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(ents[i]->d_name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Why entry nm must go because something it was made from went, or NULL.
+ * gone[i]: entry i was removed. */
+static const char *dependent_of_gone(struct dirent **ents, int n, const char *gone, const char *nm)
+{
+    static char why[800];
+    int e = find_entry(ents, n, "edges.h5"), c = find_entry(ents, n, "components.h5");
+    int edges_gone = e >= 0 && gone[e], comp_gone = c >= 0 && gone[c];
+    const char *stem = NULL;
+    size_t len;
+    if (strcmp(nm, "components.h5") == 0 ||
+        (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) ||
+        (strncmp(nm, "run-", 4) == 0 && (has_suffix(nm, ".json") || has_suffix(nm, ".txt")))) {
+        if (edges_gone)
+            return "made from the removed edges.h5";
+    }
+    if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5") && comp_gone)
+        return "made from the removed components.h5";
+    if (strncmp(nm, "run-components-", 15) == 0) {
+        stem = nm + 15;
+        len = has_suffix(nm, ".json") ? strlen(stem) - 5 : has_suffix(nm, ".txt") ? strlen(stem) - 4 : 0;
+        if (len > 0 && len < 500) {
+            char pl[600];
+            snprintf(pl, sizeof pl, "placement-%.*s.h5", (int)len, stem);
+            int k = find_entry(ents, n, pl);
+            if (comp_gone || k < 0 || gone[k]) {
+                snprintf(why, sizeof why, "made with %s %s", k < 0 ? "the missing" : "the removed",
+                         comp_gone ? "components.h5" : pl);
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
 int rep_cache_check(const rep_cache_expect *e, int *nremoved)
 {
     checker c = {e, 0, 0, 0};
     struct dirent **ents = NULL;
-    char path[4096];
+    char path[4096], *gone = NULL;
     int n, rc = G5_OK;
     *nremoved = 0;
     if (!e || !e->dir)
@@ -191,12 +238,21 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
             return G5_OK;   /* a new run: nothing cached */
         return g5_error(G5_ERR_IO, "%s: cannot list: %s", e->dir, strerror(errno));
     }
+    gone = g5_calloc((size_t)n + 1, 1, "cache check flags");
+    if (!gone) {
+        rc = G5_ERR_NOMEM;
+        goto out;
+    }
     /* edges.h5 first: the others are checked against its content_id. */
     snprintf(path, sizeof path, "%s/edges.h5", e->dir);
-    if (access(path, F_OK) == 0)
+    int ie = find_entry(ents, n, "edges.h5");
+    if (ie >= 0) {
         rc = check_edges(&c, path);
+        gone[ie] = c.removed > 0;
+    }
     for (int i = 0; i < n && rc == G5_OK; i++) {
         const char *nm = ents[i]->d_name;
+        int before = c.removed;
         if ((size_t)snprintf(path, sizeof path, "%s/%s", e->dir, nm) >= sizeof path)
             continue;
         if (strstr(nm, ".tmp.")) {
@@ -212,10 +268,36 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
                 rc = drop(&c, path, g5_error_msg());
             rep_json_free(&j);
         }
+        gone[i] |= c.removed > before;
     }
+    /* What was made from a removed file goes too: Make treats every target
+     * as secondary here (the Makefile's .SECONDARY:), so a missing input
+     * alone would not make it rebuild an existing, newer output. Repeat
+     * until nothing more goes (edges -> components -> placement -> run). */
+    for (int changed = 1; changed && rc == G5_OK;) {
+        changed = 0;
+        for (int i = 0; i < n && rc == G5_OK; i++) {
+            const char *nm = ents[i]->d_name, *why;
+            if (gone[i] || !(why = dependent_of_gone(ents, n, gone, nm)))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", e->dir, nm);
+            rc = drop(&c, path, why);
+            gone[i] = changed = 1;
+        }
+    }
+    /* The report summarises everything: it goes with anything removed. */
+    int ir = find_entry(ents, n, "report"), any = 0;
+    for (int i = 0; i < n; i++)
+        any |= gone[i] && !strstr(ents[i]->d_name, ".tmp.");
+    if (rc == G5_OK && ir >= 0 && any) {
+        snprintf(path, sizeof path, "%s/report", e->dir);
+        rc = drop(&c, path, "made from a removed file");
+    }
+out:
     for (int i = 0; i < n; i++)
         free(ents[i]);
     free(ents);
+    free(gone);
     if (rc == G5_OK)
         g5_error_clear();
     *nremoved = c.removed;

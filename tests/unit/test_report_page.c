@@ -255,15 +255,21 @@ Test(report, cache_check_keeps_a_consistent_run)
     cr_expect_eq(removed, 0);
 }
 
-Test(report, cache_check_removes_a_truncated_file)
+Test(report, cache_check_removes_a_truncated_file_and_what_was_made_from_it)
 {
     make_run_dir();
+    write_text(p("run-components-tree-np2-rpn1.json"), "{}");
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
     cr_assert_eq(truncate(p("components.h5"), 100), 0);
-    cr_expect_eq(check(10, 7, 1), 1, "dry run counts it");
+    cr_expect_eq(check(10, 7, 1), 4, "dry run counts components, placement, its run, the report");
     cr_expect(exists(p("components.h5")), "dry run removes nothing");
-    cr_expect_eq(check(10, 7, 0), 1);
+    cr_expect_eq(check(10, 7, 0), 4);
     cr_expect(!exists(p("components.h5")), "truncated file removed");
-    cr_expect(exists(p("edges.h5")), "the others stay");
+    cr_expect(!exists(p("placement-tree-np2-rpn1.h5")), "the placement made from it removed");
+    cr_expect(!exists(p("run-components-tree-np2-rpn1.json")), "the run on that placement removed");
+    cr_expect(!exists(p("report")), "the report removed");
+    cr_expect(exists(p("edges.h5")), "its input stays");
+    cr_expect(exists(p("run-cyclic.json")), "a run that does not use components stays");
 }
 
 Test(report, cache_check_removes_files_of_another_graph)
@@ -271,17 +277,33 @@ Test(report, cache_check_removes_files_of_another_graph)
     make_run_dir();
     make_placement("placement-tree-np4-rpn1.h5", 0x1234, 4, 1);   /* another edges file */
     make_placement("placement-tree-np8-rpn2.h5", 0xabcdef, 4, 1); /* name says 8 ranks */
-    cr_expect_eq(check(10, 7, 0), 2);
+    write_text(p("run-components-tree-np4-rpn1.json"), "{}");
+    write_text(p("run-components-tree-np4-rpn1.txt"), "block");
+    cr_expect_eq(check(10, 7, 0), 4);
     cr_expect(!exists(p("placement-tree-np4-rpn1.h5")), "content id mismatch removed");
     cr_expect(!exists(p("placement-tree-np8-rpn2.h5")), "rank count mismatch removed");
+    cr_expect(!exists(p("run-components-tree-np4-rpn1.json")), "its run removed");
+    cr_expect(!exists(p("run-components-tree-np4-rpn1.txt")), "and its text block");
     cr_expect(exists(p("placement-tree-np2-rpn1.h5")));
+    cr_expect(exists(p("components.h5")));
 }
 
-Test(report, cache_check_removes_edges_with_other_parameters)
+Test(report, cache_check_removes_a_run_whose_placement_is_missing)
 {
     make_run_dir();
-    cr_expect_eq(check(11, 7, 0), 1, "scale differs");
+    write_text(p("run-components-gone-np4-rpn1.json"), "{}");
+    cr_expect_eq(check(10, 7, 0), 1);
+    cr_expect(!exists(p("run-components-gone-np4-rpn1.json")));
+    cr_expect(exists(p("run-tree-np2-rpn1.json")), "runs that are no components run stay");
+}
+
+Test(report, cache_check_removes_edges_with_other_parameters_and_everything_after)
+{
+    make_run_dir();
+    cr_expect_eq(check(11, 7, 0), 6, "edges, components, placement, two runs and a text block");
     cr_expect(!exists(p("edges.h5")));
+    cr_expect(!exists(p("components.h5")));
+    cr_expect(!exists(p("run-cyclic.json")), "every run used the edges");
     make_edges(10, 7, 0xabcdef);
     cr_expect_eq(check(10, 8, 0), 1, "seed differs");
     cr_expect(!exists(p("edges.h5")));
@@ -295,8 +317,13 @@ Test(report, cache_check_removes_bad_json_and_dead_temporaries)
     char live[64];
     snprintf(live, sizeof live, "components.h5.tmp.%ld", (long)getpid());
     write_text(p(live), "being written");
-    cr_expect_eq(check(10, 7, 0), 2);
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    cr_expect_eq(check(10, 7, 0), 3, "the JSON, the dead temporary and the report");
     cr_expect(!exists(p("run-x.json")), "unparsable JSON removed");
     cr_expect(!exists(p("edges.h5.tmp.999999999")), "temporary of a dead writer removed");
     cr_expect(exists(p(live)), "temporary of a live writer kept");
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    write_text(p("edges.h5.tmp.999999998"), "partial");
+    cr_expect_eq(check(10, 7, 0), 1, "a dead temporary alone");
+    cr_expect(exists(p("report")), "does not take the report with it");
 }

@@ -46,6 +46,16 @@ kill_tree() {
     # Freeze first so nothing forks or renames between listing and killing.
     kill -STOP $pids 2>/dev/null
     kill -KILL $pids 2>/dev/null
+    # Wait (at most 10 s) until none is left but as a zombie.
+    local t p st
+    for t in $(seq 100); do
+        st=0
+        for p in $pids; do
+            [ -e /proc/$p ] && [ "$(awk '{print $3}' /proc/$p/stat 2>/dev/null)" != Z ] && st=1
+        done
+        [ $st -eq 0 ] && break
+        sleep 0.1
+    done
     return 0
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -326,4 +327,10 @@ Test(report, cache_check_removes_bad_json_and_dead_temporaries)
     write_text(p("edges.h5.tmp.999999998"), "partial");
     cr_expect_eq(check(10, 7, 0), 1, "a dead temporary alone");
     cr_expect(exists(p("report")), "does not take the report with it");
+    /* This process's pid on a file last changed in 2020: the pid was reused
+     * by a later process, the writer is gone. */
+    struct timespec old[2] = {{1577836800, 0}, {1577836800, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, p(live), old, 0), 0);
+    cr_expect_eq(check(10, 7, 0), 1, "a temporary older than the process holding its pid");
+    cr_expect(!exists(p(live)), "is removed");
 }

@@ -343,7 +343,7 @@ static int close_data(FILE *f, const char *name)
 static void gp_begin(report *r, const char *png, const char *title, int w, int h)
 {
     fprintf(r->gp, "\nreset\nset terminal pngcairo size %d,%d noenhanced font 'sans,10'\n"
-                   "set output '%s'\nset title '%s'\nset grid\nset key outside right top\n",
+                   "set output '%s'\nset title '%s'\nset grid\nset key below\n",
             w, h, png, title);
 }
 

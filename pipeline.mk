@@ -149,5 +149,11 @@ $(P_REPORT): $(P_EDGES) $(P_COMP) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) | $(
 # must not overlap); a failing one is reported and the others still run.
 P_BENCHES := $(filter-out bench,$(shell sed -n 's/^\(bench-[A-Za-z0-9_-]*\):.*/\1/p' $(wildcard $(addsuffix /module.mk,$(MODULES)))))
 
+# A module.mk may also add `bench: bench-x`: Make runs those first, and the
+# script only lists them.
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+P_BENCH_T0 := $(shell date +%s)
+endif
 bench: $(G500)
-	@MAKE_CMD='$(MAKE_COMMAND)' scripts/bench-all.sh $(P_BENCHES)
+	@MAKE_CMD='$(MAKE_COMMAND)' scripts/bench-all.sh --since '$(P_BENCH_T0)' \
+	  --already '$(filter bench-%,$^)' $(filter-out $^,$(P_BENCHES))

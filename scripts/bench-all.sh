@@ -3,7 +3,11 @@
 # bench-all.sh - `make bench`: run every stage's bench target in turn and
 # gather their tables into one page, results/bench/index.md.
 #
-#   scripts/bench-all.sh bench-gen bench-cc ...     (MAKE_CMD names make)
+#   scripts/bench-all.sh [--since EPOCH] [--already "bench-x ..."] bench-gen bench-cc ...
+#
+# MAKE_CMD names make. --already lists targets Make ran before this script
+# (a module.mk may add `bench: bench-x`); they get a row without a time.
+# --since: when `make bench` started (tables older than that are marked).
 #
 # Each bench-<stage> target writes results/bench/<stage>.md (and may draw
 # PNGs there). The targets run one after the other, never together, since
@@ -20,12 +24,23 @@ MAKE=${MAKE_CMD:-make}
 OUT=results/bench
 mkdir -p "$OUT"
 start=$(date +%s)
+already=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --since) start=$2; shift 2 ;;
+    --already) already=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
 stamp=$(mktemp)
 touch -d "@$start" "$stamp"
 names=(); status=(); secs=()
 failed=0
 
-if [ $# -eq 0 ]; then
+for t in $already; do
+    names+=("$t"); status+=("ok (ran first, as a prerequisite of bench)"); secs+=("-")
+done
+if [ $# -eq 0 ] && [ -z "$already" ]; then
     echo "bench: no bench-* target is defined in any module.mk yet" >&2
 fi
 for t in "$@"; do
@@ -38,6 +53,27 @@ done
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
+rm -f "$OUT/bench-times.png"
+dat=$OUT/bench-times.dat
+: > "$dat"
+if [ ${#names[@]} -gt 0 ] && command -v gnuplot >/dev/null; then
+    for i in "${!names[@]}"; do
+        [ "${secs[$i]}" = - ] || echo "\"${names[$i]}\" ${secs[$i]}"
+    done > "$dat"
+fi
+if [ -s "$dat" ]; then
+    gnuplot <<EOF || failed=1
+set terminal pngcairo size 700,400 noenhanced
+set output '$OUT/bench-times.png'
+set title 'make bench: wall time per target ($commit)'
+set ylabel 'seconds'
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+unset key
+plot '$dat' using 0:2:xtic(1) with boxes
+EOF
+fi
 tmp=$OUT/index.md.tmp.$$
 {
     echo "# g500 benchmarks"
@@ -48,7 +84,7 @@ tmp=$OUT/index.md.tmp.$$
     echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine makes timings noisy;"\
          "compare ratios measured in one run)."
     echo
-    echo "Command: \`make bench\` (targets: ${*:-none})."
+    echo "Command: \`make bench\` (targets: ${already:+$already }${*:-})."
     echo
     echo "| target | status | wall time (s) |"
     echo "| --- | --- | ---: |"
@@ -68,7 +104,7 @@ tmp=$OUT/index.md.tmp.$$
         # Demote the stage page's headings under this page's section.
         sed 's/^#/###/' "$f"
     done
-    if [ ${#names[@]} -gt 0 ]; then
+    if [ -s "$OUT/bench-times.png" ]; then
         echo
         echo "![wall time per bench target](bench-times.png)"
     fi
@@ -80,21 +116,6 @@ tmp=$OUT/index.md.tmp.$$
     done
 } > "$tmp" && mv "$tmp" "$OUT/index.md"
 
-if [ ${#names[@]} -gt 0 ] && command -v gnuplot >/dev/null; then
-    dat=$OUT/bench-times.dat
-    for i in "${!names[@]}"; do echo "\"${names[$i]}\" ${secs[$i]}"; done > "$dat"
-    gnuplot <<EOF || failed=1
-set terminal pngcairo size 700,400 noenhanced
-set output '$OUT/bench-times.png'
-set title 'make bench: wall time per target ($commit)'
-set ylabel 'seconds'
-set style fill solid 0.6
-set boxwidth 0.6
-set yrange [0:*]
-unset key
-plot '$dat' using 0:2:xtic(1) with boxes
-EOF
-fi
 rm -f "$stamp"
 echo "bench: wrote $OUT/index.md" >&2
 exit $failed

@@ -34,4 +34,9 @@ check "a table this run did not rewrite is marked" grep -q 'Not rewritten by thi
 check "the wall-time chart is drawn" test -s results/bench/bench-times.png
 check "index.md links the chart" grep -q '(bench-times.png)' $idx
 check "no temporary left" absent '\.tmp\.' <(ls results/bench)
+
+# Targets Make ran before the script (a module.mk's `bench: bench-x`).
+MAKE_CMD=$TMP/fakemake "$ROOT/scripts/bench-all.sh" --already "bench-first" bench-gen > "$TMP/out" 2>&1
+check "all ok: exit status 0" test $? -eq 0
+check "a target run before is listed without a time" grep -q '^| bench-first | ok (ran first.* | - |' $idx
 finish

@@ -9,8 +9,9 @@
 # (a module.mk may add `bench: bench-x`); they get a row without a time.
 # --since: when `make bench` started (tables older than that are marked).
 #
-# Each bench-<stage> target writes results/bench/<stage>.md (and may draw
-# PNGs there). The targets run one after the other, never together, since
+# A bench-<stage> target may write results/bench/<stage>.md (and PNGs
+# there), or results/bench-<stage>*.txt, or just print its table: each
+# target's section takes the first of these this run produced. The targets run one after the other, never together, since
 # they time things. The page starts with the date, the commit
 # (git rev-parse --short HEAD, "+dirty" when the tree has changes), the
 # machine, and a table of every target's status and wall time; then each
@@ -46,7 +47,9 @@ fi
 for t in "$@"; do
     echo "==== $t" >&2
     t0=$(date +%s.%N)
-    if $MAKE --no-print-directory "$t"; then st=ok; else st=FAILED; failed=1; fi
+    # Keep the target's console output: most stages print their table.
+    $MAKE --no-print-directory "$t" 2>&1 | tee "$OUT/$t.log"
+    if [ "${PIPESTATUS[0]}" -eq 0 ]; then st=ok; else st=FAILED; failed=1; fi
     t1=$(date +%s.%N)
     names+=("$t"); status+=("$st"); secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')")
 done
@@ -91,9 +94,40 @@ tmp=$OUT/index.md.tmp.$$
     for i in "${!names[@]}"; do
         echo "| ${names[$i]} | ${status[$i]} | ${secs[$i]} |"
     done
+    # Each target's results: its results/bench/<stage>.md if this run wrote
+    # one, else a results/<target>*.txt this run wrote, else its console
+    # output (last 80 lines). Tables older than this run follow, marked.
+    declare -A shown=()
+    for t in "${names[@]}"; do
+        stem=${t#bench-}
+        echo
+        echo "## $t"
+        echo
+        md=$OUT/$stem.md
+        txt=$(ls -t results/"$t"*.txt 2>/dev/null | head -1)
+        if [ -f "$md" ] && [ "$md" -nt "$stamp" ]; then
+            shown[$md]=1
+            sed 's/^#/###/' "$md"
+        elif [ -n "$txt" ] && [ "$txt" -nt "$stamp" ]; then
+            echo "From \`$txt\`:"
+            echo
+            echo '```'
+            head -n 200 "$txt"
+            echo '```'
+        elif [ -s "$OUT/$t.log" ] && [ "$OUT/$t.log" -nt "$stamp" ]; then
+            echo "Console output (last 80 lines; all of it in \`$OUT/$t.log\`):"
+            echo
+            echo '```'
+            tail -n 80 "$OUT/$t.log"
+            echo '```'
+        else
+            echo "(Its output went to the console: it ran before this script.)"
+        fi
+    done
     for f in "$OUT"/*.md; do
         [ -e "$f" ] || continue
         [ "$(basename "$f")" = index.md ] && continue
+        [ -n "${shown[$f]:-}" ] && continue
         echo
         echo "## $(basename "$f" .md)"
         if [ "$f" -ot "$stamp" ]; then

@@ -13,6 +13,7 @@ cat > "$TMP/fakemake" <<'STUB'
 # stand-in for make: bench-X writes results/bench/X.md; bench-bad fails
 t=${!#}
 [ "$t" = bench-bad ] && { echo "bench-bad: broken" >&2; exit 2; }
+[ "$t" = bench-cc ] && { printf 'SCALE 20 cc 0.5 s\n' > results/bench-cc-1.txt; exit 0; }
 printf '# %s\n\n| SCALE | time (s) |\n| --- | --- |\n| 20 | 1.5 |\n' "${t#bench-}" > "results/bench/${t#bench-}.md"
 STUB
 chmod +x "$TMP/fakemake"
@@ -29,7 +30,10 @@ check "index.md has the commit" grep -q 'Commit: `' $idx
 check "the failing target is in the table" grep -q '^| bench-bad | FAILED |' $idx
 check "the targets after it still ran" grep -q '^| bench-cc | ok |' $idx
 check "the gen table is included, headings demoted" grep -q "^### gen" $idx
-check "the cc table's rows are included" grep -q '^| 20 | 1.5 |' $idx
+check "a failing target's console output is shown" grep -q "bench-bad: broken" $idx
+check "the gen table's rows are included" grep -q '^| 20 | 1.5 |' $idx
+check "a target's results/bench-x*.txt is included" grep -q '^SCALE 20 cc 0.5 s' $idx
+check "and named" grep -q 'From `results/bench-cc-1.txt`' $idx
 check "a table this run did not rewrite is marked" grep -q 'Not rewritten by this run: from 2020-01-01' $idx
 check "the wall-time chart is drawn" test -s results/bench/bench-times.png
 check "index.md links the chart" grep -q '(bench-times.png)' $idx

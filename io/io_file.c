@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io_file.c - the generic HDF5 layer every stage file is built on: atomic
+ * creation (temporary name, rename on commit), checked opening, attributes,
+ * and collective reads and writes of row slabs.
+ *
+ * All files are opened with the MPI-IO driver on a communicator, with
+ * collective metadata reads and writes (rank 0 reads metadata and broadcasts
+ * it, so every rank sees the same answer and errors are symmetric). Raw data
+ * moves with collective transfers; filtered (Fletcher32) datasets require
+ * them in parallel HDF5. A transfer larger than IO_PIECE_BYTES on any rank is
+ * split into pieces, the number of pieces agreed across ranks first, because
+ * MPI-IO implementations mishandle single requests near 2 GiB.
+ *
+ * Atomicity: a file is written as "<path>.tmp.<pid of rank 0>"; commit closes
+ * it (collective flush) and rank 0 renames it. A killed writer leaves only a
+ * .tmp. file, which no reader takes for the real one.
+ */
+#include "io.h"
+
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define IO_PIECE_BYTES ((int64_t)256 << 20)
+#define IO_PATH_MAX 4096
+
+struct io_file {
+    hid_t fid;
+    MPI_Comm comm;
+    int writing;
+    char path[IO_PATH_MAX];
+    char tmp[IO_PATH_MAX + 32];
+    char format[64];
+};
+
+static void quiet_hdf5(void)
+{
+    /* Errors are reported through g5_error with the file's name; HDF5's own
+     * stack traces would print once per rank. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static hid_t make_fapl(MPI_Comm comm)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0)
+        return fapl;
+    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+    H5Pset_all_coll_metadata_ops(fapl, 1);
+    H5Pset_coll_metadata_write(fapl, 1);
+    /* 1 MiB alignment of large objects: file-system stripes and MPI-IO
+     * aggregators then see aligned, contiguous requests. */
+    H5Pset_alignment(fapl, 1 << 20, 1 << 20);
+    return fapl;
+}
+
+static int rank_of(MPI_Comm comm)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    return r;
+}
+
+int io_file_create(MPI_Comm comm, const char *path, const char *format,
+                   int version, int force, io_file **out)
+{
+    int rc = G5_OK;
+    io_file *f = NULL;
+    hid_t fapl = -1;
+    long pid = 0;
+
+    quiet_hdf5();
+    *out = NULL;
+    if (!path || !*path || strlen(path) >= IO_PATH_MAX) {
+        rc = g5_error(G5_ERR_ARG, "output path is empty or too long");
+        goto agree;
+    }
+    if (rank_of(comm) == 0) {
+        pid = (long)getpid();
+        if (!force && access(path, F_OK) == 0)
+            rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", path);
+    }
+agree:
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        return rc;
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, comm);
+
+    f = g5_calloc(1, sizeof *f, "io_file");
+    rc = f ? G5_OK : G5_ERR_NOMEM;
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK) {
+        free(f);
+        return rc;
+    }
+    f->comm = comm;
+    f->writing = 1;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, pid);
+    snprintf(f->format, sizeof f->format, "%s", format);
+    fapl = make_fapl(comm);
+    f->fid = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    if (f->fid < 0)
+        rc = g5_error(G5_ERR_IO, "%s: cannot create (is the directory there and writable?)", path);
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK) {
+        if (f->fid >= 0)
+            H5Fclose(f->fid);
+        if (rank_of(comm) == 0)
+            unlink(f->tmp);
+        free(f);
+        return rc;
+    }
+    rc = io_attr_write_string(f, "/", "format", format);
+    if (rc == G5_OK)
+        rc = io_attr_write_int64(f, "/", "version", version);
+    if (rc != G5_OK) {
+        io_file_abort(&f);
+        return rc;
+    }
+    *out = f;
+    return G5_OK;
+}
+
+int io_file_commit(io_file **fp)
+{
+    io_file *f = *fp;
+    int rc = G5_OK;
+    if (!f)
+        return g5_error(G5_ERR_INTERNAL, "io_file_commit: no file");
+    if (H5Fclose(f->fid) < 0)
+        rc = g5_error(G5_ERR_IO, "%s: closing the file failed (disk full?)", f->path);
+    f->fid = -1;
+    rc = g5_agree(f->comm, rc);
+    if (rank_of(f->comm) == 0) {
+        if (rc == G5_OK && rename(f->tmp, f->path) != 0)
+            rc = g5_error(G5_ERR_IO, "%s: cannot rename %s into place: %s", f->path,
+                          f->tmp, strerror(errno));
+        if (rc != G5_OK)
+            unlink(f->tmp);
+    }
+    rc = g5_agree(f->comm, rc);
+    free(f);
+    *fp = NULL;
+    return rc;
+}
+
+void io_file_abort(io_file **fp)
+{
+    io_file *f = fp ? *fp : NULL;
+    if (!f)
+        return;
+    if (f->fid >= 0)
+        H5Fclose(f->fid);
+    MPI_Barrier(f->comm);
+    if (f->writing && rank_of(f->comm) == 0)
+        unlink(f->tmp);
+    free(f);
+    *fp = NULL;
+}
+
+int io_file_open(MPI_Comm comm, const char *path, const char *format,
+                 int version, io_file **out)
+{
+    int rc = G5_OK;
+    io_file *f = NULL;
+    hid_t fapl;
+    int64_t v = 0;
+
+    quiet_hdf5();
+    *out = NULL;
+    if (rank_of(comm) == 0) {
+        htri_t is;
+        if (!path || !*path)
+            rc = g5_error(G5_ERR_ARG, "no input file given");
+        else if (access(path, R_OK) != 0)
+            rc = g5_error(G5_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+        else if ((is = H5Fis_hdf5(path)) <= 0)
+            rc = g5_error(G5_ERR_FORMAT, "%s: not an HDF5 file", path);
+    }
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        return rc;
+    f = g5_calloc(1, sizeof *f, "io_file");
+    rc = g5_agree(comm, f ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK) {
+        free(f);
+        return rc;
+    }
+    f->comm = comm;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    fapl = make_fapl(comm);
+    f->fid = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    H5Pclose(fapl);
+    if (f->fid < 0)
+        rc = g5_error(G5_ERR_FORMAT, "%s: cannot open as HDF5 (truncated or damaged?)", path);
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        goto fail;
+    if (!io_attr_exists(f, "/", "format")) {
+        rc = g5_error(G5_ERR_FORMAT, "%s: not a g500 file (no format attribute)", path);
+        goto fail;
+    }
+    rc = io_attr_read_string(f, "/", "format", f->format, sizeof f->format);
+    if (rc == G5_OK && format && strcmp(f->format, format) != 0)
+        rc = g5_error(G5_ERR_FORMAT, "%s: is a '%s' file, expected '%s'", path, f->format, format);
+    if (rc == G5_OK)
+        rc = io_attr_read_int64(f, "/", "version", &v);
+    if (rc == G5_OK && (v < 1 || v > version))
+        rc = g5_error(G5_ERR_FORMAT, "%s: %s version %lld is not supported (this g500 reads up to %d)",
+                      path, f->format, (long long)v, version);
+    if (rc != G5_OK)
+        goto fail;
+    *out = f;
+    return G5_OK;
+fail:
+    if (f->fid >= 0)
+        H5Fclose(f->fid);
+    free(f);
+    return rc;
+}
+
+void io_file_close(io_file **fp)
+{
+    io_file *f = fp ? *fp : NULL;
+    if (!f)
+        return;
+    if (f->fid >= 0)
+        H5Fclose(f->fid);
+    free(f);
+    *fp = NULL;
+}
+
+hid_t io_file_hid(const io_file *f) { return f->fid; }
+const char *io_file_path(const io_file *f) { return f->path; }
+MPI_Comm io_file_comm(const io_file *f) { return f->comm; }
+const char *io_file_format(const io_file *f) { return f->format; }
+
+/* ---- attributes ---------------------------------------------------------- */
+
+static hid_t open_obj(io_file *f, const char *obj, int create)
+{
+    hid_t o;
+    if (strcmp(obj, "/") == 0)
+        return H5Oopen(f->fid, "/", H5P_DEFAULT);
+    if (H5Lexists(f->fid, obj, H5P_DEFAULT) > 0)
+        return H5Oopen(f->fid, obj, H5P_DEFAULT);
+    if (!create)
+        return -1;
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    o = H5Gcreate2(f->fid, obj, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    H5Pclose(lcpl);
+    return o;
+}
+
+static int attr_write(io_file *f, const char *obj, const char *name, hid_t ftype,
+                      hid_t mtype, hsize_t n, const void *v)
+{
+    int rc = G5_OK;
+    hid_t o = open_obj(f, obj, 1), sp = -1, a = -1;
+    if (o < 0)
+        return g5_error(G5_ERR_IO, "%s: cannot create group %s", f->path, obj);
+    sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
+    if (H5Aexists(o, name) > 0)
+        H5Adelete(o, name);
+    a = H5Acreate2(o, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, mtype, v) < 0)
+        rc = g5_error(G5_ERR_IO, "%s: cannot write attribute %s of %s", f->path, name, obj);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(sp);
+    H5Oclose(o);
+    return rc;
+}
+
+int io_attr_write_int64(io_file *f, const char *obj, const char *name, int64_t v)
+{
+    return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
+}
+
+int io_attr_write_uint64(io_file *f, const char *obj, const char *name, uint64_t v)
+{
+    return attr_write(f, obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &v);
+}
+
+int io_attr_write_double(io_file *f, const char *obj, const char *name, double v)
+{
+    return attr_write(f, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
+}
+
+int io_attr_write_int64_array(io_file *f, const char *obj, const char *name,
+                              const int64_t *v, int64_t n)
+{
+    int64_t dummy = 0;
+    if (n <= 0) /* HDF5 has no empty simple dataspace for attributes */
+        return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &dummy);
+    return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)n, v);
+}
+
+int io_attr_write_string(io_file *f, const char *obj, const char *name, const char *v)
+{
+    int rc;
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(v) ? strlen(v) : 1);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    rc = attr_write(f, obj, name, t, t, 0, strlen(v) ? v : " ");
+    H5Tclose(t);
+    return rc;
+}
+
+int io_attr_exists(io_file *f, const char *obj, const char *name)
+{
+    hid_t o = open_obj(f, obj, 0);
+    int yes;
+    if (o < 0)
+        return 0;
+    yes = H5Aexists(o, name) > 0;
+    H5Oclose(o);
+    return yes;
+}
+
+/* Open attribute `name` of `obj` and check its type class and element count
+ * (n < 0: any count). Returns the attribute id or -1 with the message set. */
+static hid_t attr_open_checked(io_file *f, const char *obj, const char *name,
+                               H5T_class_t cls, hssize_t n, hssize_t *count)
+{
+    hid_t o = open_obj(f, obj, 0), a = -1, t, sp;
+    hssize_t got;
+    if (o < 0) {
+        g5_error(G5_ERR_FORMAT, "%s: missing group %s", f->path, obj);
+        return -1;
+    }
+    if (H5Aexists(o, name) <= 0 || (a = H5Aopen(o, name, H5P_DEFAULT)) < 0) {
+        g5_error(G5_ERR_FORMAT, "%s: missing attribute %s%s%s", f->path,
+                 strcmp(obj, "/") ? obj : "", strcmp(obj, "/") ? "/" : "", name);
+        H5Oclose(o);
+        return -1;
+    }
+    H5Oclose(o);
+    t = H5Aget_type(a);
+    sp = H5Aget_space(a);
+    got = H5Sget_simple_extent_npoints(sp);
+    H5Sclose(sp);
+    if (H5Tget_class(t) != cls || (n >= 0 && got != n)) {
+        g5_error(G5_ERR_FORMAT, "%s: attribute %s has the wrong type or size", f->path, name);
+        H5Tclose(t);
+        H5Aclose(a);
+        return -1;
+    }
+    H5Tclose(t);
+    if (count)
+        *count = got;
+    return a;
+}
+
+static int attr_read_scalar(io_file *f, const char *obj, const char *name,
+                            H5T_class_t cls, hid_t mtype, void *v)
+{
+    hid_t a = attr_open_checked(f, obj, name, cls, 1, NULL);
+    int rc = G5_OK;
+    if (a < 0)
+        return G5_ERR_FORMAT;
+    if (H5Aread(a, mtype, v) < 0)
+        rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
+    H5Aclose(a);
+    return rc;
+}
+
+int io_attr_read_int64(io_file *f, const char *obj, const char *name, int64_t *v)
+{
+    return attr_read_scalar(f, obj, name, H5T_INTEGER, H5T_NATIVE_INT64, v);
+}
+
+int io_attr_read_uint64(io_file *f, const char *obj, const char *name, uint64_t *v)
+{
+    return attr_read_scalar(f, obj, name, H5T_INTEGER, H5T_NATIVE_UINT64, v);
+}
+
+int io_attr_read_double(io_file *f, const char *obj, const char *name, double *v)
+{
+    return attr_read_scalar(f, obj, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, v);
+}
+
+int io_attr_read_int64_array(io_file *f, const char *obj, const char *name,
+                             int64_t *v, int64_t *n)
+{
+    hssize_t count = 0;
+    int rc = G5_OK;
+    hid_t a = attr_open_checked(f, obj, name, H5T_INTEGER, -1, &count);
+    if (a < 0)
+        return G5_ERR_FORMAT;
+    if (count > *n)
+        rc = g5_error(G5_ERR_FORMAT, "%s: attribute %s has %lld values, at most %lld expected",
+                      f->path, name, (long long)count, (long long)*n);
+    else if (H5Aread(a, H5T_NATIVE_INT64, v) < 0)
+        rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
+    H5Aclose(a);
+    *n = count;
+    return rc;
+}
+
+int io_attr_read_string(io_file *f, const char *obj, const char *name, char *buf, size_t len)
+{
+    hid_t a = attr_open_checked(f, obj, name, H5T_STRING, 1, NULL), t, mt;
+    int rc = G5_OK;
+    if (a < 0)
+        return G5_ERR_FORMAT;
+    t = H5Aget_type(a);
+    if (H5Tis_variable_str(t) > 0) {
+        char *s = NULL;
+        mt = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mt, H5T_VARIABLE);
+        if (H5Aread(a, mt, &s) < 0 || !s)
+            rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
+        else
+            snprintf(buf, len, "%s", s);
+        free(s);
+        H5Tclose(mt);
+    } else {
+        size_t sz = H5Tget_size(t);
+        char *tmp = malloc(sz + 1);
+        mt = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mt, sz + 1);
+        H5Tset_strpad(mt, H5T_STR_NULLTERM);
+        if (!tmp || H5Aread(a, mt, tmp) < 0)
+            rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
+        else
+            snprintf(buf, len, "%s", tmp);
+        free(tmp);
+        H5Tclose(mt);
+    }
+    H5Tclose(t);
+    H5Aclose(a);
+    return rc;
+}
+
+/* ---- datasets ------------------------------------------------------------ */
+
+int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
+                      const hsize_t *dims, hsize_t chunk_rows)
+{
+    int rc = G5_OK;
+    hid_t sp, dcpl, lcpl, d;
+    if (ndims < 1 || ndims > 2)
+        return g5_error(G5_ERR_INTERNAL, "io_dataset_create: %d dimensions", ndims);
+    sp = H5Screate_simple(ndims, dims, NULL);
+    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    /* Every byte is written by some rank: skip the fill pass. */
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+    if (chunk_rows > 0 && dims[0] > 0) {
+        hsize_t cd[2] = {chunk_rows < dims[0] ? chunk_rows : dims[0], ndims > 1 ? dims[1] : 1};
+        H5Pset_chunk(dcpl, ndims, cd);
+        H5Pset_fletcher32(dcpl);
+    }
+    d = H5Dcreate2(f->fid, name, type, sp, lcpl, dcpl, H5P_DEFAULT);
+    if (d < 0)
+        rc = g5_error(G5_ERR_IO, "%s: cannot create dataset %s", f->path, name);
+    else
+        H5Dclose(d);
+    H5Pclose(lcpl);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    return rc;
+}
+
+/* Move rows [first, first+count) between memory and dataset `name` in
+ * pieces; every rank takes part in the same number of collective calls. */
+static int transfer_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
+                         int64_t count, void *buf, int writing)
+{
+    int rc = G5_OK, ndims;
+    hid_t d, fsp, dxpl;
+    hsize_t dims[2] = {0, 1};
+    int64_t rowbytes, rows_per_piece, npieces, maxpieces;
+    char *p = buf;
+
+    d = H5Dopen2(f->fid, name, H5P_DEFAULT);
+    if (d < 0) {
+        rc = g5_error(G5_ERR_FORMAT, "%s: missing dataset %s", f->path, name);
+        /* Take part in the agreement only: nobody transfers. */
+        return g5_agree(f->comm, rc);
+    }
+    fsp = H5Dget_space(d);
+    ndims = H5Sget_simple_extent_ndims(fsp);
+    H5Sget_simple_extent_dims(fsp, dims, NULL);
+    if (ndims < 1 || ndims > 2)
+        dims[1] = 1;
+    rowbytes = (int64_t)H5Tget_size(memtype) * (int64_t)(ndims == 2 ? dims[1] : 1);
+    if (first < 0 || count < 0 || (hsize_t)(first + count) > dims[0])
+        rc = g5_error(G5_ERR_FORMAT, "%s: rows %lld..%lld of %s are out of range (%llu rows)",
+                      f->path, (long long)first, (long long)(first + count), name,
+                      (unsigned long long)dims[0]);
+    rows_per_piece = IO_PIECE_BYTES / (rowbytes ? rowbytes : 1);
+    if (rows_per_piece < 1)
+        rows_per_piece = 1;
+    npieces = rc == G5_OK ? (count + rows_per_piece - 1) / rows_per_piece : 0;
+    MPI_Allreduce(&npieces, &maxpieces, 1, MPI_INT64_T, MPI_MAX, f->comm);
+
+    dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+    for (int64_t k = 0; k < maxpieces; k++) {
+        int64_t r0 = first + k * rows_per_piece;
+        int64_t n = k < npieces ? count - k * rows_per_piece : 0;
+        hsize_t start[2] = {(hsize_t)r0, 0}, cnt[2] = {0, dims[1]};
+        hid_t msp;
+        herr_t st;
+        if (n > rows_per_piece)
+            n = rows_per_piece;
+        cnt[0] = (hsize_t)n;
+        if (n > 0) {
+            msp = H5Screate_simple(ndims, cnt, NULL);
+            H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, cnt, NULL);
+        } else {
+            hsize_t one[2] = {1, dims[1]};
+            msp = H5Screate_simple(ndims, one, NULL);
+            H5Sselect_none(msp);
+            H5Sselect_none(fsp);
+        }
+        if (writing)
+            st = H5Dwrite(d, memtype, msp, fsp, dxpl, p);
+        else
+            st = H5Dread(d, memtype, msp, fsp, dxpl, p);
+        if (st < 0 && rc == G5_OK) {
+            if (writing)
+                rc = g5_error(G5_ERR_IO, "%s: writing rows %lld..%lld of %s failed (disk full?)",
+                              f->path, (long long)r0, (long long)(r0 + n), name);
+            else
+                rc = g5_error(G5_ERR_FORMAT,
+                              "%s: reading rows %lld..%lld of %s failed (damaged chunk: checksum mismatch, or truncated file)",
+                              f->path, (long long)r0, (long long)(r0 + n), name);
+        }
+        H5Sclose(msp);
+        if (n > 0)
+            p += n * rowbytes;
+    }
+    H5Pclose(dxpl);
+    H5Sclose(fsp);
+    H5Dclose(d);
+    return g5_agree(f->comm, rc);
+}
+
+int io_write_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
+                  int64_t count, const void *buf)
+{
+    return transfer_rows(f, name, memtype, first, count, (void *)buf, 1);
+}
+
+int io_read_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
+                 int64_t count, void *buf)
+{
+    return transfer_rows(f, name, memtype, first, count, buf, 0);
+}
+
+int io_dataset_check(io_file *f, const char *name, H5T_class_t cls, size_t size,
+                     int ndims, int64_t *dims)
+{
+    int rc = G5_OK, nd;
+    hid_t d, t, sp;
+    hsize_t got[8];
+    if (H5Lexists(f->fid, name, H5P_DEFAULT) <= 0 || (d = H5Dopen2(f->fid, name, H5P_DEFAULT)) < 0)
+        return g5_error(G5_ERR_FORMAT, "%s: missing dataset %s", f->path, name);
+    t = H5Dget_type(d);
+    sp = H5Dget_space(d);
+    nd = H5Sget_simple_extent_ndims(sp);
+    if (H5Tget_class(t) != cls || H5Tget_size(t) != size) {
+        rc = g5_error(G5_ERR_FORMAT, "%s: dataset %s has type %s of %zu bytes, expected %s of %zu bytes",
+                      f->path, name, H5Tget_class(t) == H5T_INTEGER ? "integer" :
+                      H5Tget_class(t) == H5T_FLOAT ? "float" : "another class",
+                      H5Tget_size(t), cls == H5T_INTEGER ? "integer" : "float", size);
+    } else if (nd != ndims || nd > 8) {
+        rc = g5_error(G5_ERR_FORMAT, "%s: dataset %s has %d dimensions, expected %d",
+                      f->path, name, nd, ndims);
+    } else {
+        H5Sget_simple_extent_dims(sp, got, NULL);
+        for (int i = 0; i < nd && rc == G5_OK; i++) {
+            if (dims[i] >= 0 && (hsize_t)dims[i] != got[i])
+                rc = g5_error(G5_ERR_FORMAT, "%s: dataset %s has extent %llu in dimension %d, expected %lld",
+                              f->path, name, (unsigned long long)got[i], i, (long long)dims[i]);
+            dims[i] = (int64_t)got[i];
+        }
+    }
+    H5Sclose(sp);
+    H5Tclose(t);
+    H5Dclose(d);
+    return rc;
+}

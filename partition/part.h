@@ -135,6 +135,15 @@ void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
 int part_write_rankfile(const char *path, int nranks, const char *const *host_of_rank);
 int part_write_hostfile(const char *path, int nranks, const char *const *host_of_rank);
 
+/* Collective on comm. Write a placement file atomically: meta (its nranks,
+ * nnodes, nvertices, n_active, n_giant must agree with res), rank_node [R]
+ * (indices into node_names), node_names [nnodes][IO_NODE_NAME_MAX],
+ * node_hops [nnodes][nnodes], each process its vertex block of res. */
+struct io_placement_meta;
+int part_save(MPI_Comm comm, const char *path, int force, const part_result *res,
+              const struct io_placement_meta *meta, const int *rank_node,
+              const char *node_names, const int *node_hops);
+
 /* Collective on the file's communicator. Print the comparison table of a
  * placement file (g500-placement), or JSON when json != 0, on `out` (rank 0
  * of the communicator prints; others print nothing). Used by `g500 stats`. */

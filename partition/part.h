@@ -65,6 +65,11 @@
 
 #define PART_DEFAULT_TOLERANCE 0.05
 
+/* Vertex order in which the giant is cut (part_input.order). BFS is the
+ * default; the others exist to measure what the order buys. */
+enum part_order { PART_ORDER_BFS = 0, PART_ORDER_ID = 1, PART_ORDER_DEGREE = 2 };
+const char *part_order_name(int order);   /* "bfs", "id", "degree" */
+
 enum part_scheme { PART_PLACEMENT = 0, PART_CYCLIC = 1, PART_BLOCK = 2, PART_NSCHEMES = 3 };
 /* "placement", "cyclic", "block" */
 const char *part_scheme_name(int scheme);
@@ -85,6 +90,7 @@ typedef struct part_input {
     int nnodes;
     const int *node_hops;          /* [nnodes][nnodes], row major, 0 diagonal */
     double tolerance;              /* edge balance tolerance, e.g. 0.05       */
+    int order;                     /* enum part_order; 0 = BFS               */
 } part_input;
 
 typedef struct part_metrics {

@@ -56,6 +56,12 @@ struct ctx {
 
 static inline int own(const struct ctx *c, int64_t v) { return px_block_owner(c->N, c->P, v); }
 
+const char *part_order_name(int order)
+{
+    static const char *names[] = {"bfs", "id", "degree"};
+    return order >= 0 && order < 3 ? names[order] : "?";
+}
+
 const char *part_scheme_name(int scheme)
 {
     static const char *names[PART_NSCHEMES] = {"placement", "cyclic", "block"};
@@ -236,6 +242,79 @@ static int check_components(const struct ctx *c, const int64_t *deg)
     return rc;
 }
 
+/* Collective. Sort the records {key, id} (recs, n; freed here) globally,
+ * give them positions base, base + 1, ... in that order, and send each
+ * position to the vertex's owner: pos[] is set, and the block's vertices
+ * that got one are listed in position order in got[0..*ngot) (if got is
+ * not NULL). *total: records over all processes. Agreed status. */
+static int assign_positions(const struct ctx *c, int64_t *recs, int64_t n, int64_t base,
+                            int64_t *pos, int64_t *got, int64_t *ngot, int64_t *total)
+{
+    int64_t *sorted = NULL, nsorted = 0, first = 0, *counts = NULL, *cur = NULL, *buf = NULL;
+    int64_t *rbuf = NULL, nr = 0;
+    int rc;
+
+    rc = px_sort_pairs(c->comm, recs, n, &sorted, &nsorted, &first);
+    free(recs);
+    G5_TRY(g5_agree(c->comm, rc));
+    G5_TRY(mpi_ok(MPI_Allreduce(&nsorted, total, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    counts = g5_calloc((size_t)c->P, sizeof(int64_t), "partition: counts");
+    cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
+    buf = g5_malloc((size_t)(nsorted + 1) * 2 * sizeof(int64_t), "partition: positions");
+    rc = counts && cur && buf ? G5_OK : G5_ERR_NOMEM;
+    G5_TRY(g5_agree(c->comm, rc));
+    for (int64_t k = 0; k < nsorted; k++)
+        counts[own(c, sorted[2 * k + 1])]++;
+    for (int p = 0, s = 0; p < c->P; p++)
+        cur[p] = s, s += (int)counts[p];
+    for (int64_t k = 0; k < nsorted; k++) {
+        int64_t i = cur[own(c, sorted[2 * k + 1])]++;
+        buf[2 * i] = sorted[2 * k + 1];
+        buf[2 * i + 1] = base + first + k;
+    }
+    rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+    G5_TRY(g5_agree(c->comm, rc));
+    /* Sources send increasing slices, so rbuf is in position order. */
+    if (ngot)
+        *ngot = 0;
+    for (int64_t i = 0; i < nr; i++) {
+        int64_t li = rbuf[2 * i] - c->vf;
+        pos[li] = rbuf[2 * i + 1];
+        if (got)
+            got[(*ngot)++] = li;
+    }
+out:
+    free(sorted);
+    free(counts);
+    free(cur);
+    free(buf);
+    free(rbuf);
+    return rc;
+}
+
+/* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
+ * for Graph500's scrambled labels) or by degree, highest first, then id
+ * (PART_ORDER_DEGREE). */
+static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *pos)
+{
+    const int64_t *L = c->in->label;
+    int64_t n = 0, total = 0, *recs;
+    int rc;
+    recs = g5_malloc((size_t)(c->vc + 1) * 2 * sizeof(int64_t), "partition: order records");
+    rc = g5_agree(c->comm, recs ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        return rc;
+    for (int64_t i = 0; i < c->vc; i++) {
+        pos[i] = -1;
+        if (L[i] == 0) {
+            recs[2 * n] = c->in->order == PART_ORDER_DEGREE ? -deg[i] : 0;
+            recs[2 * n + 1] = c->vf + i;
+            n++;
+        }
+    }
+    return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
+}
+
 /* Step 3: BFS positions of component 0. pos[i] = -1 outside it. */
 static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
                      int *levels_out)
@@ -311,7 +390,7 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
     }
 
     for (;;) {
-        int64_t gfront = 0, fi = 0, fj = 0, tot = 0, *sorted = NULL, nsorted = 0, first = 0;
+        int64_t gfront = 0, fi = 0, fj = 0, tot = 0, tot_new = 0;
         G5_TRY(mpi_ok(MPI_Allreduce(&nfront, &gfront, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
         if (gfront == 0)
             break;
@@ -384,47 +463,10 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
             buf[2 * k + 1] = c->vf + newl[k];
             cand[newl[k]] = -1;
         }
-        rc = px_sort_pairs(c->comm, buf, nnew, &sorted, &nsorted, &first);
-        free(buf);
+        rc = assign_positions(c, buf, nnew, assigned, pos, front, &nfront, &tot_new);
         buf = NULL;
-        G5_TRY(g5_agree(c->comm, rc));
-        /* Positions back to the owners: {id, position}. */
-        {
-            int64_t tot_new = 0, *cur = NULL;
-            G5_TRY(mpi_ok(MPI_Allreduce(&nsorted, &tot_new, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-            memset(counts, 0, (size_t)c->P * sizeof(int64_t));
-            for (int64_t k = 0; k < nsorted; k++)
-                counts[own(c, sorted[2 * k + 1])]++;
-            buf = g5_malloc((size_t)(nsorted + 1) * 2 * sizeof(int64_t), "partition: positions");
-            cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
-            rc = buf && cur ? G5_OK : G5_ERR_NOMEM;
-            if (rc == G5_OK) {
-                for (int p = 0, s = 0; p < c->P; p++)
-                    cur[p] = s, s += (int)counts[p];
-                for (int64_t k = 0; k < nsorted; k++) {
-                    int64_t i = cur[own(c, sorted[2 * k + 1])]++;
-                    buf[2 * i] = sorted[2 * k + 1];
-                    buf[2 * i + 1] = assigned + first + k;
-                }
-            }
-            free(cur);
-            free(sorted);
-            G5_TRY(g5_agree(c->comm, rc));
-            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
-            free(buf);
-            buf = NULL;
-            G5_TRY(g5_agree(c->comm, rc));
-            /* Sources send increasing slices, so rbuf is in position order. */
-            nfront = 0;
-            for (int64_t i = 0; i < nr; i++) {
-                int64_t li = rbuf[2 * i] - c->vf;
-                pos[li] = rbuf[2 * i + 1];
-                front[nfront++] = li;
-            }
-            free(rbuf);
-            rbuf = NULL;
-            assigned += tot_new;
-        }
+        G5_TRY(rc);
+        assigned += tot_new;
     }
     G5_TRY(g5_agree(c->comm, bad));
     if (assigned != c->in->comp_vertices[0])
@@ -700,6 +742,8 @@ static int check_input(const struct ctx *c)
                         (long long)in->ncomponents, (long long)in->nvertices);
     if (in->tolerance < 0 || in->tolerance != in->tolerance)
         return g5_error(G5_ERR_ARG, "partition: the tolerance must be >= 0");
+    if (in->order < PART_ORDER_BFS || in->order > PART_ORDER_DEGREE)
+        return g5_error(G5_ERR_ARG, "partition: unknown giant order %d", in->order);
     if (in->nnodes < 1)
         return g5_error(G5_ERR_TOPO, "partition: no nodes");
     for (int r = 0; r < in->nranks; r++)
@@ -801,8 +845,12 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
                            2.0 * (double)in->comp_edges[0] * R > (1.0 + in->tolerance) * total;
     }
     if (res->giant_split) {
-        g5_progress("partition: BFS order of the giant component (%lld vertices)", (long long)res->n_giant);
-        G5_TRY(giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
+        g5_progress("partition: %s order of the giant component (%lld vertices)",
+                    part_order_name(in->order), (long long)res->n_giant);
+        if (in->order == PART_ORDER_BFS)
+            G5_TRY(giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
+        else
+            G5_TRY(giant_plain_order(&c, deg, pos));
         g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
         G5_TRY(giant_cut(&c, deg, pos, piece, pcount, pload, pfirst));
     }

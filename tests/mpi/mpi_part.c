@@ -16,7 +16,7 @@
 #define R 16
 static int64_t N = 4096, M, C, *E, *label, *cv, *ce;
 static int rank_node[R], hops[64];
-static int me, P;
+static int me, P, order = PART_ORDER_BFS;
 
 static int64_t find(int64_t *p, int64_t x)
 {
@@ -100,7 +100,7 @@ static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
     part_input in = {
         .nvertices = N, .nedges_local = ecount, .edges = E + 2 * efirst, .label = label + vf,
         .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
-        .rank_node = rank_node, .nnodes = 8, .node_hops = hops, .tolerance = 0.05,
+        .rank_node = rank_node, .nnodes = 8, .node_hops = hops, .tolerance = 0.05, .order = order,
     };
     return part_place(comm, &in, res);
 }
@@ -165,6 +165,15 @@ static int uneven_slabs_give_the_same_result(void)
     return ok;
 }
 
+static int degree_and_id_orders_are_the_same_for_any_process_count(void)
+{
+    int ok = 1;
+    for (order = PART_ORDER_ID; order <= PART_ORDER_DEGREE && ok; order++)
+        ok = same_result_for_any_process_count();
+    order = PART_ORDER_BFS;
+    return ok;
+}
+
 static int one_bad_edge_fails_on_every_rank(void)
 {
     int ok = 1, rc;
@@ -189,6 +198,7 @@ int main(int argc, char **argv)
     build_graph();
     MT_RUN(same_result_for_any_process_count);
     MT_RUN(uneven_slabs_give_the_same_result);
+    MT_RUN(degree_and_id_orders_are_the_same_for_any_process_count);
     MT_RUN(one_bad_edge_fails_on_every_rank);
     free(E), free(label), free(cv), free(ce);
     return mt_finish();

@@ -16,6 +16,34 @@
 int64_t px_chunk(void);
 void px_set_chunk(int64_t records);   /* <= 0: back to the default */
 
+/* Block owner by shift when blocks are an equal power of two (N = 2^SCALE
+ * over a power-of-two count), by division otherwise: the per-edge hot
+ * loops make tens of millions of these. */
+typedef struct px_blockdiv {
+    int64_t n, q, r, big;
+    int shift;   /* >= 0: owner = v >> shift */
+} px_blockdiv;
+
+static inline void px_blockdiv_init(px_blockdiv *d, int64_t n, int parts)
+{
+    d->n = n;
+    d->q = n / parts;
+    d->r = n % parts;
+    d->big = d->r * (d->q + 1);
+    d->shift = -1;
+    if (d->r == 0 && d->q > 0 && (d->q & (d->q - 1)) == 0)
+        d->shift = __builtin_ctzll((unsigned long long)d->q);
+}
+
+static inline int px_blockdiv_owner(const px_blockdiv *d, int64_t v)
+{
+    if (d->shift >= 0)
+        return (int)(v >> d->shift);
+    if (v < d->big)
+        return (int)(v / (d->q + 1));
+    return (int)(d->r + (v - d->big) / d->q);
+}
+
 /* Owner process of vertex v under part_block_range(n, ., P). */
 static inline int px_block_owner(int64_t n, int nprocs, int64_t v)
 {

@@ -52,9 +52,10 @@ struct ctx {
     int P, me, R;
     int64_t N, C, vf, vc;
     const part_input *in;
+    px_blockdiv vdiv;    /* vertex -> process */
 };
 
-static inline int own(const struct ctx *c, int64_t v) { return px_block_owner(c->N, c->P, v); }
+static inline int own(const struct ctx *c, int64_t v) { return px_blockdiv_owner(&c->vdiv, v); }
 
 const char *part_order_name(int order)
 {
@@ -627,7 +628,10 @@ static int measure(const struct ctx *c, part_result *res)
     int64_t *counts = NULL, *rcounts = NULL, *buf = NULL, *rbuf = NULL, *reply = NULL, *ans = NULL;
     int64_t *slot = NULL, *acc = NULL, *gacc = NULL, nr = 0, na = 0, nacc = 3 * (3 + (int64_t)R);
     int rc = G5_OK, bad = G5_OK;
+    int64_t rmask = (R & (R - 1)) == 0 ? R - 1 : -1;
+    px_blockdiv bdiv;
 
+    px_blockdiv_init(&bdiv, c->N, R);
     counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
     rcounts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
     slot = g5_malloc((size_t)2 * chunk * sizeof(int64_t), "partition: slots");
@@ -674,9 +678,9 @@ static int measure(const struct ctx *c, part_result *res)
                 if (s == PART_PLACEMENT)
                     ou = au[0], ov = av[0];
                 else if (s == PART_CYCLIC)
-                    ou = u % R, ov = v % R;
+                    ou = rmask >= 0 ? (u & rmask) : u % R, ov = rmask >= 0 ? (v & rmask) : v % R;
                 else
-                    ou = px_block_owner(c->N, R, u), ov = px_block_owner(c->N, R, v);
+                    ou = px_blockdiv_owner(&bdiv, u), ov = px_blockdiv_owner(&bdiv, v);
                 A[0]++;
                 if (ou != ov) {
                     A[1]++;
@@ -792,6 +796,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     rc = check_input(&c);
     G5_TRY(g5_agree(comm, rc));
     part_block_range(c.N, c.me, c.P, &c.vf, &c.vc);
+    px_blockdiv_init(&c.vdiv, c.N, c.P);
 
     res = g5_calloc(1, sizeof *res, "partition: result");
     if (res) {

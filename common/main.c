@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int topo_cmd(int argc, char **argv);
+
 struct command {
     const char *name;
     g5_command_fn fn;
@@ -17,6 +19,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {0, 0, 0}
 };
 

@@ -49,4 +49,24 @@ int topo_map_ranks_per_node(const topo *t, int nranks, int ranks_per_node, int *
  * rank_node: out, [comm size], identical on every rank. */
 int topo_map_ranks_by_name(const topo *t, MPI_Comm comm, int *rank_node);
 
+/* ---- additions beyond the first contract (all not collective) ----------
+ * Switches are numbered 0..nswitches-1 in the same walk (pre-order, root 0,
+ * a parent before its children); the nodes below switch s are the range
+ * [first, first + count). Out-of-range arguments give -1 or NULL. */
+int topo_num_leaves(const topo *t);         /* leaf switches              */
+int topo_max_hops(const topo *t);           /* largest hops between nodes */
+int topo_is_tleaf(const topo *t);           /* 1 if parsed from a tleaf   */
+int topo_node_switch(const topo *t, int node);          /* its leaf switch */
+const char *topo_switch_name(const topo *t, int sw);
+int topo_switch_parent(const topo *t, int sw);          /* -1 for the root */
+int topo_switch_depth(const topo *t, int sw);           /* root 0          */
+int topo_switch_is_leaf(const topo *t, int sw);
+int topo_switch_num_children(const topo *t, int sw);    /* child switches  */
+int topo_switch_link_speed(const topo *t, int sw);      /* -1 if not given */
+int topo_switch_line(const topo *t, int sw);            /* its source line */
+/* out: *first, *count = the nodes below sw. G5_ERR_ARG for a bad sw. */
+int topo_switch_nodes(const topo *t, int sw, int *first, int *count);
+/* Slurm's switch distance (links on the tree path); 0 for one switch. */
+int topo_switch_distance(const topo *t, int sw_a, int sw_b);
+
 #endif

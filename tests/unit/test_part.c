@@ -448,3 +448,26 @@ Test(part, rejects_an_edge_between_two_components)
     machine_free(&mc);
     graph_free(&g);
 }
+
+Test(part, a_graph_of_self_loops_is_all_isolated)
+{
+    int64_t E[] = {3, 3, 5, 5};
+    struct graph g;
+    struct machine mc;
+    part_result *r = NULL;
+    graph_init(&g, 8, 2, E);
+    machine_init(&mc, 2, 1, 1);
+    cr_assert_eq(g.C, 0, "self-loops make no component");
+    cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    cr_expect_eq(r->n_active, 0);
+    cr_expect_eq(r->rank_offsets[2], 0, "no rank owns anything");
+    for (int v = 0; v < 8; v++) {
+        cr_expect_eq(r->new_label[v], v, "isolated vertices keep id order");
+        cr_expect_eq(r->owner[v], -1);
+    }
+    cr_expect_eq(r->metrics[0].total_edges, 0, "self-loops are not counted");
+    cr_expect_eq(r->metrics[1].cut_edges, 0);
+    part_result_free(&r);
+    machine_free(&mc);
+    graph_free(&g);
+}

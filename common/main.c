@@ -11,6 +11,9 @@
 #include <string.h>
 
 int topo_cmd(int argc, char **argv);
+int gen_cmd(int argc, char **argv);
+int components_cmd(int argc, char **argv);
+int stats_cmd(int argc, char **argv);
 
 struct command {
     const char *name;
@@ -19,6 +22,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+    {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
+    {"components", components_cmd, "connected components of an edges file, with statistics"},
+    {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {0, 0, 0}
 };

@@ -122,6 +122,10 @@ int io_attr_exists(io_file *f, const char *obj, const char *name);
  * damaged chunk is detected on read; 0: contiguous. */
 int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
                       const hsize_t *dims, hsize_t chunk_rows);
+/* The same with the Fletcher32 checksums of chunked data switched off
+ * (checksums = 0), for layout benchmarks. */
+int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
+                         const hsize_t *dims, hsize_t chunk_rows, int checksums);
 /* Collective: every rank calls it the same number of times with its own
  * rows [first, first+count) along dim 0 (count may be 0); a row is all of
  * dims[1] for a 2-D dataset. memtype: H5T_NATIVE_INT64, ... */
@@ -206,8 +210,14 @@ typedef struct io_edges_meta {
     uint64_t seed;
     double rmat_a, rmat_b, rmat_c;
     uint64_t content_id;
-    char generator[64];
+    double generation_seconds;  /* wall time gen took (informational); -1 if absent */
+    char generator[128];
 } io_edges_meta;
+
+/* Rows per chunk of /edges and /weights (see gen/README-section.md for the
+ * measurement behind it). Writers that give each rank whole chunks avoid
+ * shared chunks in collective filtered writes. */
+#define IO_EDGES_CHUNK_ROWS ((int64_t)1 << 18)
 
 /* ---- edges: writing --------------------------------------------------- */
 typedef struct io_edges_writer io_edges_writer;
@@ -217,6 +227,14 @@ typedef struct io_edges_writer io_edges_writer;
  * writer is freed by commit or abort. */
 int io_edges_create(MPI_Comm comm, const char *path, const io_edges_meta *meta,
                     int force, io_edges_writer **out);
+/* The same with a chosen layout, for benchmarks: chunk_rows rows per chunk
+ * (0: contiguous, no checksums) and checksums on or off for chunked data. */
+int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                       int force, int64_t chunk_rows, int checksums,
+                       io_edges_writer **out);
+/* Not collective. Record the generation time stored at commit as the root
+ * attribute generation_seconds (rank 0's value is written). */
+void io_edges_set_seconds(io_edges_writer *w, double seconds);
 /* Collective: every rank calls it the same number of times, each with its
  * own slab [first, first+count) (count may be 0). edges is [count][2]. */
 int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,
@@ -245,5 +263,68 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count,
 void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count);
 /* Collective. Accepts *f == NULL. */
 void io_edges_close(io_edges **f);
+
+/* ---- components file (io_components.c) ---------------------------------- */
+#define IO_COMPONENTS_FORMAT "g500-components"
+#define IO_COMPONENTS_VERSION 1
+#define IO_HIST_BINS 40   /* log2 size bins: bin k holds sizes [2^k, 2^(k+1)) */
+
+/* Root attributes of components.h5: the identity of the edges file it was
+ * computed from, then the statistics (preprocess/cc.h fills them). */
+typedef struct io_components_meta {
+    int version;
+    int scale;
+    int64_t nvertices, nedges;
+    uint64_t seed, edges_content_id;
+    int64_t ncomponents;            /* C: components with >= 1 non-loop edge */
+    int64_t ncomponents_all;        /* C + isolated vertices                  */
+    int64_t isolated_vertices;      /* no edge other than self-loops          */
+    int64_t self_loops;             /* tuples (u, u)                          */
+    int64_t nonloop_edges;          /* tuples (u, v), u != v                  */
+    int64_t distinct_edges;         /* distinct unordered pairs {u, v}, u != v */
+    int64_t duplicate_edges;        /* nonloop_edges - distinct_edges         */
+    int64_t giant_vertices, giant_edges;
+    double giant_vertex_share;      /* of all vertices                        */
+    double giant_active_share;      /* of non-isolated vertices               */
+    double giant_edge_share;        /* of non-loop tuples                     */
+    int64_t second_vertices, second_edges; /* largest non-giant component     */
+    int64_t size_hist[IO_HIST_BINS];/* components by log2(vertices), isolated in bin 0 */
+} io_components_meta;
+
+typedef struct io_components_writer io_components_writer;
+typedef struct io_components io_components;
+
+/* Collective. Create the temporary components file for m->nvertices
+ * vertices and ncomp components, with every attribute of m. */
+int io_components_create(MPI_Comm comm, const char *path, const io_components_meta *m,
+                         int64_t ncomp, int force, io_components_writer **out);
+/* Collective: each rank writes its rows [first, first+count) of /label
+ * (int32 in memory: ids are below 2^30; stored as int64). */
+int io_components_write_labels(io_components_writer *w, int64_t first, int64_t count,
+                               const int32_t *label);
+/* Collective: every rank passes the same full arrays [ncomp]; rank 0 writes. */
+int io_components_write_sizes(io_components_writer *w, const int64_t *comp_vertices,
+                              const int64_t *comp_edges);
+/* Collective. Close and rename; frees *w. On failure the temporary is removed. */
+int io_components_commit(io_components_writer **w);
+/* Collective. Accepts *w == NULL. */
+void io_components_abort(io_components_writer **w);
+
+/* Collective. Open and check a components file (format, version, shapes of
+ * /label, /component_vertices, /component_edges, attributes). */
+int io_components_open(MPI_Comm comm, const char *path, io_components **out);
+const io_components_meta *io_components_get_meta(const io_components *c);
+int64_t io_components_ncomp(const io_components *c);
+const char *io_components_path(const io_components *c);
+/* Collective: each rank reads its rows [first, first+count) of /label. */
+int io_components_read_labels(io_components *c, int64_t first, int64_t count, int64_t *label);
+/* Collective: every rank reads the full arrays [ncomp] (either may be NULL). */
+int io_components_read_sizes(io_components *c, int64_t *comp_vertices, int64_t *comp_edges);
+/* Not collective (compares metadata both ranks hold). G5_ERR_MISMATCH
+ * naming both files and the first differing field (scale, nvertices, nedges,
+ * seed, content_id) when the components file was not computed from e. */
+int io_components_check_edges(const io_components *c, const io_edges *e);
+/* Collective. Accepts *c == NULL. */
+void io_components_close(io_components **c);
 
 #endif

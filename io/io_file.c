@@ -445,6 +445,12 @@ int io_attr_read_string(io_file *f, const char *obj, const char *name, char *buf
 int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
                       const hsize_t *dims, hsize_t chunk_rows)
 {
+    return io_dataset_create_ex(f, name, type, ndims, dims, chunk_rows, 1);
+}
+
+int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
+                         const hsize_t *dims, hsize_t chunk_rows, int checksums)
+{
     int rc = G5_OK;
     hid_t sp, dcpl, lcpl, d;
     if (ndims < 1 || ndims > 2)
@@ -458,7 +464,8 @@ int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
     if (chunk_rows > 0 && dims[0] > 0) {
         hsize_t cd[2] = {chunk_rows < dims[0] ? chunk_rows : dims[0], ndims > 1 ? dims[1] : 1};
         H5Pset_chunk(dcpl, ndims, cd);
-        H5Pset_fletcher32(dcpl);
+        if (checksums)
+            H5Pset_fletcher32(dcpl);
     }
     d = H5Dcreate2(f->fid, name, type, sp, lcpl, dcpl, H5P_DEFAULT);
     if (d < 0)

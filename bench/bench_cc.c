@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_cc.c - speed of the in-memory connected-components stage against a
+ * plain union-find, on a Graph500-shaped edge list made in memory.
+ *
+ * Graph: R-MAT (A=0.57, B=0.19, C=0.19) edges on 2^SCALE vertices, 16 per
+ * vertex, every edge a pure function of (seed, index) (so the list is i.i.d.,
+ * that is, already in random order), ids scrambled by an odd multiplier and
+ * an xor mod 2^SCALE. This has the shape of the generator's output (giant
+ * component, isolated vertices, pairs) without depending on gen/.
+ *
+ * Timed, median of --reps runs each:
+ *   plain   one thread, union by size with path halving over the edge
+ *           stream (int32 parent and size arrays), rank 0 only, all edges;
+ *   forest  cc_forest_link_edges on this rank's block at --threads;
+ *   stage   cc_compute without the duplicate count: link + tree merge +
+ *           labelling + broadcast + edges per component, on every rank.
+ * Prints one line per measure: "name ranks threads seconds edges_per_s".
+ * Usage: mpirun -np P bench_cc SCALE THREADS [REPS]
+ */
+#include "cc.h"
+#include "common.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void make_edges(int scale, int64_t first, int64_t count, int64_t *e)
+{
+    const int64_t n = (int64_t)1 << scale;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = first; i < first + count; i++) {
+        int64_t u = 0, v = 0;
+        uint64_t s = mix((uint64_t)i * 0x9e3779b97f4a7c15ULL + 1);
+        for (int b = 0; b < scale; b++) {
+            /* 16-bit draws: A=0.57, B=0.19, C=0.19, D=0.05 of 65536 */
+            uint32_t r;
+            if ((b & 3) == 0)
+                s = mix(s + (uint64_t)b);
+            r = (uint32_t)(s >> (16 * (b & 3))) & 0xffff;
+            int qu = r >= 49807, qv = (r >= 37355 && r < 49807) || r >= 62259;
+            u = 2 * u + qu;
+            v = 2 * v + qv;
+        }
+        e[2 * (i - first)] = ((u * 0x2545F491LL) ^ 0x5a5a5a5aLL) & (n - 1);
+        e[2 * (i - first) + 1] = ((v * 0x2545F491LL) ^ 0x5a5a5a5aLL) & (n - 1);
+    }
+}
+
+/* The baseline: a textbook union-find. Returns the number of sets. */
+static int64_t plain_uf(int64_t n, const int64_t *e, int64_t m, int32_t *parent, int32_t *size)
+{
+    int64_t sets = 0;
+    for (int64_t v = 0; v < n; v++) {
+        parent[v] = (int32_t)v;
+        size[v] = 1;
+    }
+    for (int64_t i = 0; i < m; i++) {
+        int32_t a = (int32_t)e[2 * i], b = (int32_t)e[2 * i + 1];
+        while (parent[a] != a) {
+            parent[a] = parent[parent[a]];
+            a = parent[a];
+        }
+        while (parent[b] != b) {
+            parent[b] = parent[parent[b]];
+            b = parent[b];
+        }
+        if (a == b)
+            continue;
+        if (size[a] < size[b]) {
+            int32_t t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        size[a] += size[b];
+    }
+    for (int64_t v = 0; v < n; v++)
+        sets += parent[v] == v && size[v] > 1;
+    return sets;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *t, int k)
+{
+    qsort(t, (size_t)k, sizeof *t, cmp_d);
+    return t[k / 2];
+}
+
+int main(int argc, char **argv)
+{
+    int rank, p, scale, threads, reps = 3;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (argc < 3) {
+        if (rank == 0)
+            fprintf(stderr, "usage: mpirun -np P bench_cc SCALE THREADS [REPS]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    scale = atoi(argv[1]);
+    threads = atoi(argv[2]);
+    if (argc > 3)
+        reps = atoi(argv[3]);
+    const int64_t n = (int64_t)1 << scale, m = 16 * n;
+    const int64_t first = m * rank / p, count = m * (rank + 1) / p - first;
+    double t[32], t0;
+    int64_t *e = malloc((size_t)(rank == 0 && p == 1 ? m : count) * 16);
+    omp_set_num_threads(threads);
+    make_edges(scale, first, count, e);
+
+    if (p == 1) {
+        int32_t *parent = malloc((size_t)n * 4), *size = malloc((size_t)n * 4);
+        int64_t sets = 0;
+        for (int r = 0; r < reps; r++) {
+            t0 = g5_now();
+            sets = plain_uf(n, e, m, parent, size);
+            t[r] = g5_now() - t0;
+        }
+        double s = median(t, reps);
+        printf("plain  ranks=1 threads=1 scale=%d seconds=%.4f edges_per_s=%.3e sets=%lld\n", scale, s,
+               (double)m / s, (long long)sets);
+        free(parent);
+        free(size);
+    }
+    for (int r = 0; r < reps; r++) {
+        cc_forest *f;
+        if (cc_forest_create(n, &f) != G5_OK)
+            return 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = g5_now();
+        cc_forest_link_edges(f, e, count, first, threads);
+        t[r] = g5_now() - t0;
+        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        cc_forest_free(&f);
+    }
+    if (rank == 0) {
+        double s = median(t, reps);
+        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (link of each rank's slab)\n",
+               p, threads, scale, s, (double)m / s);
+    }
+    for (int r = 0; r < reps; r++) {
+        cc_result *res = NULL;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = g5_now();
+        if (cc_compute(MPI_COMM_WORLD, n, e, count, first, threads, &res) != G5_OK) {
+            fprintf(stderr, "%s\n", g5_error_msg());
+            return 1;
+        }
+        /* the whole cc_compute minus its duplicate count */
+        t[r] = g5_now() - t0 - res->t_distinct;
+        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (rank == 0 && r == reps - 1)
+            printf("stage  ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e link=%.4f merge=%.4f "
+                   "label=%.4f count=%.4f distinct=%.4f components=%lld giant=%.4f isolated=%.4f\n",
+                   p, threads, scale, median(t, reps), (double)m / median(t, reps), res->t_link,
+                   res->t_merge, res->t_label, res->t_count, res->t_distinct, (long long)res->ncomp,
+                   res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
+        cc_result_free(&res);
+    }
+    free(e);
+    MPI_Finalize();
+    return 0;
+}

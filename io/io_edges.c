@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * io_edges.c - the edges file (edges.h5, format "g500-edges" version 1):
+ * the writer gen uses and the checked reader every later stage uses. Built
+ * on the generic io_file layer (io_file.c), which does the HDF5 plumbing,
+ * atomic rename and collective transfers.
+ *
+ * Layout: /edges int64 [M][2] (u, v) and /weights float32 [M], both chunked
+ * by IO_EDGES_CHUNK_ROWS rows with Fletcher32 checksums, so a damaged chunk
+ * of a cached file is reported on read instead of feeding wrong edges to a
+ * kernel. Root attributes: see io.h; generation_seconds (double) and
+ * content_id (uint64) are written at commit.
+ *
+ * Checks on open: format and version (io_file_open); every attribute present
+ * with its type; scale in 1..42, edgefactor >= 1, nvertices == 2^scale,
+ * nedges == edgefactor * nvertices; datasets of the right class, size, rank
+ * and extents. Each slab read checks that every vertex id lies in [0, N)
+ * and every weight in [0, 1), so a file that passes its checksums but was
+ * written wrongly cannot crash a later stage.
+ */
+#include "io.h"
+
+#include "common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IO_EDGES_SCALE_MAX 42
+
+struct io_edges_writer {
+    io_file *f;
+    io_edges_meta meta;
+    double seconds;
+};
+
+struct io_edges {
+    io_file *f;
+    io_edges_meta meta;
+};
+
+void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count)
+{
+    int64_t q = m / nranks, r = m % nranks;
+    *first = q * rank + (rank < r ? rank : r);
+    *count = q + (rank < r ? 1 : 0);
+}
+
+static int check_meta(const char *path, const io_edges_meta *m)
+{
+    if (m->scale < 1 || m->scale > IO_EDGES_SCALE_MAX)
+        return g5_error(G5_ERR_FORMAT, "%s: scale %d is outside 1..%d", path, m->scale,
+                        IO_EDGES_SCALE_MAX);
+    if (m->edgefactor < 1)
+        return g5_error(G5_ERR_FORMAT, "%s: edgefactor %d is below 1", path, m->edgefactor);
+    if (m->nvertices != (INT64_C(1) << m->scale))
+        return g5_error(G5_ERR_FORMAT, "%s: nvertices %lld is not 2^scale = 2^%d", path,
+                        (long long)m->nvertices, m->scale);
+    if ((INT64_MAX >> m->scale) < m->edgefactor ||
+        m->nedges != (int64_t)m->edgefactor * m->nvertices)
+        return g5_error(G5_ERR_FORMAT, "%s: nedges %lld is not edgefactor * nvertices = %d * %lld",
+                        path, (long long)m->nedges, m->edgefactor, (long long)m->nvertices);
+    return G5_OK;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                       int force, int64_t chunk_rows, int checksums,
+                       io_edges_writer **out)
+{
+    int rc;
+    io_edges_writer *w = NULL;
+    io_file *f = NULL;
+
+    *out = NULL;
+    rc = check_meta(path ? path : "(no path)", meta);
+    if (rc != G5_OK)
+        rc = g5_error(G5_ERR_ARG, "%s", g5_error_msg());
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        return rc;
+    G5_TRY(io_file_create(comm, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, force, &f));
+    w = g5_calloc(1, sizeof *w, "edges writer");
+    rc = g5_agree(comm, w ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+    w->f = f;
+    w->meta = *meta;
+    w->seconds = -1;
+
+    G5_TRY(io_attr_write_int64(f, "/", "scale", meta->scale));
+    G5_TRY(io_attr_write_int64(f, "/", "edgefactor", meta->edgefactor));
+    G5_TRY(io_attr_write_int64(f, "/", "nvertices", meta->nvertices));
+    G5_TRY(io_attr_write_int64(f, "/", "nedges", meta->nedges));
+    G5_TRY(io_attr_write_uint64(f, "/", "seed", meta->seed));
+    G5_TRY(io_attr_write_double(f, "/", "rmat_a", meta->rmat_a));
+    G5_TRY(io_attr_write_double(f, "/", "rmat_b", meta->rmat_b));
+    G5_TRY(io_attr_write_double(f, "/", "rmat_c", meta->rmat_c));
+    G5_TRY(io_attr_write_string(f, "/", "generator", meta->generator));
+    hsize_t dims[2] = {(hsize_t)meta->nedges, 2};
+    G5_TRY(io_dataset_create_ex(f, "/edges", H5T_STD_I64LE, 2, dims, (hsize_t)chunk_rows, checksums));
+    G5_TRY(io_dataset_create_ex(f, "/weights", H5T_IEEE_F32LE, 1, dims, (hsize_t)chunk_rows, checksums));
+out:
+    /* The attribute and dataset calls are collective metadata operations:
+     * their status is the same on every rank; agree anyway for safety. */
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK) {
+        io_file_abort(&f);
+        free(w);
+        return rc;
+    }
+    *out = w;
+    return G5_OK;
+}
+
+int io_edges_create(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                    int force, io_edges_writer **out)
+{
+    return io_edges_create_ex(comm, path, meta, force, IO_EDGES_CHUNK_ROWS, 1, out);
+}
+
+void io_edges_set_seconds(io_edges_writer *w, double seconds)
+{
+    w->seconds = seconds;
+}
+
+int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,
+                        const int64_t *edges, const float *weights)
+{
+    int rc = io_write_rows(w->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
+    if (rc != G5_OK)
+        return rc;
+    return io_write_rows(w->f, "/weights", H5T_NATIVE_FLOAT, first, count, weights);
+}
+
+int io_edges_commit(io_edges_writer **wp, uint64_t content_id)
+{
+    io_edges_writer *w = *wp;
+    MPI_Comm comm = io_file_comm(w->f);
+    double s = w->seconds;
+    int rc;
+    MPI_Bcast(&s, 1, MPI_DOUBLE, 0, comm);
+    MPI_Bcast(&content_id, 1, MPI_UINT64_T, 0, comm);
+    rc = io_attr_write_uint64(w->f, "/", "content_id", content_id);
+    if (rc == G5_OK)
+        rc = io_attr_write_double(w->f, "/", "generation_seconds", s);
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        io_file_abort(&w->f);
+    else
+        rc = io_file_commit(&w->f);
+    free(w);
+    *wp = NULL;
+    return rc;
+}
+
+void io_edges_abort(io_edges_writer **wp)
+{
+    io_edges_writer *w = wp ? *wp : NULL;
+    if (!w)
+        return;
+    io_file_abort(&w->f);
+    free(w);
+    *wp = NULL;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int read_int(io_file *f, const char *name, int64_t lo, int64_t hi, int *out)
+{
+    int64_t v;
+    int rc = io_attr_read_int64(f, "/", name, &v);
+    if (rc != G5_OK)
+        return rc;
+    if (v < lo || v > hi)
+        return g5_error(G5_ERR_FORMAT, "%s: attribute %s = %lld is outside %lld..%lld",
+                        io_file_path(f), name, (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return G5_OK;
+}
+
+int io_edges_open(MPI_Comm comm, const char *path, io_edges **out)
+{
+    int rc;
+    io_file *f = NULL;
+    io_edges *e = NULL;
+    io_edges_meta *m;
+    int64_t version = 0;
+
+    *out = NULL;
+    G5_TRY(io_file_open(comm, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f));
+    e = g5_calloc(1, sizeof *e, "edges reader");
+    rc = g5_agree(comm, e ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+    e->f = f;
+    m = &e->meta;
+    G5_TRY(io_attr_read_int64(f, "/", "version", &version));
+    m->version = (int)version;
+    G5_TRY(read_int(f, "scale", 1, IO_EDGES_SCALE_MAX, &m->scale));
+    G5_TRY(read_int(f, "edgefactor", 1, INT32_MAX, &m->edgefactor));
+    G5_TRY(io_attr_read_int64(f, "/", "nvertices", &m->nvertices));
+    G5_TRY(io_attr_read_int64(f, "/", "nedges", &m->nedges));
+    G5_TRY(io_attr_read_uint64(f, "/", "seed", &m->seed));
+    G5_TRY(io_attr_read_double(f, "/", "rmat_a", &m->rmat_a));
+    G5_TRY(io_attr_read_double(f, "/", "rmat_b", &m->rmat_b));
+    G5_TRY(io_attr_read_double(f, "/", "rmat_c", &m->rmat_c));
+    G5_TRY(io_attr_read_string(f, "/", "generator", m->generator, sizeof m->generator));
+    G5_TRY(io_attr_read_uint64(f, "/", "content_id", &m->content_id));
+    m->generation_seconds = -1;
+    if (io_attr_exists(f, "/", "generation_seconds"))
+        G5_TRY(io_attr_read_double(f, "/", "generation_seconds", &m->generation_seconds));
+    G5_TRY(check_meta(path, m));
+    int64_t de[2] = {m->nedges, 2}, dw[1] = {m->nedges};
+    G5_TRY(io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, de));
+    G5_TRY(io_dataset_check(f, "/weights", H5T_FLOAT, 4, 1, dw));
+out:
+    /* Metadata reads are collective (rank 0 reads, all see the same), so
+     * the status is already symmetric; the agreement makes it certain. */
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK) {
+        free(e);
+        io_file_close(&f);
+        return rc;
+    }
+    *out = e;
+    return G5_OK;
+}
+
+const io_edges_meta *io_edges_get_meta(const io_edges *f) { return &f->meta; }
+const char *io_edges_path(const io_edges *f) { return io_file_path(f->f); }
+
+int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges,
+                       float *weights)
+{
+    MPI_Comm comm = io_file_comm(f->f);
+    int rc, want = weights != NULL, any;
+    int64_t n = f->meta.nvertices, bad = -1;
+
+    rc = io_read_rows(f->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
+    if (rc != G5_OK)
+        return rc;
+    /* Weights are read collectively if any rank wants them. */
+    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any) {
+        rc = io_read_rows(f->f, "/weights", H5T_NATIVE_FLOAT, want ? first : 0,
+                          want ? count : 0, weights);
+        if (rc != G5_OK)
+            return rc;
+    }
+#pragma omp parallel for schedule(static) reduction(max : bad)
+    for (int64_t k = 0; k < count; k++) {
+        int64_t u = edges[2 * k], v = edges[2 * k + 1];
+        int wrong = u < 0 || u >= n || v < 0 || v >= n;
+        if (want)
+            wrong |= !(weights[k] >= 0.0f && weights[k] < 1.0f);
+        if (wrong && k > bad)
+            bad = k;
+    }
+    if (bad >= 0)
+        rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
+                      io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
+                      (long long)edges[2 * bad + 1], want ? (double)weights[bad] : 0.0, (long long)n);
+    return g5_agree(comm, rc);
+}
+
+void io_edges_close(io_edges **fp)
+{
+    io_edges *f = fp ? *fp : NULL;
+    if (!f)
+        return;
+    io_file_close(&f->f);
+    free(f);
+    *fp = NULL;
+}

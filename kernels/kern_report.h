@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kern_report.h - what happens to the kernels' results after the timed
+ * regions: validation of every BFS and SSSP tree against the input edge list
+ * (untimed, collective), the statistics the Graph500 reference code prints,
+ * the official text block, and the JSON result file.
+ *
+ * Owned by the validation/report side of the kernels folder; the driver
+ * (kernels/run_cmd.c, kern.h) calls it. The kernels folder's public header is
+ * kern.h; this header is its report half and uses the same kern_ prefix.
+ *
+ * Errors: as everywhere in g500 (common.h): G5_OK or a negative G5_ERR_*
+ * with a one-line message. Collective functions return the same status and
+ * message on every rank.
+ *
+ * Vertex distribution of results handed to validation: ORIGINAL vertex ids,
+ * block-distributed: rank r of P holds the entries for v in [first,
+ * first+count) where io_block_range(nvertices, r, P, &first, &count)
+ * (io/io.h): the first N % P ranks get one vertex more. kern_vblock_owner
+ * gives the owner of a vertex under the same rule.
+ *
+ * The validation rules, the float tolerance and the TEPS edge-count rule are
+ * described in kernels/validate_core.c and kernels/README-validate-section.md.
+ */
+#ifndef G500_KERN_REPORT_H
+#define G500_KERN_REPORT_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io.h"
+
+/* ---- validation ----------------------------------------------------------
+ * Both validators are collective on comm, stream the edge list from the file
+ * in bounded chunks (at most KERN_VALIDATE_CHUNK edges per rank at a time,
+ * never all M edges on one rank), and return G5_OK or G5_ERR_VALIDATE with
+ * the message
+ *   "BFS root R: check 'NAME' failed: vertex/edge ..."
+ * (or "SSSP root R: ..."), the same on every rank. Other failures (memory,
+ * I/O) return their own status. Inputs are only read; nothing is kept.
+ *
+ * parent: in, [count] for this rank's block; parent[root] = root, unreached
+ *         vertices -1.
+ * dist:   in (SSSP), [count]; unreached +INFINITY, dist[root] = 0.
+ * nedge_out: out, on every rank: the TEPS edge count, the number of input
+ *         tuples that are not self-loops and whose two endpoints are reached
+ *         (duplicates counted); the same rule for BFS and SSSP. Set only when
+ *         the result is G5_OK. */
+int kern_validate_bfs(MPI_Comm comm, io_edges *edges, int64_t root,
+                      const int64_t *parent, int64_t *nedge_out);
+int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root,
+                       const int64_t *parent, const double *dist,
+                       int64_t *nedge_out);
+
+/* Default number of edges each rank reads and checks at a time. */
+#define KERN_VALIDATE_CHUNK ((int64_t)1 << 19)
+
+/* An edge source for the validators' core, so that they can be run on an
+ * in-memory list (tests) as well as on an edges file. read() must behave like
+ * io_edges_read_slab: collective, every rank calls it the same number of
+ * times with its own [first, first+count) of the global list (count may be
+ * 0); edges is [count][2]; weights may be NULL (BFS does not read them).
+ * Returns a G5 status (the core agrees on it). */
+typedef struct kern_edge_reader {
+    int64_t nvertices;     /* N: vertex ids are in [0, N) */
+    int64_t nedges;        /* M: the global list is [0, M) */
+    int64_t chunk;         /* edges per rank per read; <= 0: KERN_VALIDATE_CHUNK */
+    int (*read)(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights);
+    void *ctx;
+} kern_edge_reader;
+
+/* Collective. The validators on any edge source; the io_edges versions above
+ * are thin wrappers. dist == NULL selects the BFS checks (depths rebuilt from
+ * the tree, unit weights), otherwise the SSSP checks. */
+int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
+                         const int64_t *parent, const double *dist,
+                         int64_t *nedge_out);
+
+/* Owner rank of vertex v when n vertices are block-distributed over p ranks
+ * as io_block_range does. Not collective. */
+int kern_vblock_owner(int64_t n, int p, int64_t v);
+/* This rank's block [*first, *first + *count) (same rule as io_block_range,
+ * usable before the io layer is linked). Not collective. */
+void kern_vblock_range(int64_t n, int rank, int p, int64_t *first, int64_t *count);
+
+/* ---- the run's results --------------------------------------------------- */
+typedef struct kern_report {
+    int scale, edgefactor, nranks, nthreads;
+    int nroots;
+    int64_t *roots;                      /* [nroots], original ids */
+    double generation_time;              /* edges file attribute generation_seconds, or -1 if absent */
+    double construction_time;
+    int bfs_done, sssp_done, validated;  /* validated=0 only with --no-validate; printed and in JSON */
+    double *bfs_time, *sssp_time;        /* [nroots] seconds */
+    int64_t *bfs_nedge, *sssp_nedge;     /* [nroots] */
+    double *bfs_validate_time, *sssp_validate_time;  /* [nroots] */
+    const char *placement;               /* "cyclic", "block" or the placement file path */
+    const char *edges_path;
+    int64_t nvertices, nedges, n_active; /* n_active: vertices with rows (all N for cyclic/block) */
+    int64_t *comm_bytes;                 /* [nranks*nranks] bytes sent i->j in the timed kernels (bfs+sssp), may be NULL */
+    int64_t *comm_hop_bytes;             /* [nranks*nranks] the same weighted by switch hops between the ranks' nodes, may be NULL */
+    double *bfs_level_time; int64_t *bfs_level_frontier; int bfs_nlevels; /* per-level breakdown of root 0's BFS, may be NULL */
+    char **bfs_level_dir;                /* per level "top-down" or "bottom-up", may be NULL */
+    double read_time;                    /* untimed read of the edge file */
+    int64_t peak_rss_max;                /* max over ranks, bytes */
+} kern_report;
+
+/* ---- statistics ----------------------------------------------------------
+ * As the reference code computes them (REFERENCE-NOTES.md section 1): min,
+ * first quartile, median, third quartile, max, mean, stddev with n-1;
+ * quartiles as the mean of the two middle order statistics
+ * (x[(n-1)/4] + x[n/4]) / 2 on the sorted copy. n < 2: stddev 0. n <= 0:
+ * every field NaN. x is only read. Not collective. */
+typedef struct kern_stats { double min, firstquartile, median, thirdquartile, max, mean, stddev; } kern_stats;
+void kern_stats_of(const double *x, int n, kern_stats *out);
+
+/* TEPS statistics on the per-root seconds per edge s_i = time_i / nedge_i:
+ * out->min = 1/max(s), firstquartile = 1/thirdquartile(s), median =
+ * 1/median(s), thirdquartile = 1/firstquartile(s), max = 1/min(s); out->mean
+ * and *hmean = 1/mean(s) (the harmonic mean of the TEPS); out->stddev and
+ * *hstddev = stddev(s) / (mean(s)^2 sqrt(n-1)) (Norris 1940; 0 when n < 2).
+ * hmean, hstddev may be NULL. Not collective. */
+void kern_teps_stats(const double *time, const int64_t *nedge, int n, kern_stats *out,
+                     double *hmean, double *hstddev);
+
+/* ---- output ------------------------------------------------------------
+ * The Graph500 output block: key names, order and number formats exactly as
+ * the reference code v3.0.1 prints them (each key left-justified in 32
+ * characters; %g, %.11g for nedge, %d for integers, "!  " before harmonic
+ * means), the sssp lines only when r->sssp_done, the bfs lines only when
+ * r->bfs_done. With r->validated == 0 a last line
+ *   "validation:                     SKIPPED (--no-validate)" is added.
+ * Not collective (rank 0 calls it). Returns G5_OK or G5_ERR_IO. */
+int kern_print_graph500(FILE *out, const kern_report *r);
+
+/* The JSON result: every field of kern_report, the statistics of each
+ * series, the per-root arrays (schema in kernels/README-validate-section.md).
+ * Written to "<path>.tmp.<pid>" and renamed to path when complete (a failure
+ * leaves no file). Missing parent directories are created. Not collective
+ * (rank 0). Returns G5_OK, G5_ERR_IO or G5_ERR_ARG. */
+int kern_write_json(const char *path, const kern_report *r);
+
+#endif

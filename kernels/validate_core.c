@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate_core.c - collective validation of a BFS or SSSP tree against the
+ * input edge list, streamed in bounded chunks (Graph500 specification
+ * sections on validation; the reference code v3.0.1 validate.c performs the
+ * same checks in another way, see REFERENCE-NOTES.md section 1).
+ *
+ * Data: results in ORIGINAL vertex ids, block-distributed as io_block_range
+ * does (kern_vblock_owner). parent[v] in [0, N) or -1 (unreached);
+ * parent[root] = root. SSSP adds dist[v] (+INFINITY when unreached). The
+ * edge list is read through a kern_edge_reader; each rank reads its own
+ * block of the M tuples, chunk edges at a time, so no rank ever holds more
+ * than one chunk of edges plus the queries it answers for that chunk.
+ *
+ * The checks, by name (a failure reports the first one in this order, chosen
+ * across ranks, with a vertex or edge showing it):
+ *   'parent range'               every parent is -1 or in [0, N)
+ *   'root is own parent'         parent[root] = root
+ *   'root distance'              (SSSP) dist[root] = 0
+ *   'parent and distance agree'  (SSSP) parent = -1 exactly when dist = +inf;
+ *                                dist is never NaN or -inf
+ *   'parent chain reaches root'  following parents from a reached vertex
+ *                                reaches the root: no cycle, no parent that
+ *                                is unreached
+ *   'edge joins reached and unreached'
+ *                                no input edge has one end reached and the
+ *                                other unreached, so the reached set is a
+ *                                union of components; with the previous
+ *                                check it is exactly the root's component
+ *   'edge levels differ by at most one'          (BFS)
+ *   'no edge shortens a distance'                (SSSP)
+ *                                for every input edge (u, v, w) between
+ *                                reached vertices: d[v] <= d[u] + w and
+ *                                d[u] <= d[v] + w (BFS: w = 1, d = depth)
+ *   'tree edge is an input edge'                 (BFS)
+ *   'tree edge is a tight input edge'            (SSSP)
+ *                                every reached v != root has an input edge
+ *                                (parent[v], v), and for SSSP one of the
+ *                                duplicates has d[v] = d[parent] + w
+ * BFS depths are rebuilt from the tree, so tree edges join levels differing
+ * by exactly one by construction; the level rule then checks every input
+ * edge. Self-loops are ignored by every check.
+ *
+ * Float tolerance (SSSP): weights are float32, distances double; a ~ b
+ * means |a - b| <= 1e-6 + 1e-6 |b| (absolute plus relative 1e-6), and
+ * "d[v] <= d[u] + w" is d[v] <= d[u] + w + 1e-6 + 1e-6 |d[u] + w|. BFS
+ * depths are integers and compared exactly.
+ *
+ * TEPS edge count: input tuples that are not self-loops with both ends
+ * reached, duplicates counted (the reference code's rule); identical for BFS
+ * and SSSP.
+ *
+ * Algorithm:
+ *  1. local checks of each rank's block (range, root, parent/dist);
+ *  2. depth by pointer jumping (Wyllie's list ranking): every reached vertex
+ *     keeps (ancestor, hops); each round it asks its ancestor's owner for
+ *     the ancestor's (ancestor, hops) with one MPI_Alltoallv and replaces
+ *     its own, doubling the distance covered, until its ancestor is the root.
+ *     After round k every vertex of depth <= 2^k is done; a round that
+ *     finishes nobody means every vertex still pending never reaches the
+ *     root (tree depths are contiguous), i.e. sits on or hangs from a cycle
+ *     or an unreached parent. O(log depth) rounds.
+ *  3. each chunk of edges: the two endpoints of every non-self-loop edge are
+ *     sent to their owners (MPI_Alltoallv of ids), which reply with (parent,
+ *     value) where value is the depth (BFS) or distance (SSSP); the reading
+ *     rank checks the edge, counts it for TEPS, and sends each endpoint that
+ *     the edge confirms as a tight tree edge to its owner, which marks it.
+ *  4. every reached vertex other than the root must be marked.
+ * Every phase ends with an agreement, so all ranks take the same path and
+ * return the same status and message.
+ */
+#include "kern_report.h"
+
+#include "common.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_ABS 1e-6
+#define TOL_REL 1e-6
+#define MAX_JUMP_ROUNDS 62
+
+enum check {
+    C_RANGE,
+    C_ROOT,
+    C_ROOTDIST,
+    C_AGREE,
+    C_CHAIN,
+    C_REACH,
+    C_RELAX,
+    C_TREE,
+    C_NONE
+};
+
+static const char *check_name(int c, int sssp)
+{
+    switch (c) {
+    case C_RANGE: return "parent range";
+    case C_ROOT: return "root is own parent";
+    case C_ROOTDIST: return "root distance";
+    case C_AGREE: return "parent and distance agree";
+    case C_CHAIN: return "parent chain reaches root";
+    case C_REACH: return "edge joins reached and unreached";
+    case C_RELAX: return sssp ? "no edge shortens a distance" : "edge levels differ by at most one";
+    case C_TREE: return sssp ? "tree edge is a tight input edge" : "tree edge is an input edge";
+    default: return "none";
+    }
+}
+
+/* The first failure of the highest priority seen on this rank. */
+typedef struct vfail {
+    int check;
+    char detail[400];
+} vfail;
+
+__attribute__((format(printf, 3, 4)))
+static void fail(vfail *f, int check, const char *fmt, ...)
+{
+    if (check >= f->check)
+        return;
+    f->check = check;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+}
+
+int kern_vblock_owner(int64_t n, int p, int64_t v)
+{
+    int64_t q = n / p, rem = n % p;
+    int64_t big = rem * (q + 1); /* vertices held by the ranks with one more */
+    if (v < big)
+        return (int)(v / (q + 1));
+    return (int)(rem + (v - big) / q);
+}
+
+void kern_vblock_range(int64_t n, int rank, int p, int64_t *first, int64_t *count)
+{
+    int64_t q = n / p, rem = n % p;
+    *count = q + (rank < rem ? 1 : 0);
+    *first = rank * q + (rank < rem ? rank : rem);
+}
+
+/* Reusable buffers for one all-to-all exchange pattern. */
+typedef struct xbuf {
+    void *p;
+    size_t cap; /* bytes */
+} xbuf;
+
+static int xbuf_need(xbuf *b, size_t bytes, const char *what)
+{
+    if (bytes <= b->cap)
+        return G5_OK;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < bytes)
+        cap *= 2;
+    void *q = realloc(b->p, cap);
+    if (!q)
+        return g5_error(G5_ERR_NOMEM, "validation: cannot allocate %zu bytes for %s", cap, what);
+    b->p = q;
+    b->cap = cap;
+    return G5_OK;
+}
+
+/* Answer to a query for vertex a: its parent and value. */
+typedef struct vinfo {
+    int64_t parent;
+    double val;
+} vinfo;
+
+/* Answer during pointer jumping: the ancestor's (ancestor, hops). */
+typedef struct jinfo {
+    int64_t anc;
+    int64_t hops;
+} jinfo;
+
+/* Both answers travel as one 16-byte MPI type. */
+_Static_assert(sizeof(vinfo) == 16 && sizeof(jinfo) == 16, "answer records are 16 bytes");
+
+typedef struct vctx {
+    MPI_Comm comm;
+    int rank, nranks;
+    int64_t n, first, count;
+    int sssp;
+    int *scount, *sdispl, *rcount, *rdispl, *cursor; /* [nranks] each */
+    MPI_Datatype t_i64, t_info;
+} vctx;
+
+/* Exchange counts, then the data: sbuf holds scount[r] items for rank r at
+ * sdispl[r]; the received items land in rb (grown as needed). */
+static int exchange(vctx *c, const void *sbuf, MPI_Datatype type, size_t size, xbuf *rb,
+                    int64_t *nrecv, const char *what)
+{
+    if (MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoall of counts failed");
+    int64_t tot = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        c->rdispl[r] = (int)tot;
+        tot += c->rcount[r];
+    }
+    if (tot > INT32_MAX)
+        return g5_error(G5_ERR_INTERNAL, "validation: %" PRId64 " items for one rank in one chunk", tot);
+    int rc = xbuf_need(rb, (size_t)(tot ? tot : 1) * size, what);
+    /* A failed allocation must still take part in the collective; it
+     * receives nothing into a NULL buffer only if tot is 0, so agree first. */
+    rc = g5_agree(c->comm, rc);
+    if (rc != G5_OK)
+        return rc;
+    if (MPI_Alltoallv(sbuf, c->scount, c->sdispl, type, rb->p, c->rcount, c->rdispl, type,
+                      c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoallv of %s failed", what);
+    *nrecv = tot;
+    return G5_OK;
+}
+
+/* The reply goes back along the reverse pattern: what rank r sent us
+ * (rcount[r] items) is answered with rcount[r] items into its sdispl. */
+static int reply(vctx *c, const void *sbuf, MPI_Datatype type, void *rbuf, const char *what)
+{
+    if (MPI_Alltoallv(sbuf, c->rcount, c->rdispl, type, rbuf, c->scount, c->sdispl, type,
+                      c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoallv of %s replies failed", what);
+    return G5_OK;
+}
+
+static void displs_from_counts(vctx *c)
+{
+    int64_t s = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        c->sdispl[r] = (int)s;
+        c->cursor[r] = (int)s;
+        s += c->scount[r];
+    }
+}
+
+/* Agree on the failure of the highest priority across ranks and turn it
+ * into the status and message every rank returns. */
+static int agree_fail(vctx *c, const vfail *f, int64_t root, int rc)
+{
+    int best = f->check;
+    if (MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+    if (rc == G5_OK && best < C_NONE && f->check == best)
+        rc = g5_error(G5_ERR_VALIDATE, "%s root %" PRId64 ": check '%s' failed: %s",
+                      c->sssp ? "SSSP" : "BFS", root, check_name(best, c->sssp), f->detail);
+    return g5_agree(c->comm, rc);
+}
+
+static inline int is_tight(double dv, double du_w)
+{
+    return fabs(dv - du_w) <= TOL_ABS + TOL_REL * fabs(du_w);
+}
+
+/* Phase 1: checks of each rank's own block. */
+static void check_local(vctx *c, int64_t root, const int64_t *parent, const double *dist,
+                        vfail *f)
+{
+    for (int64_t i = 0; i < c->count; i++) {
+        int64_t v = c->first + i, p = parent[i];
+        if (p < -1 || p >= c->n) {
+            fail(f, C_RANGE, "vertex %" PRId64 " has parent %" PRId64 ", outside [-1, %" PRId64 ")",
+                 v, p, c->n);
+            continue;
+        }
+        if (v == root && p != root)
+            fail(f, C_ROOT, "parent of root %" PRId64 " is %" PRId64, v, p);
+        if (!dist)
+            continue;
+        double d = dist[i];
+        if (v == root && d != 0.0)
+            fail(f, C_ROOTDIST, "distance of root %" PRId64 " is %.17g", v, d);
+        if (p == -1 && !(isinf(d) && d > 0))
+            fail(f, C_AGREE, "vertex %" PRId64 " is unreached (parent -1) but has distance %.17g",
+                 v, d);
+        if (p != -1 && !isfinite(d))
+            fail(f, C_AGREE, "vertex %" PRId64 " has parent %" PRId64 " but distance %.17g", v, p, d);
+    }
+}
+
+/* Phase 2: pointer jumping. On return depth[i] holds the depth of every
+ * reached vertex whose chain reaches the root. */
+static int jump(vctx *c, int64_t root, const int64_t *parent, int64_t *depth, vfail *f)
+{
+    int rc = G5_OK;
+    int64_t *anc = g5_malloc((size_t)(c->count ? c->count : 1) * sizeof *anc, "validation ancestors");
+    jinfo *ans = NULL;
+    int64_t *sq = NULL;
+    xbuf rq = {0}, ra = {0};
+    rc = g5_agree(c->comm, anc ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+
+    int64_t pending = 0, newly = 0;
+    for (int64_t i = 0; i < c->count; i++) {
+        int64_t v = c->first + i, p = parent[i];
+        if (p == -1) {
+            anc[i] = -1;
+            depth[i] = -1;
+        } else if (v == root) {
+            anc[i] = root;
+            depth[i] = 0;
+        } else {
+            anc[i] = p;
+            depth[i] = 1;
+            if (p == root) newly++; else pending++;
+        }
+    }
+    sq = g5_malloc((size_t)(pending ? pending : 1) * sizeof *sq, "validation queries");
+    ans = g5_malloc((size_t)(pending ? pending : 1) * sizeof *ans, "validation answers");
+    rc = g5_agree(c->comm, sq && ans ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+
+    for (int round = 0; round < MAX_JUMP_ROUNDS; round++) {
+        int64_t g[2] = {pending, newly};
+        if (MPI_Allreduce(MPI_IN_PLACE, g, 2, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS) {
+            rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+            goto out;
+        }
+        if (g[0] == 0 || (round > 0 && g[1] == 0))
+            break;
+        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+        for (int64_t i = 0; i < c->count; i++)
+            if (anc[i] >= 0 && anc[i] != root)
+                c->scount[kern_vblock_owner(c->n, c->nranks, anc[i])]++;
+        displs_from_counts(c);
+        for (int64_t i = 0; i < c->count; i++)
+            if (anc[i] >= 0 && anc[i] != root)
+                sq[c->cursor[kern_vblock_owner(c->n, c->nranks, anc[i])]++] = anc[i];
+        int64_t nrecv;
+        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
+        rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(jinfo), "ancestor answers");
+        G5_TRY(g5_agree(c->comm, rc));
+        const int64_t *q = rq.p;
+        jinfo *a = ra.p;
+        for (int64_t k = 0; k < nrecv; k++) {
+            int64_t i = q[k] - c->first;
+            a[k].anc = anc[i];
+            a[k].hops = depth[i];
+        }
+        G5_TRY(reply(c, a, c->t_info, ans, "ancestor"));
+        /* Apply in the order the queries were built. */
+        displs_from_counts(c);
+        pending = newly = 0;
+        for (int64_t i = 0; i < c->count; i++) {
+            if (anc[i] < 0 || anc[i] == root)
+                continue;
+            const jinfo *x = &ans[c->cursor[kern_vblock_owner(c->n, c->nranks, anc[i])]++];
+            if (x->anc < 0) {
+                fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRId64
+                     " (parent %" PRId64 ") that is unreached (parent -1)",
+                     c->first + i, anc[i], parent[i]);
+                anc[i] = -2; /* stop following a broken chain */
+                continue;
+            }
+            anc[i] = x->anc;
+            depth[i] += x->hops;
+            if (anc[i] == root) newly++; else pending++;
+        }
+    }
+    for (int64_t i = 0; i < c->count; i++)
+        if (anc[i] >= 0 && anc[i] != root)
+            fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
+                 " following parents: a cycle", c->first + i, parent[i], root);
+        else if (anc[i] == -2)
+            depth[i] = -1;
+out:
+    free(anc);
+    free(sq);
+    free(ans);
+    free(rq.p);
+    free(ra.p);
+    return rc;
+}
+
+/* Check one edge between u and v given both endpoints' answers; returns the
+ * number of endpoints confirmed (written to conf[0..1]). */
+static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, const vinfo *iu,
+                             const vinfo *iv, int64_t *conf, vfail *f, int64_t *counted)
+{
+    int ru = iu->parent != -1, rv = iv->parent != -1, nc = 0;
+    if (ru != rv) {
+        fail(f, C_REACH, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
+             " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
+        return 0;
+    }
+    if (!ru)
+        return 0;
+    (*counted)++;
+    double du = iu->val, dv = iv->val;
+    if (c->sssp) {
+        double uw = du + w, vw = dv + w;
+        if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
+            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
+                 " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
+        if (iv->parent == u && is_tight(dv, uw))
+            conf[nc++] = v;
+        if (iu->parent == v && is_tight(du, vw))
+            conf[nc++] = u;
+    } else {
+        if (dv > du + 1 || du > dv + 1)
+            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
+                 du, dv);
+        if (iv->parent == u && dv == du + 1)
+            conf[nc++] = v;
+        if (iu->parent == v && du == dv + 1)
+            conf[nc++] = u;
+    }
+    return nc;
+}
+
+/* Phase 3: the edge stream over the vertex records tab (parent, depth or
+ * distance) of this rank's block. Per chunk: owners of the endpoints (parallel),
+ * query slots by a counting sort (serial, no divisions), the exchange, the
+ * answers (parallel), the edge checks (parallel, thread-local failure
+ * records merged by priority), and the confirmations. */
+static int check_edges(vctx *c, const kern_edge_reader *rd, const vinfo *tab,
+                       uint8_t *confirmed, int64_t *nedge, vfail *f)
+{
+    int rc = G5_OK;
+    int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
+    if (chunk > ((int64_t)1 << 24))
+        chunk = (int64_t)1 << 24;
+    int64_t efirst, ecount;
+    kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
+    int64_t nchunks = (ecount + chunk - 1) / chunk;
+    if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+
+    int64_t *ed = g5_malloc((size_t)chunk * 2 * sizeof *ed, "validation edge chunk");
+    float *wt = c->sssp ? g5_malloc((size_t)chunk * sizeof *wt, "validation weight chunk") : NULL;
+    int64_t *sq = g5_malloc((size_t)chunk * 2 * sizeof *sq, "validation queries");
+    vinfo *ans = g5_malloc((size_t)chunk * 2 * sizeof *ans, "validation answers");
+    int32_t *slot = g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots");
+    xbuf rq = {0}, ra = {0}, rcf = {0};
+    int64_t count_edges = 0;
+    rc = (ed && sq && ans && slot && (wt || !c->sssp)) ? G5_OK : G5_ERR_NOMEM;
+    rc = g5_agree(c->comm, rc);
+    if (rc != G5_OK)
+        goto out;
+
+    for (int64_t k = 0; k < nchunks; k++) {
+        int64_t lo = k * chunk < ecount ? k * chunk : ecount;
+        int64_t m = ecount - lo < chunk ? ecount - lo : chunk;
+        rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
+        G5_TRY(g5_agree(c->comm, rc));
+
+        /* owners of both endpoints of every non-self-loop edge (-1: skip) */
+        int64_t bad = -1;
+        #pragma omp parallel for schedule(static) reduction(max : bad)
+        for (int64_t j = 0; j < m; j++) {
+            int64_t u = ed[2 * j], v = ed[2 * j + 1];
+            if (u < 0 || u >= c->n || v < 0 || v >= c->n) {
+                bad = j > bad ? j : bad;
+                slot[2 * j] = slot[2 * j + 1] = -1;
+            } else if (u == v) {
+                slot[2 * j] = slot[2 * j + 1] = -1;
+            } else {
+                slot[2 * j] = kern_vblock_owner(c->n, c->nranks, u);
+                slot[2 * j + 1] = kern_vblock_owner(c->n, c->nranks, v);
+            }
+        }
+        if (bad >= 0)
+            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                          ") has a vertex outside [0, %" PRId64 ")", efirst + lo + bad,
+                          ed[2 * bad], ed[2 * bad + 1], c->n);
+        G5_TRY(g5_agree(c->comm, rc));
+        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+        for (int64_t t = 0; t < 2 * m; t++)
+            if (slot[t] >= 0)
+                c->scount[slot[t]]++;
+        displs_from_counts(c);
+        for (int64_t t = 0; t < 2 * m; t++)
+            if (slot[t] >= 0) {
+                int32_t s = c->cursor[slot[t]]++;
+                sq[s] = ed[t];
+                slot[t] = s;
+            }
+        int64_t nrecv;
+        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
+        rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
+        G5_TRY(g5_agree(c->comm, rc));
+        {
+            const int64_t *q = rq.p;
+            vinfo *a = ra.p;
+            #pragma omp parallel for schedule(static)
+            for (int64_t t = 0; t < nrecv; t++)
+                a[t] = tab[q[t] - c->first];
+        }
+        G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
+
+        /* check each edge; confirmed endpoints are gathered into sq (free
+         * again: its queries have been answered) */
+        int64_t nconf = 0, counted = 0;
+        #pragma omp parallel reduction(+ : counted)
+        {
+            vfail tf = {.check = C_NONE};
+            #pragma omp for schedule(static)
+            for (int64_t j = 0; j < m; j++) {
+                if (slot[2 * j] < 0)
+                    continue;
+                int64_t cf[2];
+                double w = c->sssp ? (double)wt[j] : 1.0;
+                int nc = check_edge(c, ed[2 * j], ed[2 * j + 1], w, &ans[slot[2 * j]],
+                                    &ans[slot[2 * j + 1]], cf, &tf, &counted);
+                for (int x = 0; x < nc; x++) {
+                    int64_t at;
+                    #pragma omp atomic capture
+                    at = nconf++;
+                    sq[at] = cf[x];
+                }
+            }
+            if (tf.check < C_NONE) {
+                #pragma omp critical(validate_fail)
+                fail(f, tf.check, "%s", tf.detail);
+            }
+        }
+        count_edges += counted;
+
+        /* bucket confirmations by owner: counting sort from sq into ed's
+         * memory, whose edges are no longer needed */
+        int64_t *cbuf = ed;
+        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+        for (int64_t t = 0; t < nconf; t++)
+            c->scount[kern_vblock_owner(c->n, c->nranks, sq[t])]++;
+        displs_from_counts(c);
+        for (int64_t t = 0; t < nconf; t++)
+            cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, sq[t])]++] = sq[t];
+        G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
+        const int64_t *cv = rcf.p;
+        for (int64_t t = 0; t < nrecv; t++)
+            confirmed[cv[t] - c->first] = 1;
+    }
+    if (MPI_Allreduce(&count_edges, nedge, 1, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+out:
+    free(ed);
+    free(wt);
+    free(sq);
+    free(ans);
+    free(slot);
+    free(rq.p);
+    free(ra.p);
+    free(rcf.p);
+    return rc;
+}
+
+int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
+                         const int64_t *parent, const double *dist, int64_t *nedge_out)
+{
+    int rc = G5_OK;
+    vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
+              .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
+    vfail f = {.check = C_NONE};
+    int64_t *depth = NULL;
+    vinfo *tab = NULL;
+    uint8_t *confirmed = NULL;
+    MPI_Comm_rank(comm, &c.rank);
+    MPI_Comm_size(comm, &c.nranks);
+    if (rd->nvertices <= 0 || root < 0 || root >= rd->nvertices)
+        return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
+                        dist ? "SSSP" : "BFS", root, rd->nvertices);
+    kern_vblock_range(c.n, c.rank, c.nranks, &c.first, &c.count);
+    c.scount = calloc((size_t)c.nranks * 5, sizeof(int));
+    if (c.scount) {
+        c.sdispl = c.scount + c.nranks;
+        c.rcount = c.sdispl + c.nranks;
+        c.rdispl = c.rcount + c.nranks;
+        c.cursor = c.rdispl + c.nranks;
+    }
+    depth = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *depth, "validation depths");
+    confirmed = g5_calloc((size_t)(c.count ? c.count : 1), 1, "validation marks");
+    rc = (c.scount && depth && confirmed) ? G5_OK
+         : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        goto out;
+    MPI_Type_contiguous(1, MPI_INT64_T, &c.t_i64);
+    MPI_Type_commit(&c.t_i64);
+    MPI_Type_contiguous((int)sizeof(vinfo), MPI_BYTE, &c.t_info);
+    MPI_Type_commit(&c.t_info);
+
+    check_local(&c, root, parent, dist, &f);
+    G5_TRY(agree_fail(&c, &f, root, G5_OK));
+    rc = jump(&c, root, parent, depth, &f);
+    G5_TRY(agree_fail(&c, &f, root, rc));
+    int64_t nedge = 0;
+    /* One 16-byte record per vertex, so that answering a query costs one
+     * cache line rather than one per array. */
+    tab = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *tab, "validation vertex records");
+    G5_TRY(g5_agree(comm, tab ? G5_OK : G5_ERR_NOMEM));
+    #pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < c.count; i++) {
+        tab[i].parent = parent[i];
+        tab[i].val = dist ? dist[i] : (double)depth[i];
+    }
+    free(depth);
+    depth = NULL;
+    rc = check_edges(&c, rd, tab, confirmed, &nedge, &f);
+    if (rc == G5_OK)
+        for (int64_t i = 0; i < c.count; i++) {
+            int64_t v = c.first + i;
+            if (parent[i] != -1 && v != root && !confirmed[i]) {
+                if (dist)
+                    fail(&f, C_TREE, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
+                         ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
+                         v, dist[i], parent[i], v, v, parent[i]);
+                else
+                    fail(&f, C_TREE, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
+                         ") is not an input edge", v, parent[i], v);
+            }
+        }
+    G5_TRY(agree_fail(&c, &f, root, rc));
+    if (nedge_out)
+        *nedge_out = nedge;
+out:
+    if (c.t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_i64);
+    if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
+    free(c.scount);
+    free(depth);
+    free(tab);
+    free(confirmed);
+    return rc;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate_sssp.c - kern_validate_sssp: the SSSP checks (validate_core.c) on
+ * the edges file, read slab by slab with io_edges_read_slab (edges
+ * and float32 weights together).
+ */
+#include "kern_report.h"
+
+#include "common.h"
+
+static int read_edges_file(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    return io_edges_read_slab(ctx, first, count, edges, weights);
+}
+
+int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root, const int64_t *parent,
+                       const double *dist, int64_t *nedge_out)
+{
+    const io_edges_meta *m = io_edges_get_meta(edges);
+    kern_edge_reader rd = {.nvertices = m->nvertices, .nedges = m->nedges,
+                           .chunk = KERN_VALIDATE_CHUNK, .read = read_edges_file, .ctx = edges};
+    return kern_validate_reader(comm, &rd, root, parent, dist, nedge_out);
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cc.h - connected components of the edge list by the patent's union-find
+ * with a root vector and a two-dimensional son vector, the multi-rank merge
+ * of per-rank forests, and the component statistics of components.h5.
+ *
+ * Errors: as everywhere in g500 (common.h), functions return G5_OK or a
+ * negative G5_ERR_* after recording a message. Functions marked
+ * "collective" return the same status on every rank of the communicator.
+ *
+ * ---- The forest (one rank, cc_forest.c) ----------------------------------
+ * root[v] is the root of v's set, -1 while v has not been seen; a root r has
+ * root[r] == r. son[r], the members of the set rooted at r, is stored as an
+ * intrusive singly linked list in flat arrays: the list of r starts at r
+ * itself, next[v] is the member after v (-1 at the end), tail[r] the last
+ * member and size[r] the member count (tail and size only mean something at
+ * roots). So moving the smaller list into the larger costs the smaller's
+ * length (every moved vertex's root is rewritten), splicing is O(1), find is
+ * one load, and there is no allocation per set. Vertex ids are int32 inside
+ * the forest: a forest holds at most 2^31 - 1 vertices (SCALE <= 30), 16
+ * bytes per vertex.
+ *
+ * The four cases of an edge (u, v), u != v (self-loops are skipped):
+ *   both unseen      -> a new set rooted at u, members {u, v}   CC_NEW_SET
+ *   one unseen       -> it joins the other's set                CC_JOINED
+ *   same root        -> nothing                                 CC_SAME
+ *   different roots  -> smaller list moved into the larger      CC_MERGED
+ *                       (equal sizes: u's set is kept)
+ */
+#ifndef G500_CC_H
+#define G500_CC_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io.h"
+
+/* Largest vertex count a forest holds (int32 ids, -1 reserved). */
+#define CC_MAX_VERTICES ((int64_t)INT32_MAX)
+
+typedef struct cc_forest cc_forest;
+
+enum cc_case { CC_SELF_LOOP = 0, CC_NEW_SET, CC_JOINED, CC_SAME, CC_MERGED };
+
+/* Create a forest over n vertices, all unseen. n in [1, CC_MAX_VERTICES],
+ * otherwise G5_ERR_ARG. Caller frees with cc_forest_free. Not collective. */
+int cc_forest_create(int64_t n, cc_forest **out);
+/* Accepts NULL and *f == NULL; sets *f to NULL. */
+void cc_forest_free(cc_forest **f);
+int64_t cc_forest_nvertices(const cc_forest *f);
+
+/* Link one edge; returns which case of the patent applied (enum cc_case).
+ * u and v must be in [0, n) (asserted, not checked: an internal step). */
+int cc_forest_link(cc_forest *f, int64_t u, int64_t v);
+
+/* Link `count` edges (edges is [count][2], original ids) using up to
+ * nthreads OpenMP threads (<= 0: the OpenMP default). In: the forest may
+ * already hold sets. Afforest-style: a prefix of the edges (a random sample
+ * for Graph500's shuffled lists; correctness does not depend on it) is
+ * linked first, then the threads scan the rest read-only and keep only the
+ * edges whose ends have different roots, which are linked in turn. A vertex
+ * outside [0, n) is G5_ERR_FORMAT naming the edge (index first_index + i).
+ * Not collective. */
+int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
+                         int64_t first_index, int nthreads);
+
+/* Union into f the sets described by another forest's root vector
+ * (other_root[v] as cc_forest_roots returns it, same n). Not collective. */
+void cc_forest_merge_roots(cc_forest *f, const int32_t *other_root);
+
+/* Read access. cc_forest_roots: the root vector itself (n entries, -1 for
+ * unseen), owned by the forest. find is one load. */
+const int32_t *cc_forest_roots(const cc_forest *f);
+int64_t cc_forest_find(const cc_forest *f, int64_t v);
+/* Members of the set rooted at r: first is r, then cc_forest_next until -1. */
+int64_t cc_forest_next(const cc_forest *f, int64_t v);
+int64_t cc_forest_set_size(const cc_forest *f, int64_t r);   /* r a root */
+/* Check every invariant: each seen vertex's root is a root; each root's
+ * member list holds exactly the vertices whose root it is, ends at its tail
+ * and has its size; sizes add up to the seen vertices. G5_ERR_INTERNAL with
+ * a message naming the first broken one. O(n). */
+int cc_forest_check(const cc_forest *f);
+
+/* Canonical labelling. Out: label[v] (n entries, caller's buffer; int32:
+ * ids are below n / 2 < 2^30) = the component id of v, ids ordered by size (largest 0, ties by smallest
+ * member vertex), -1 for unseen (isolated) vertices; *ncomp the number of
+ * components; *comp_vertices (caller frees with free()) their sizes.
+ * Depends only on the partition, not on the order edges were linked. */
+int cc_forest_label(const cc_forest *f, int32_t *label, int64_t *ncomp,
+                    int64_t **comp_vertices);
+
+/* ---- statistics (cc_stats.c) ------------------------------------------- */
+/* Count over a slab of edges: comp_edges[label[u]] += 1 for each
+ * non-self-loop tuple (in/out: comp_edges has ncomp entries and is added
+ * to), and the self-loops and non-self-loop tuples (added to *self_loops,
+ * *nonloop). OpenMP inside. Not collective. */
+void cc_count_edges(const int32_t *label, int64_t ncomp, const int64_t *edges,
+                    int64_t count, int nthreads, int64_t *comp_edges,
+                    int64_t *self_loops, int64_t *nonloop);
+
+/* Fill the statistics of m (everything after the file identity: ncomponents
+ * ... size_hist) from the component arrays and edge counts. Not
+ * collective; m->nvertices must be set. */
+void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_vertices,
+                   const int64_t *comp_edges, int64_t self_loops, int64_t nonloop,
+                   int64_t distinct);
+
+/* Collective on comm. Distinct unordered non-self-loop pairs {u, v} over
+ * the union of every rank's slab (edges [count][2], n vertices). Each pair
+ * is sent to an owner rank chosen by a hash, which sorts and counts its
+ * keys, so no rank holds more than its share of the edges. Out: *distinct,
+ * the same on every rank. */
+int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                      int nthreads, int64_t *distinct);
+
+/* Print the statistics of m as the table `g500 stats` shows (json: one
+ * JSON object instead). path names the file in the heading. Not collective:
+ * call it on one rank. */
+void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, int json);
+
+/* ---- the whole computation over ranks (cc_compute.c) -------------------- */
+typedef struct cc_result {
+    int64_t nvertices;
+    int32_t *label;          /* [nvertices], every rank holds all of it */
+    int64_t ncomp;
+    int64_t *comp_vertices;  /* [ncomp] */
+    int64_t *comp_edges;     /* [ncomp] non-self-loop tuples */
+    io_components_meta meta; /* statistics (identity fields left zero) */
+    double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
+} cc_result;
+
+/* Collective on comm. Each rank passes its slab of edges ([count][2], the
+ * global edge index of the first being first_index); n vertices. Each rank
+ * reduces its slab to a forest (OpenMP, nthreads), the forests are merged
+ * along a binary tree of ranks to rank 0, which labels; labels and
+ * component sizes are broadcast; edges per component and the statistics
+ * are reduced. Memory per rank: 16 n bytes (forest) + 4 n (merge buffer)
+ * + 4 n (labels) + about 32 bytes per local edge for the duplicate count.
+ * Identical on every rank and for any number of ranks and threads. Caller
+ * frees with cc_result_free. */
+int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+               int64_t first_index, int nthreads, cc_result **out);
+void cc_result_free(cc_result **r);
+
+/* ---- subcommands (components_cmd.c, stats_cmd.c) ----------------------- */
+int components_cmd(int argc, char **argv);
+int stats_cmd(int argc, char **argv);
+
+#endif

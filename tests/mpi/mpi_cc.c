@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_cc.c - connected components over ranks: cc_compute at P ranks and 1
+ * and 2 threads gives exactly the labels, component sizes, edge counts and
+ * statistics of an independent serial BFS labelling computed here on every
+ * rank (so runs at 1, 2 and 4 ranks agree with each other); the components
+ * file round-trips; one rank's bad slab fails every rank with one message.
+ * Edge lists are made in memory (skewed R-MAT-like, self-loops, duplicates,
+ * isolated vertices), each rank taking its block.
+ */
+#include "cc.h"
+#include "common.h"
+#include "mpitest.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank, nranks;
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Edge i of a skewed graph on 2^scale vertices: R-MAT quadrant choices,
+ * then a fixed scramble of ids (odd multiplier mod 2^scale). */
+static void make_edges(int scale, int64_t m, uint64_t seed, int64_t *e)
+{
+    const int64_t n = (int64_t)1 << scale;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u = 0, v = 0;
+        for (int b = 0; b < scale; b++) {
+            uint64_t r = mix(seed * 0x9e3779b97f4a7c15ULL + (uint64_t)i * 64 + (uint64_t)b) % 100;
+            int qu = r >= 76, qv = (r >= 57 && r < 76) || r >= 95;
+            u = 2 * u + qu;
+            v = 2 * v + qv;
+        }
+        e[2 * i] = (u * 0x5bd1e995LL + 7) & (n - 1);
+        e[2 * i + 1] = (v * 0x5bd1e995LL + 7) & (n - 1);
+    }
+}
+
+static void block(int64_t m, int r, int p, int64_t *first, int64_t *count)
+{
+    *first = m * r / p;
+    *count = m * (r + 1) / p - *first;
+}
+
+/* Serial reference: BFS components ordered by size, ties by smallest vertex. */
+static void reference(int64_t n, const int64_t *e, int64_t m, int64_t *label, int64_t *nc,
+                      int64_t *sizes, int64_t *cedges)
+{
+    int64_t *off = calloc(n + 2, 8), *adj = malloc((2 * m + 1) * 8), *fill = calloc(n + 1, 8);
+    int64_t *comp = malloc(n * 8), *q = malloc(n * 8), *csz = calloc(n + 1, 8);
+    int64_t *order = malloc((n + 1) * 8), *id = malloc((n + 1) * 8), c = 0;
+    for (int64_t i = 0; i < m; i++)
+        if (e[2 * i] != e[2 * i + 1]) {
+            off[e[2 * i] + 1]++;
+            off[e[2 * i + 1] + 1]++;
+        }
+    for (int64_t v = 0; v < n; v++)
+        off[v + 1] += off[v];
+    for (int64_t i = 0; i < m; i++)
+        if (e[2 * i] != e[2 * i + 1]) {
+            adj[off[e[2 * i]] + fill[e[2 * i]]++] = e[2 * i + 1];
+            adj[off[e[2 * i + 1]] + fill[e[2 * i + 1]]++] = e[2 * i];
+        }
+    for (int64_t v = 0; v < n; v++)
+        comp[v] = -1;
+    for (int64_t s = 0; s < n; s++) {
+        if (comp[s] >= 0 || off[s] == off[s + 1])
+            continue;
+        int64_t h = 0, t = 0;
+        q[t++] = s;
+        comp[s] = c;
+        while (h < t)
+            for (int64_t x = q[h++], j = off[x]; j < off[x + 1]; j++)
+                if (comp[adj[j]] < 0) {
+                    comp[adj[j]] = c;
+                    q[t++] = adj[j];
+                }
+        csz[c++] = t;
+    }
+    for (int64_t i = 0; i < c; i++)
+        order[i] = i;
+    for (int64_t i = 1; i < c; i++) { /* stable insertion sort by size */
+        int64_t x = order[i], j = i;
+        for (; j > 0 && csz[order[j - 1]] < csz[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    for (int64_t i = 0; i < c; i++) {
+        id[order[i]] = i;
+        sizes[i] = csz[order[i]];
+        cedges[i] = 0;
+    }
+    for (int64_t v = 0; v < n; v++)
+        label[v] = comp[v] < 0 ? -1 : id[comp[v]];
+    for (int64_t i = 0; i < m; i++)
+        if (e[2 * i] != e[2 * i + 1])
+            cedges[label[e[2 * i]]]++;
+    *nc = c;
+    free(off); free(adj); free(fill); free(comp); free(q); free(csz); free(order); free(id);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int check_graph(int scale, int64_t m, uint64_t seed)
+{
+    int ok = 1;
+    const int64_t n = (int64_t)1 << scale;
+    int64_t *e = malloc((2 * m + 2) * 8), *lab = malloc(n * 8), *sz = malloc((n + 1) * 8);
+    int64_t *ce = malloc((n + 1) * 8), nc, first, count, *keys = malloc((m + 1) * 8), nk = 0, distinct = 0, loops = 0;
+    make_edges(scale, m, seed, e);
+    reference(n, e, m, lab, &nc, sz, ce);
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u = e[2 * i], v = e[2 * i + 1];
+        if (u == v)
+            loops++;
+        else
+            keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+    }
+    qsort(keys, nk, 8, cmp_i64);
+    for (int64_t i = 0; i < nk; i++)
+        distinct += i == 0 || keys[i] != keys[i - 1];
+    block(m, rank, nranks, &first, &count);
+    for (int threads = 1; threads <= 2; threads++) {
+        cc_result *r = NULL;
+        int rc = cc_compute(MPI_COMM_WORLD, n, e + 2 * first, count, first, threads, &r);
+        MT_CHECK(rc == G5_OK, "cc_compute: %s", g5_error_msg());
+        if (rc != G5_OK)
+            break;
+        MT_CHECK(r->ncomp == nc, "scale %d, %d threads: %lld components, BFS finds %lld", scale,
+                 threads, (long long)r->ncomp, (long long)nc);
+        if (r->ncomp == nc) {
+            int64_t bad = -1;
+            for (int64_t v = 0; v < n && bad < 0; v++)
+                if (r->label[v] != lab[v])
+                    bad = v;
+            MT_CHECK(bad < 0, "scale %d, %d threads: label[%lld] = %d, BFS says %lld", scale, threads,
+                     (long long)bad, bad < 0 ? 0 : r->label[bad], (long long)(bad < 0 ? 0 : lab[bad]));
+            MT_CHECK(memcmp(r->comp_vertices, sz, nc * 8) == 0, "component sizes differ");
+            MT_CHECK(memcmp(r->comp_edges, ce, nc * 8) == 0, "component edge counts differ");
+        }
+        MT_CHECK(r->meta.self_loops == loops, "self-loops %lld, want %lld", (long long)r->meta.self_loops, (long long)loops);
+        MT_CHECK(r->meta.distinct_edges == distinct, "distinct %lld, want %lld",
+                 (long long)r->meta.distinct_edges, (long long)distinct);
+        MT_CHECK(r->meta.duplicate_edges == nk - distinct, "duplicates");
+        MT_CHECK(r->meta.giant_vertices == (nc ? sz[0] : 0), "giant vertices");
+        cc_result_free(&r);
+    }
+    free(e); free(lab); free(sz); free(ce); free(keys);
+    return ok;
+}
+
+static int labels_match_bfs_on_a_skewed_graph(void) { return check_graph(12, 16 << 12, 1); }
+static int labels_match_bfs_on_a_sparse_graph(void) { return check_graph(11, 1 << 10, 2); }
+static int fewer_edges_than_ranks(void) { return check_graph(4, 3, 3); }
+static int no_edges_at_all(void) { return check_graph(3, 0, 4); }
+
+static int one_bad_rank_fails_every_rank(void)
+{
+    int ok = 1, rc;
+    int64_t e[4] = {0, 1, 2, 3};
+    cc_result *r = NULL;
+    if (rank == nranks - 1)
+        e[3] = 99; /* outside [0, 16) */
+    rc = cc_compute(MPI_COMM_WORLD, 16, e, 2, 2 * rank, 1, &r);
+    MT_CHECK(rc == G5_ERR_FORMAT, "every rank must see the format error, got %d", rc);
+    MT_CHECK(r == NULL, "no result on failure");
+    char want[128];
+    snprintf(want, sizeof want, "edge %d = (2, 99)", 2 * (nranks - 1) + 1);
+    MT_CHECK(strstr(g5_error_msg(), want) != NULL, "message '%s' should name %s", g5_error_msg(), want);
+    return ok;
+}
+
+static int components_file_round_trips(void)
+{
+    int ok = 1, rc;
+    const int scale = 10;
+    const int64_t n = 1 << scale, m = 8 << scale;
+    int64_t *e = malloc(2 * m * 8), first, count, lfirst, lcount;
+    char path[256];
+    cc_result *r = NULL;
+    io_components_writer *w = NULL;
+    io_components *c = NULL;
+    long pid = getpid();
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    snprintf(path, sizeof path, "/tmp/g500-mpi-cc-%ld.h5", pid);
+    make_edges(scale, m, 9, e);
+    block(m, rank, nranks, &first, &count);
+    rc = cc_compute(MPI_COMM_WORLD, n, e + 2 * first, count, first, 2, &r);
+    MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
+    if (rc != G5_OK)
+        return ok;
+    r->meta.scale = scale;
+    r->meta.nedges = m;
+    r->meta.seed = 9;
+    r->meta.edges_content_id = 0x1234abcdULL;
+    block(n, rank, nranks, &lfirst, &lcount);
+    rc = io_components_create(MPI_COMM_WORLD, path, &r->meta, r->ncomp, 1, &w);
+    if (rc == G5_OK)
+        rc = io_components_write_labels(w, lfirst, lcount, r->label + lfirst);
+    if (rc == G5_OK)
+        rc = io_components_write_sizes(w, r->comp_vertices, r->comp_edges);
+    if (rc == G5_OK)
+        rc = io_components_commit(&w);
+    else
+        io_components_abort(&w);
+    MT_CHECK(rc == G5_OK, "write: %s", g5_error_msg());
+    rc = io_components_open(MPI_COMM_WORLD, path, &c);
+    MT_CHECK(rc == G5_OK, "open: %s", g5_error_msg());
+    if (rc == G5_OK) {
+        const io_components_meta *m2 = io_components_get_meta(c);
+        int64_t *lab = malloc((n + 1) * 8), *cv = malloc((r->ncomp + 1) * 8), *cedg = malloc((r->ncomp + 1) * 8);
+        /* read a different block split than the one written */
+        block(n, nranks - 1 - rank, nranks, &lfirst, &lcount);
+        MT_CHECK(io_components_read_labels(c, lfirst, lcount, lab) == G5_OK, "%s", g5_error_msg());
+        int same = 1;
+        for (int64_t i = 0; i < lcount; i++)
+            same &= lab[i] == r->label[lfirst + i];
+        MT_CHECK(same, "labels read back differ");
+        MT_CHECK(io_components_read_sizes(c, cv, cedg) == G5_OK, "%s", g5_error_msg());
+        MT_CHECK(memcmp(cv, r->comp_vertices, r->ncomp * 8) == 0, "sizes read back differ");
+        MT_CHECK(memcmp(cedg, r->comp_edges, r->ncomp * 8) == 0, "edge counts read back differ");
+        MT_CHECK(m2->edges_content_id == 0x1234abcdULL && m2->seed == 9 && m2->scale == scale, "identity");
+        MT_CHECK(memcmp(m2->size_hist, r->meta.size_hist, sizeof m2->size_hist) == 0, "histogram");
+        MT_CHECK(m2->giant_edge_share == r->meta.giant_edge_share, "shares");
+        MT_CHECK(m2->duplicate_edges == r->meta.duplicate_edges, "duplicates");
+        free(lab); free(cv); free(cedg);
+        io_components_close(&c);
+    }
+    /* refused without force */
+    rc = io_components_create(MPI_COMM_WORLD, path, &r->meta, r->ncomp, 0, &w);
+    MT_CHECK(rc == G5_ERR_EXISTS, "an existing file must be refused, got %d", rc);
+    io_components_abort(&w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        unlink(path);
+    cc_result_free(&r);
+    free(e);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    MT_RUN(labels_match_bfs_on_a_skewed_graph);
+    MT_RUN(labels_match_bfs_on_a_sparse_graph);
+    MT_RUN(fewer_edges_than_ranks);
+    MT_RUN(no_edges_at_all);
+    MT_RUN(one_bad_rank_fails_every_rank);
+    MT_RUN(components_file_round_trips);
+    return mt_finish();
+}

@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_validate.c - the BFS and SSSP validators (kernels/validate_core.c) at
+ * 1, 2 and 4 ranks on an in-memory edge list: correct trees from a serial
+ * BFS and a serial Dijkstra written here pass with the right TEPS edge
+ * count, and each planted error is caught by the check meant for it, with
+ * the same status and message on every rank.
+ *
+ * The graph (every rank builds the same list): a random component on 70
+ * vertices, a second one on 20, 10 isolated vertices, self-loops (also on an
+ * isolated vertex), duplicate edges in both orientations with larger
+ * weights, ids scrambled by v -> (37 v + 11) mod 100 so every rank owns part
+ * of each component. The validators read it in chunks of 5 edges (many
+ * chunks, uneven per rank) and in one chunk.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "kern_report.h"
+#include "mpitest.h"
+
+#define N 100
+#define MAXE 800
+
+static int64_t E[MAXE][2];
+static float W[MAXE];
+static int M;
+static int64_t ROOT;
+static int64_t bfs_parent[N], bfs_depth[N];
+static int64_t sp_parent[N];
+static double sp_dist[N];
+static int64_t chunk = 5;
+
+static uint64_t lcg = 12345;
+static uint64_t rnd(void)
+{
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lcg >> 33;
+}
+static int64_t perm(int64_t v) { return (37 * v + 11) % N; }
+
+static void add(int64_t u, int64_t v, float w)
+{
+    E[M][0] = u;
+    E[M][1] = v;
+    W[M] = w;
+    M++;
+}
+
+static float rndw(void) { return (float)(rnd() % 16777216) / 16777216.0f; }
+
+static void build_graph(void)
+{
+    M = 0;
+    for (int i = 0; i < 69; i++) /* a spanning path keeps the first component whole */
+        add(perm(i), perm(i + 1), rndw());
+    for (int i = 0; i < 150; i++)
+        add(perm((int64_t)(rnd() % 70)), perm((int64_t)(rnd() % 70)), rndw());
+    for (int i = 70; i < 89; i++)
+        add(perm(i), perm(i + 1), rndw());
+    for (int i = 0; i < 20; i++)
+        add(perm(70 + (int64_t)(rnd() % 20)), perm(70 + (int64_t)(rnd() % 20)), rndw());
+    add(perm(95), perm(95), 0.5f); /* self-loop on an isolated vertex */
+    add(perm(3), perm(3), 0.25f);
+    int base = M;
+    for (int i = 0; i < 40; i++) { /* duplicates, reversed, heavier */
+        int j = (int)(rnd() % (uint64_t)base);
+        add(E[j][1], E[j][0], W[j] + 0.25f);
+    }
+    ROOT = perm(0);
+}
+
+/* Serial BFS and Dijkstra on the whole list (every rank computes the same). */
+static void serial_trees(void)
+{
+    for (int v = 0; v < N; v++) {
+        bfs_parent[v] = -1;
+        bfs_depth[v] = -1;
+        sp_parent[v] = -1;
+        sp_dist[v] = INFINITY;
+    }
+    int64_t queue[N], qh = 0, qt = 0;
+    bfs_parent[ROOT] = ROOT;
+    bfs_depth[ROOT] = 0;
+    queue[qt++] = ROOT;
+    while (qh < qt) {
+        int64_t u = queue[qh++];
+        for (int e = 0; e < M; e++)
+            for (int s = 0; s < 2; s++) {
+                int64_t a = E[e][s], b = E[e][1 - s];
+                if (a == u && bfs_parent[b] == -1) {
+                    bfs_parent[b] = u;
+                    bfs_depth[b] = bfs_depth[u] + 1;
+                    queue[qt++] = b;
+                }
+            }
+    }
+    int done[N] = {0};
+    sp_dist[ROOT] = 0;
+    sp_parent[ROOT] = ROOT;
+    for (;;) {
+        int64_t u = -1;
+        for (int v = 0; v < N; v++)
+            if (!done[v] && isfinite(sp_dist[v]) && (u < 0 || sp_dist[v] < sp_dist[u]))
+                u = v;
+        if (u < 0)
+            break;
+        done[u] = 1;
+        for (int e = 0; e < M; e++)
+            for (int s = 0; s < 2; s++) {
+                int64_t a = E[e][s], b = E[e][1 - s];
+                if (a == u && a != b && sp_dist[u] + (double)W[e] < sp_dist[b]) {
+                    sp_dist[b] = sp_dist[u] + (double)W[e];
+                    sp_parent[b] = u;
+                }
+            }
+    }
+}
+
+static int64_t serial_teps_count(const int64_t *parent)
+{
+    int64_t c = 0;
+    for (int e = 0; e < M; e++)
+        if (E[e][0] != E[e][1] && parent[E[e][0]] != -1 && parent[E[e][1]] != -1)
+            c++;
+    return c;
+}
+
+static int adjacent(int64_t a, int64_t b)
+{
+    for (int e = 0; e < M; e++)
+        if ((E[e][0] == a && E[e][1] == b) || (E[e][0] == b && E[e][1] == a))
+            return 1;
+    return 0;
+}
+
+static int has_child(const int64_t *parent, int64_t v)
+{
+    for (int x = 0; x < N; x++)
+        if (x != v && parent[x] == v)
+            return 1;
+    return 0;
+}
+
+/* ---- in-memory reader ---------------------------------------------------- */
+typedef struct memsrc {
+    int fail_rank; /* this rank's read fails (tests agreement), -1: none */
+} memsrc;
+
+static int mem_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    memsrc *s = ctx;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (s->fail_rank == rank)
+        return g5_error(G5_ERR_IO, "memory edges: planted read failure on rank %d", rank);
+    memcpy(edges, E[first], (size_t)count * 2 * sizeof(int64_t));
+    if (weights)
+        memcpy(weights, W + first, (size_t)count * sizeof(float));
+    return G5_OK;
+}
+
+/* Run a validator on full (global) arrays: each rank passes its block. */
+static int run_validate(const int64_t *parent, const double *dist, int64_t *nedge, int fail_rank)
+{
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int64_t first, count;
+    kern_vblock_range(N, rank, p, &first, &count);
+    memsrc src = {.fail_rank = fail_rank};
+    kern_edge_reader rd = {.nvertices = N, .nedges = M, .chunk = chunk, .read = mem_read, .ctx = &src};
+    g5_error_clear();
+    return kern_validate_reader(MPI_COMM_WORLD, &rd, ROOT, parent + first, dist ? dist + first : NULL,
+                                nedge);
+}
+
+/* Same status everywhere and the same message on every rank. */
+static int same_message_everywhere(void)
+{
+    char msg[1024], root_msg[1024];
+    snprintf(msg, sizeof msg, "%s", g5_error_msg());
+    memcpy(root_msg, msg, sizeof msg);
+    MPI_Bcast(root_msg, sizeof root_msg, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return strcmp(msg, root_msg) == 0;
+}
+
+static int expect_failure(const char *what, const int64_t *parent, const double *dist,
+                          const char *check)
+{
+    int ok = 1;
+    int64_t nedge = -7;
+    int rc = run_validate(parent, dist, &nedge, -1);
+    MT_CHECK(rc == G5_ERR_VALIDATE, "%s: status %d (%s), expected a validation failure", what, rc,
+             g5_error_msg());
+    char want[128];
+    snprintf(want, sizeof want, "check '%s' failed", check);
+    MT_CHECK(strstr(g5_error_msg(), want) != NULL, "%s: message '%s' does not name %s", what,
+             g5_error_msg(), want);
+    char rootstr[64];
+    snprintf(rootstr, sizeof rootstr, "%s root %lld:", dist ? "SSSP" : "BFS", (long long)ROOT);
+    MT_CHECK(strncmp(g5_error_msg(), rootstr, strlen(rootstr)) == 0, "%s: message '%s' does not start with '%s'",
+             what, g5_error_msg(), rootstr);
+    MT_CHECK(same_message_everywhere(), "%s: ranks disagree on the message", what);
+    MT_CHECK(nedge == -7, "%s: nedge written on failure", what);
+    return ok;
+}
+
+/* ---- correct trees --------------------------------------------------------- */
+static int t_correct_bfs_passes(void)
+{
+    int ok = 1;
+    int64_t want = serial_teps_count(bfs_parent);
+    for (int c = 0; c < 2; c++) {
+        chunk = c ? 1 << 20 : 5;
+        int64_t nedge = -1;
+        int rc = run_validate(bfs_parent, NULL, &nedge, -1);
+        MT_CHECK(rc == G5_OK, "chunk %lld: %s", (long long)chunk, g5_error_msg());
+        MT_CHECK(nedge == want, "chunk %lld: nedge %lld, serial count %lld", (long long)chunk,
+                 (long long)nedge, (long long)want);
+    }
+    chunk = 5;
+    /* the component is not the whole graph, so the count is a real choice */
+    MT_CHECK(want > 0 && want < M - 2, "test graph: counted %lld of %d", (long long)want, M);
+    return ok;
+}
+
+static int t_correct_sssp_passes(void)
+{
+    int ok = 1;
+    int64_t nedge = -1;
+    int rc = run_validate(sp_parent, sp_dist, &nedge, -1);
+    MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
+    MT_CHECK(nedge == serial_teps_count(sp_parent), "nedge %lld", (long long)nedge);
+    MT_CHECK(serial_teps_count(sp_parent) == serial_teps_count(bfs_parent),
+             "BFS and SSSP count the same edges");
+    return ok;
+}
+
+static int t_other_bfs_tree_passes(void)
+{
+    /* Any BFS tree is valid: re-parent each vertex on another neighbour one
+     * level up where there is one. */
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    int changed = 0;
+    for (int e = M - 1; e >= 0; e--)
+        for (int s = 0; s < 2; s++) {
+            int64_t a = E[e][s], b = E[e][1 - s];
+            if (bfs_depth[a] >= 0 && bfs_depth[b] == bfs_depth[a] + 1 && p[b] != a) {
+                p[b] = a;
+                changed++;
+            }
+        }
+    MT_CHECK(changed > 0, "no alternative parent in the test graph");
+    int rc = run_validate(p, NULL, NULL, -1);
+    MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
+    return ok;
+}
+
+/* ---- planted BFS errors --------------------------------------------------- */
+static int t_bfs_parent_out_of_range(void)
+{
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    p[perm(5)] = N;
+    return expect_failure("parent N", p, NULL, "parent range");
+}
+
+static int t_bfs_root_not_own_parent(void)
+{
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    p[ROOT] = perm(1);
+    return expect_failure("root parent", p, NULL, "root is own parent");
+}
+
+static int t_bfs_cycle(void)
+{
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    /* two adjacent reached vertices below the root point at each other */
+    int64_t a = -1, b = -1;
+    for (int e = 0; e < M && a < 0; e++) {
+        int64_t x = E[e][0], y = E[e][1];
+        if (x != y && x != ROOT && y != ROOT && bfs_depth[x] > 0 && bfs_depth[y] > 0)
+            a = x, b = y;
+    }
+    MT_CHECK(a >= 0, "no edge for a cycle");
+    p[a] = b;
+    p[b] = a;
+    return expect_failure("2-cycle", p, NULL, "parent chain reaches root") && ok;
+}
+
+static int t_bfs_self_parent_is_a_cycle(void)
+{
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    p[perm(10)] = perm(10);
+    return expect_failure("self parent", p, NULL, "parent chain reaches root");
+}
+
+static int t_bfs_wrong_parent_not_an_edge(void)
+{
+    /* v's parent replaced by a non-neighbour on the same level as the true
+     * parent: depths do not change, only the tree edge is not in the graph */
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    int64_t v = -1, q = -1;
+    for (int64_t x = 0; x < N && v < 0; x++) {
+        if (bfs_depth[x] < 2)
+            continue;
+        for (int64_t y = 0; y < N; y++)
+            if (y != bfs_parent[x] && bfs_depth[y] == bfs_depth[x] - 1 && !adjacent(x, y)) {
+                v = x, q = y;
+                break;
+            }
+    }
+    MT_CHECK(v >= 0, "no candidate");
+    p[v] = q;
+    return expect_failure("wrong parent", p, NULL, "tree edge is an input edge") && ok;
+}
+
+static int t_bfs_missed_vertex(void)
+{
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    int64_t v = -1;
+    for (int64_t x = 0; x < N && v < 0; x++)
+        if (bfs_depth[x] > 0 && !has_child(bfs_parent, x))
+            v = x;
+    MT_CHECK(v >= 0, "no leaf");
+    p[v] = -1;
+    return expect_failure("missed leaf", p, NULL, "edge joins reached and unreached") && ok;
+}
+
+static int t_bfs_extra_vertex(void)
+{
+    /* a vertex of the other component claims the root as parent */
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    p[perm(75)] = ROOT;
+    return expect_failure("extra vertex", p, NULL, "edge joins reached and unreached");
+}
+
+static int t_bfs_extra_isolated_vertex(void)
+{
+    /* an isolated vertex (only a self-loop) claims the root as parent: only
+     * the tree edge check can see it */
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    p[perm(95)] = ROOT;
+    return expect_failure("extra isolated vertex", p, NULL, "tree edge is an input edge");
+}
+
+static int t_bfs_level_skip(void)
+{
+    /* v re-parented on a neighbour of its own level: the tree edge exists, but
+     * v and its subtree drop one level, so v's edge to its old parent spans
+     * two levels */
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, bfs_parent, sizeof p);
+    int64_t v = -1, q = -1;
+    for (int e = 0; e < M && v < 0; e++) {
+        int64_t x = E[e][0], y = E[e][1];
+        if (x != y && bfs_depth[x] > 0 && bfs_depth[x] == bfs_depth[y])
+            v = x, q = y;
+    }
+    MT_CHECK(v >= 0, "no same-level edge");
+    p[v] = q;
+    return expect_failure("level skip", p, NULL, "edge levels differ by at most one") && ok;
+}
+
+/* ---- planted SSSP errors -------------------------------------------------- */
+static int64_t sssp_leaf(void)
+{
+    for (int64_t x = 0; x < N; x++)
+        if (x != ROOT && sp_parent[x] >= 0 && !has_child(sp_parent, x))
+            return x;
+    return -1;
+}
+
+static int t_sssp_distance_too_long(void)
+{
+    int ok = 1;
+    double d[N];
+    memcpy(d, sp_dist, sizeof d);
+    int64_t v = sssp_leaf();
+    MT_CHECK(v >= 0, "no leaf");
+    d[v] += 0.5;
+    return expect_failure("too long", sp_parent, d, "no edge shortens a distance") && ok;
+}
+
+static int t_sssp_distance_too_short(void)
+{
+    /* lower a leaf's distance by half its slack, so that no edge is violated
+     * and only its parent edge stops being tight */
+    int ok = 1;
+    double d[N];
+    memcpy(d, sp_dist, sizeof d);
+    int64_t v = -1;
+    double delta = 0;
+    for (int64_t x = 0; x < N && v < 0; x++) {
+        if (x == ROOT || sp_parent[x] < 0 || has_child(sp_parent, x))
+            continue;
+        double slack = INFINITY;
+        for (int e = 0; e < M; e++)
+            for (int s = 0; s < 2; s++)
+                if (E[e][s] == x && E[e][1 - s] != x)
+                    slack = fmin(slack, sp_dist[x] + W[e] - sp_dist[E[e][1 - s]]);
+        if (slack > 1e-3)
+            v = x, delta = slack / 2;
+    }
+    MT_CHECK(v >= 0, "no leaf with slack");
+    d[v] -= delta;
+    return expect_failure("too short", sp_parent, d, "tree edge is a tight input edge") && ok;
+}
+
+static int t_sssp_parent_dist_disagree(void)
+{
+    double d[N];
+    int64_t p[N];
+    memcpy(d, sp_dist, sizeof d);
+    d[perm(7)] = INFINITY;
+    int ok = expect_failure("reached with inf", sp_parent, d, "parent and distance agree");
+    memcpy(d, sp_dist, sizeof d);
+    memcpy(p, sp_parent, sizeof p);
+    p[perm(80)] = -1;
+    d[perm(80)] = 1.5; /* unreached vertex with a distance */
+    ok &= expect_failure("unreached with distance", p, d, "parent and distance agree");
+    return ok;
+}
+
+static int t_sssp_root(void)
+{
+    double d[N];
+    memcpy(d, sp_dist, sizeof d);
+    d[ROOT] = 0.125;
+    int ok = expect_failure("root distance", sp_parent, d, "root distance");
+    int64_t p[N];
+    memcpy(p, sp_parent, sizeof p);
+    p[ROOT] = -1;
+    ok &= expect_failure("root unreached", p, sp_dist, "root is own parent");
+    return ok;
+}
+
+static int t_sssp_tree_edge_not_in_graph(void)
+{
+    int ok = 1;
+    int64_t p[N];
+    memcpy(p, sp_parent, sizeof p);
+    int64_t v = sssp_leaf(), q = -1;
+    for (int64_t y = 0; y < N && q < 0; y++)
+        if (y != v && sp_parent[y] >= 0 && !adjacent(v, y))
+            q = y;
+    MT_CHECK(v >= 0 && q >= 0, "no candidate");
+    p[v] = q;
+    return expect_failure("sssp non-edge parent", p, sp_dist, "tree edge is a tight input edge") && ok;
+}
+
+static int t_sssp_cycle(void)
+{
+    int64_t p[N];
+    memcpy(p, sp_parent, sizeof p);
+    int64_t a = perm(20), b = perm(21); /* path edge 20-21 */
+    p[a] = b;
+    p[b] = a;
+    return expect_failure("sssp cycle", p, sp_dist, "parent chain reaches root");
+}
+
+static int t_read_failure_agreed(void)
+{
+    int ok = 1, p;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int rc = run_validate(bfs_parent, NULL, NULL, p - 1);
+    MT_CHECK(rc == G5_ERR_IO, "status %d", rc);
+    MT_CHECK(strstr(g5_error_msg(), "planted read failure") != NULL, "message %s", g5_error_msg());
+    MT_CHECK(same_message_everywhere(), "ranks disagree");
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    build_graph();
+    serial_trees();
+    MT_RUN(t_correct_bfs_passes);
+    MT_RUN(t_correct_sssp_passes);
+    MT_RUN(t_other_bfs_tree_passes);
+    MT_RUN(t_bfs_parent_out_of_range);
+    MT_RUN(t_bfs_root_not_own_parent);
+    MT_RUN(t_bfs_cycle);
+    MT_RUN(t_bfs_self_parent_is_a_cycle);
+    MT_RUN(t_bfs_wrong_parent_not_an_edge);
+    MT_RUN(t_bfs_missed_vertex);
+    MT_RUN(t_bfs_extra_vertex);
+    MT_RUN(t_bfs_extra_isolated_vertex);
+    MT_RUN(t_bfs_level_skip);
+    MT_RUN(t_sssp_distance_too_long);
+    MT_RUN(t_sssp_distance_too_short);
+    MT_RUN(t_sssp_parent_dist_disagree);
+    MT_RUN(t_sssp_root);
+    MT_RUN(t_sssp_tree_edge_not_in_graph);
+    MT_RUN(t_sssp_cycle);
+    MT_RUN(t_read_failure_agreed);
+    return mt_finish();
+}

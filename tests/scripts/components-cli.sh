@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# components-cli.sh - end to end: g500 gen -> g500 components at 1, 2 and 4
+# ranks and 1 and 2 threads gives identical datasets; g500 stats prints the
+# table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
+# damaged edges file, an existing output, a components file from other
+# edges) fails with one clear message on every rank and leaves no output.
+set -u
+G500=${G500:-bin/g500}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+T=$(mktemp -d /tmp/g500-cc-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+run() { timeout -k 5 300 mpirun -np "$1" "${@:2}"; }
+
+"$G500" gen -s 11 --seed 5 -o "$T/e.h5" -q || ko "gen"
+"$G500" gen -s 11 --seed 6 -o "$T/e6.h5" -q || ko "gen seed 6"
+
+for cfg in "1 1" "1 2" "2 1" "4 1" "2 2"; do
+    set -- $cfg
+    OMP_NUM_THREADS=$2 run "$1" "$G500" components "$T/e.h5" -o "$T/c$1x$2.h5" --threads "$2" -q \
+        2>"$T/err" || { ko "components at $1 ranks x $2 threads: $(cat "$T/err")"; continue; }
+    if [ "$cfg" != "1 1" ]; then
+        same=1
+        for d in /label /component_vertices /component_edges; do
+            cmp -s <(h5dump -d "$d" -y "$T/c1x1.h5" | tail -n +2) <(h5dump -d "$d" -y "$T/c$1x$2.h5" | tail -n +2) || same=0
+        done
+        cmp -s <(h5dump -A "$T/c1x1.h5" | tail -n +2) <(h5dump -A "$T/c$1x$2.h5" | tail -n +2) || same=0
+        check "identical datasets and attributes at $1 ranks x $2 threads" '[ $same = 1 ]'
+    fi
+done
+
+out=$("$G500" stats "$T/c1x1.h5" 2>&1)
+check "stats table shows the giant share" 'grep -q "in the giant component.*% of non-isolated" <<<"$out"'
+check "stats table shows isolated vertices and duplicates" 'grep -q "isolated (no edge but self-loops)" <<<"$out" && grep -q "duplicates" <<<"$out"'
+check "stats table has the log2 histogram" 'grep -q "log2 bins" <<<"$out"'
+json=$("$G500" stats "$T/c1x1.h5" --json)
+check "stats --json is one object with the counts" 'grep -q "\"isolated_vertices\": [0-9]" <<<"$json" && [ "${json:0:1}" = "{" ]'
+iso_attr=$(h5dump -a /isolated_vertices "$T/c1x1.h5" | sed -nE 's/^ *\(0\): ([0-9]+)/\1/p')
+check "stats --json agrees with the file attribute" 'grep -q "\"isolated_vertices\": $iso_attr," <<<"$json"'
+"$G500" stats "$T/c1x1.h5" --plot "$T/sizes.png" >/dev/null 2>"$T/err"
+check "stats --plot writes a PNG" '[ "$(head -c 4 "$T/sizes.png" | tail -c 3)" = PNG ]'
+check "stats --edges accepts the matching edges file" '"$G500" stats "$T/c1x1.h5" --edges "$T/e.h5" | grep -q "matches edges file"'
+eout=$("$G500" stats "$T/e.h5")
+check "stats on an edges file shows its metadata" 'grep -q "SCALE 11" <<<"$eout" && grep -q "edge list" <<<"$eout"'
+
+# bad input: one clear message, non-zero exit, no output left behind
+expect_fail() { # name, expected message regex, command...
+    local name=$1 re=$2; shift 2
+    "$@" >"$T/out" 2>"$T/err"; local rc=$?
+    local n; n=$(grep -c "error:" "$T/err")
+    if [ $rc -ne 0 ] && grep -qE -e "$re" "$T/err" && [ "$n" = 1 ]; then ok "$name"
+    else ko "$name (exit $rc, message: $(cat "$T/err"))"; fi
+}
+echo "not hdf5" >"$T/text.h5"
+expect_fail "components refuses a non-HDF5 file" "text.h5: not an HDF5 file" \
+    run 2 "$G500" components "$T/text.h5" -o "$T/x.h5"
+expect_fail "components refuses a components file as input" "is a 'g500-components' file, expected 'g500-edges'" \
+    run 2 "$G500" components "$T/c1x1.h5" -o "$T/x.h5"
+cp "$T/e.h5" "$T/damaged.h5"
+sz=$(stat -c %s "$T/damaged.h5")
+printf '\x55\xaa\x55\xaa\x55\xaa\x55\xaa%.0s' $(seq 64) | dd of="$T/damaged.h5" bs=1 seek=$((sz / 2)) conv=notrunc status=none
+expect_fail "components detects a damaged edges file" "damaged.h5" \
+    run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5"
+check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'
+expect_fail "components refuses an existing output without --force" "exists" \
+    run 2 "$G500" components "$T/e.h5" -o "$T/c1x1.h5"
+expect_fail "stats --edges refuses components of other edges" "c1x1.h5 was computed from seed 5, but .*e6.h5 has seed 6" \
+    run 2 "$G500" stats "$T/c1x1.h5" --edges "$T/e6.h5"
+expect_fail "components rejects a missing -o" "-o COMPONENTS.h5 is required" \
+    run 1 "$G500" components "$T/e.h5"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

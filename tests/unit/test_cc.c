@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_cc.c - the root/son union-find: each case of the patent with the
+ * invariants after each step, and a property test against an independent
+ * BFS labelling on many random small graphs (sizes, densities, self-loops,
+ * duplicates, isolated vertices), statistics included.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+#include "common.h"
+
+static void check_ok(const cc_forest *f, const char *when)
+{
+    int rc = cc_forest_check(f);
+    cr_assert_eq(rc, G5_OK, "invariants broken %s: %s", when, g5_error_msg());
+}
+
+/* Members of the set rooted at r, as a bitmask over the first 64 vertices. */
+static uint64_t members(const cc_forest *f, int64_t r)
+{
+    uint64_t m = 0;
+    for (int64_t x = r; x >= 0; x = cc_forest_next(f, x))
+        m |= 1ULL << x;
+    return m;
+}
+
+Test(cc_forest, both_unseen_make_a_set_rooted_at_u)
+{
+    cc_forest *f;
+    cr_assert_eq(cc_forest_create(8, &f), G5_OK);
+    for (int v = 0; v < 8; v++)
+        cr_expect_eq(cc_forest_find(f, v), -1, "vertex %d is unseen at start", v);
+    cr_expect_eq(cc_forest_link(f, 5, 2), CC_NEW_SET);
+    check_ok(f, "after a new set");
+    cr_expect_eq(cc_forest_find(f, 5), 5, "u is the root");
+    cr_expect_eq(cc_forest_find(f, 2), 5, "v's root is u");
+    cr_expect_eq(cc_forest_set_size(f, 5), 2);
+    cr_expect_eq(members(f, 5), (1ULL << 5) | (1ULL << 2), "son[5] = {5, 2}");
+    cr_expect_eq(cc_forest_find(f, 0), -1, "other vertices stay unseen");
+    cc_forest_free(&f);
+    cr_expect_null(f, "free sets the handle to NULL");
+}
+
+Test(cc_forest, one_unseen_joins_the_other_set_from_either_side)
+{
+    cc_forest *f;
+    cr_assert_eq(cc_forest_create(8, &f), G5_OK);
+    cc_forest_link(f, 1, 2);
+    cr_expect_eq(cc_forest_link(f, 3, 2), CC_JOINED, "u unseen, v seen");
+    check_ok(f, "after u joined");
+    cr_expect_eq(cc_forest_find(f, 3), 1);
+    cr_expect_eq(cc_forest_link(f, 2, 7), CC_JOINED, "u seen, v unseen");
+    check_ok(f, "after v joined");
+    cr_expect_eq(cc_forest_find(f, 7), 1);
+    cr_expect_eq(cc_forest_set_size(f, 1), 4);
+    cr_expect_eq(members(f, 1), 0x8eULL, "son[1] = {1, 2, 3, 7}");
+    cc_forest_free(&f);
+}
+
+Test(cc_forest, same_root_changes_nothing)
+{
+    cc_forest *f;
+    cr_assert_eq(cc_forest_create(6, &f), G5_OK);
+    cc_forest_link(f, 0, 1);
+    cc_forest_link(f, 1, 2);
+    uint64_t before = members(f, 0);
+    cr_expect_eq(cc_forest_link(f, 2, 0), CC_SAME);
+    cr_expect_eq(cc_forest_link(f, 1, 2), CC_SAME, "a duplicate edge");
+    check_ok(f, "after same-root edges");
+    cr_expect_eq(members(f, 0), before);
+    cr_expect_eq(cc_forest_set_size(f, 0), 3);
+    cc_forest_free(&f);
+}
+
+Test(cc_forest, self_loops_are_skipped)
+{
+    cc_forest *f;
+    cr_assert_eq(cc_forest_create(4, &f), G5_OK);
+    cr_expect_eq(cc_forest_link(f, 3, 3), CC_SELF_LOOP);
+    cr_expect_eq(cc_forest_find(f, 3), -1, "a self-loop does not make a vertex seen");
+    check_ok(f, "after a self-loop");
+    cc_forest_free(&f);
+}
+
+Test(cc_forest, different_roots_move_the_smaller_list_into_the_larger)
+{
+    cc_forest *f;
+    cr_assert_eq(cc_forest_create(16, &f), G5_OK);
+    cc_forest_link(f, 0, 1);           /* {0,1} */
+    cc_forest_link(f, 8, 9);           /* {8,9,10,11} */
+    cc_forest_link(f, 9, 10);
+    cc_forest_link(f, 11, 8);
+    check_ok(f, "before the merge");
+    cr_expect_eq(cc_forest_link(f, 1, 10), CC_MERGED);
+    check_ok(f, "after the merge");
+    for (int v = 0; v < 2; v++)
+        cr_expect_eq(cc_forest_find(f, v), 8, "moved vertex %d points at the larger root", v);
+    cr_expect_eq(cc_forest_set_size(f, 8), 6, "sizes add up");
+    cr_expect_eq(members(f, 8), 0xf03ULL, "son[8] = {8..11, 0, 1}");
+    /* Equal sizes: u's set is kept. */
+    cc_forest_link(f, 4, 5);
+    cc_forest_link(f, 6, 7);
+    cr_expect_eq(cc_forest_link(f, 6, 4), CC_MERGED);
+    check_ok(f, "after an equal-size merge");
+    cr_expect_eq(cc_forest_find(f, 4), 6);
+    cr_expect_eq(cc_forest_find(f, 5), 6);
+    /* Larger set on the u side. */
+    cr_expect_eq(cc_forest_link(f, 9, 5), CC_MERGED);
+    check_ok(f, "after the last merge");
+    for (int v = 4; v < 8; v++)
+        cr_expect_eq(cc_forest_find(f, v), 8, "vertex %d moved into the larger set", v);
+    cr_expect_eq(cc_forest_set_size(f, 8), 10);
+    cc_forest_free(&f);
+}
+
+Test(cc_forest, rejects_bad_sizes_and_vertices_out_of_range)
+{
+    cc_forest *f = NULL;
+    cr_expect_eq(cc_forest_create(0, &f), G5_ERR_ARG);
+    cr_expect_null(f);
+    cr_expect_eq(cc_forest_create(CC_MAX_VERTICES + 1, &f), G5_ERR_ARG);
+    cr_assert_eq(cc_forest_create(10, &f), G5_OK);
+    int64_t e[] = {1, 2, 3, 10};
+    cr_expect_eq(cc_forest_link_edges(f, e, 2, 100, 1), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "edge 101") != NULL, "message names the edge: %s", g5_error_msg());
+    int64_t e2[] = {-1, 2};
+    cr_expect_eq(cc_forest_link_edges(f, e2, 1, 0, 1), G5_ERR_FORMAT, "negative vertex");
+    cc_forest_free(&f);
+    cc_forest_free(&f);
+}
+
+/* ---- property test ------------------------------------------------------ */
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Independent labelling: adjacency lists, BFS from each vertex in ascending
+ * order (so components are found by their smallest vertex), then ids by
+ * size descending, ties by discovery order. */
+static void bfs_labels(int64_t n, const int64_t *e, int64_t m, int64_t *label,
+                       int64_t *ncomp, int64_t *sizes)
+{
+    int64_t *deg = calloc(n + 1, sizeof *deg), *adj = malloc((2 * m + 1) * sizeof *adj);
+    int64_t *fill = calloc(n + 1, sizeof *fill), *queue = malloc((n + 1) * sizeof *queue);
+    int64_t *comp = malloc((n + 1) * sizeof *comp), *csize = calloc(n + 1, sizeof *csize);
+    int64_t c = 0;
+    for (int64_t i = 0; i < m; i++)
+        if (e[2 * i] != e[2 * i + 1]) {
+            deg[e[2 * i] + 1]++;
+            deg[e[2 * i + 1] + 1]++;
+        }
+    for (int64_t v = 0; v < n; v++)
+        deg[v + 1] += deg[v];
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u = e[2 * i], v = e[2 * i + 1];
+        if (u == v)
+            continue;
+        adj[deg[u] + fill[u]++] = v;
+        adj[deg[v] + fill[v]++] = u;
+    }
+    for (int64_t v = 0; v < n; v++)
+        comp[v] = -1;
+    for (int64_t s = 0; s < n; s++) {
+        if (comp[s] >= 0 || deg[s + 1] == deg[s])
+            continue;
+        int64_t head = 0, tailq = 0;
+        queue[tailq++] = s;
+        comp[s] = c;
+        while (head < tailq) {
+            int64_t x = queue[head++];
+            for (int64_t j = deg[x]; j < deg[x + 1]; j++)
+                if (comp[adj[j]] < 0) {
+                    comp[adj[j]] = c;
+                    queue[tailq++] = adj[j];
+                }
+        }
+        csize[c++] = tailq;
+    }
+    /* Selection of the order: stable sort of discovery ids by size. */
+    int64_t *order = malloc((c + 1) * sizeof *order), *id = malloc((c + 1) * sizeof *id);
+    for (int64_t i = 0; i < c; i++)
+        order[i] = i;
+    for (int64_t i = 1; i < c; i++) {
+        int64_t x = order[i], j = i;
+        for (; j > 0 && csize[order[j - 1]] < csize[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    for (int64_t i = 0; i < c; i++) {
+        id[order[i]] = i;
+        sizes[i] = csize[order[i]];
+    }
+    for (int64_t v = 0; v < n; v++)
+        label[v] = comp[v] < 0 ? -1 : id[comp[v]];
+    *ncomp = c;
+    free(deg); free(adj); free(fill); free(queue); free(comp); free(csize); free(order); free(id);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
+{
+    rng_state = 12345;
+    for (int trial = 0; trial < 400; trial++) {
+        int64_t n = 1 + (int64_t)(rnd() % 300);
+        /* densities from very sparse (many isolated vertices) to dense */
+        int64_t m = (int64_t)(rnd() % (uint64_t)(4 * n + 1));
+        int64_t *e = malloc((2 * m + 2) * sizeof *e);
+        int64_t *want = malloc(n * sizeof *want);
+        int32_t *got = malloc(n * sizeof *got);
+        int64_t *wsizes = malloc((n + 1) * sizeof *wsizes), wc;
+        int64_t span = trial % 3 == 0 ? n / 3 + 1 : n; /* leave a tail of isolated vertices */
+        for (int64_t i = 0; i < m; i++) {
+            e[2 * i] = (int64_t)(rnd() % (uint64_t)span);
+            e[2 * i + 1] = rnd() % 8 == 0 ? e[2 * i] : (int64_t)(rnd() % (uint64_t)span);
+            if (i > 0 && rnd() % 6 == 0) { /* duplicate, sometimes reversed */
+                int64_t j = (int64_t)(rnd() % (uint64_t)i);
+                int rev = rnd() & 1;
+                e[2 * i] = e[2 * j + rev];
+                e[2 * i + 1] = e[2 * j + 1 - rev];
+            }
+        }
+        bfs_labels(n, e, m, want, &wc, wsizes);
+        for (int threads = 1; threads <= 3; threads++) {
+            cc_forest *f;
+            int64_t nc, *cv;
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
+            check_ok(f, "after a random graph");
+            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
+            cr_assert_eq(nc, wc, "trial %d (n=%lld m=%lld, %d threads): %lld components, BFS finds %lld",
+                         trial, (long long)n, (long long)m, threads, (long long)nc, (long long)wc);
+            for (int64_t v = 0; v < n; v++)
+                cr_assert_eq(got[v], want[v], "trial %d, %d threads: label[%lld] = %d, BFS says %lld",
+                             trial, threads, (long long)v, got[v], (long long)want[v]);
+            for (int64_t c = 0; c < nc; c++)
+                cr_assert_eq(cv[c], wsizes[c], "trial %d: size of component %lld", trial, (long long)c);
+
+            /* statistics against brute force */
+            int64_t *ce = calloc(nc + 1, sizeof *ce), loops = 0, nonloop = 0;
+            cc_count_edges(got, nc, e, m, threads, ce, &loops, &nonloop);
+            int64_t *we = calloc(nc + 1, sizeof *we), wl = 0, wn = 0;
+            int64_t *keys = malloc((m + 1) * sizeof *keys), nk = 0, distinct = 0;
+            for (int64_t i = 0; i < m; i++) {
+                int64_t u = e[2 * i], v = e[2 * i + 1];
+                if (u == v) { wl++; continue; }
+                wn++;
+                we[want[u]]++;
+                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+            }
+            qsort(keys, nk, sizeof *keys, cmp_i64);
+            for (int64_t i = 0; i < nk; i++)
+                distinct += i == 0 || keys[i] != keys[i - 1];
+            cr_assert_eq(loops, wl, "self-loops");
+            cr_assert_eq(nonloop, wn, "non-loop tuples");
+            for (int64_t c = 0; c < nc; c++)
+                cr_assert_eq(ce[c], we[c], "trial %d: edges of component %lld", trial, (long long)c);
+            io_components_meta meta = {.nvertices = n};
+            cc_stats_fill(&meta, nc, cv, ce, loops, nonloop, distinct);
+            int64_t active = 0, hist[IO_HIST_BINS] = {0};
+            for (int64_t c = 0; c < wc; c++) {
+                int k = 0;
+                while ((2LL << k) <= wsizes[c]) k++;
+                hist[k]++;
+                active += wsizes[c];
+            }
+            hist[0] += n - active;
+            cr_assert_eq(meta.isolated_vertices, n - active, "isolated vertices");
+            cr_assert_eq(meta.ncomponents_all, wc + n - active);
+            cr_assert_eq(meta.duplicate_edges, wn - distinct);
+            cr_assert_eq(meta.giant_vertices, wc ? wsizes[0] : 0);
+            cr_assert_eq(meta.giant_edges, wc ? we[0] : 0);
+            cr_assert_eq(meta.second_vertices, wc > 1 ? wsizes[1] : 0);
+            for (int k = 0; k < IO_HIST_BINS; k++)
+                cr_assert_eq(meta.size_hist[k], hist[k], "trial %d: histogram bin %d", trial, k);
+            free(ce); free(we); free(keys); free(cv);
+            cc_forest_free(&f);
+        }
+        free(e); free(want); free(got); free(wsizes);
+    }
+}
+
+Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
+{
+    rng_state = 777;
+    for (int trial = 0; trial < 50; trial++) {
+        int64_t n = 2 + (int64_t)(rnd() % 500), m = (int64_t)(rnd() % (uint64_t)(2 * n));
+        int64_t *e = malloc((2 * m + 2) * sizeof *e), nca, ncb, *sa, *sb;
+        int32_t *a = malloc(n * 4), *b = malloc(n * 4);
+        for (int64_t i = 0; i < 2 * m; i++)
+            e[i] = (int64_t)(rnd() % (uint64_t)n);
+        cc_forest *whole, *left, *right;
+        cr_assert_eq(cc_forest_create(n, &whole), G5_OK);
+        cr_assert_eq(cc_forest_create(n, &left), G5_OK);
+        cr_assert_eq(cc_forest_create(n, &right), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(whole, e, m, 0, 1), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(left, e, m / 2, 0, 2), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(right, e + 2 * (m / 2), m - m / 2, m / 2, 2), G5_OK);
+        cc_forest_merge_roots(left, cc_forest_roots(right));
+        check_ok(left, "after merging two forests");
+        cc_forest_label(whole, a, &nca, &sa);
+        cc_forest_label(left, b, &ncb, &sb);
+        cr_assert_eq(nca, ncb);
+        cr_assert(memcmp(a, b, n * 4) == 0, "trial %d: merged labels differ from one forest's", trial);
+        free(e); free(a); free(b); free(sa); free(sb);
+        cc_forest_free(&whole); cc_forest_free(&left); cc_forest_free(&right);
+    }
+}
+
+Test(cc_forest, labels_of_an_empty_forest_are_all_isolated)
+{
+    cc_forest *f;
+    int32_t lab[5];
+    int64_t nc, *cv;
+    cr_assert_eq(cc_forest_create(5, &f), G5_OK);
+    int64_t e[] = {2, 2, 4, 4};
+    cr_assert_eq(cc_forest_link_edges(f, e, 2, 0, 2), G5_OK);
+    cr_assert_eq(cc_forest_label(f, lab, &nc, &cv), G5_OK);
+    cr_expect_eq(nc, 0, "self-loops only: no component");
+    for (int v = 0; v < 5; v++)
+        cr_expect_eq(lab[v], -1, "vertex %d isolated", v);
+    free(cv);
+    cc_forest_free(&f);
+}

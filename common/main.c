@@ -14,6 +14,7 @@ int topo_cmd(int argc, char **argv);
 int gen_cmd(int argc, char **argv);
 int components_cmd(int argc, char **argv);
 int stats_cmd(int argc, char **argv);
+int partition_cmd(int argc, char **argv);
 
 struct command {
     const char *name;
@@ -26,6 +27,7 @@ static const struct command commands[] = {
     {"components", components_cmd, "connected components of an edges file, with statistics"},
     {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
+    {"partition", partition_cmd, "place components on ranks and nodes by switch hops; placement file, rankfile, hostfile"},
     {0, 0, 0}
 };
 

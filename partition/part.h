@@ -155,6 +155,9 @@ int part_save(MPI_Comm comm, const char *path, int force, const part_result *res
  * of the communicator prints; others print nothing). Used by `g500 stats`. */
 struct io_file;
 int part_stats_print(struct io_file *f, FILE *out, int json);
+/* The same from a path (collective on comm: opens, checks, prints, closes);
+ * the form `g500 stats` dispatches to. */
+int part_stats_print_path(MPI_Comm comm, const char *path, FILE *out, int json);
 
 /* The `partition` subcommand (partition_cmd.c). Collective on
  * MPI_COMM_WORLD; returns the process exit code. */

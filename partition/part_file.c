@@ -109,3 +109,15 @@ out:
     free(arrays);
     return rc;
 }
+
+int part_stats_print_path(MPI_Comm comm, const char *path, FILE *out, int json)
+{
+    io_file *f = NULL;
+    io_placement_meta m;
+    int rc = io_placement_open(comm, path, &f, &m);
+    if (rc != G5_OK)
+        return rc;
+    rc = part_stats_print(f, out, json);
+    io_file_close(&f);
+    return rc;
+}

@@ -197,6 +197,11 @@ Test(part_io, stats_prints_the_table_and_json_from_the_file)
     cr_expect(strstr(t, line) != NULL, "JSON has the cyclic cut '%s':\n%s", line, t);
     cr_expect(strstr(t, "\"n_active\": 12") != NULL, "JSON has n_active:\n%s", t);
     io_file_close(&f);
+    o = fopen(out, "w");
+    cr_assert_eq(part_stats_print_path(MPI_COMM_SELF, path, o, 0), G5_OK, "%s", g5_error_msg());
+    fclose(o);
+    t = slurp(out);
+    cr_expect(strstr(t, "giant component: 10 vertices") != NULL, "by path:\n%s", t);
     part_result_free(&r);
 }
 

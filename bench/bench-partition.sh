@@ -5,7 +5,7 @@
 # (cached in BENCH_DIR, default results/bench-cache), then plan R = 16 ranks
 # on configs/fat-tree-4x4.conf and R = 64 on configs/three-level-4x4x4.conf
 # (one rank per node) with NP processes (default 2), for each giant order
-# in BENCH_ORDERS (default "id bfs degree"), and log the partition time and
+# in BENCH_ORDERS (default "leaves id bfs degree"), and log the partition time and
 # the quality table (placement vs cyclic vs block) to
 # results/bench-partition-<date>.txt. The machine, date and commit head the
 # log; timings on a shared machine are noisy, so compare within one run.
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 G500=${G500:-bin/g500}
 NP=${NP:-2}
 SCALES=${BENCH_SCALES:-20 22}
-ORDERS=${BENCH_ORDERS:-id bfs degree}
+ORDERS=${BENCH_ORDERS:-leaves id bfs degree}
 DIR=${BENCH_DIR:-results/bench-cache}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1

@@ -10,16 +10,16 @@
  *              state by n_active;
  *   keep whole every component except the giant goes whole to the rank whose
  *              edge load is lowest (ties: fewer vertices, lower rank);
- *   giant      split over the ranks in a Cuthill-McKee-like BFS order (from
- *              the highest-degree vertex, each level ordered by the position
- *              of a vertex's first parent, then by id) cut into R contiguous
- *              pieces of balanced edge load; piece k goes to the k-th rank of
+ *   giant      split over the ranks: a vertex order (enum part_order) cut
+ *              into R contiguous pieces of balanced edge load; if a heavy
+ *              vertex on a boundary breaks the tolerance, the hubs (degree
+ *              above max(tolerance, 1%) of half a rank's share) are taken
+ *              out and placed by LPT first. Piece k goes to the k-th rank of
  *              the switch-tree walk (ranks sorted by node, nodes numbered in
- *              walk order), so consecutive pieces - which share the most
- *              edges, as BFS edges join one level to the next - sit under
- *              one leaf switch.
+ *              walk order), so consecutive pieces sit under one leaf
+ *              switch.
  * Rank r owns new ids [rank_offsets[r], rank_offsets[r+1]): its giant
- * vertices first (in BFS order), then its small components (in component id
+ * vertices first (in order, then its hubs), then its small components (in component id
  * order, members by original id).
  * The giant is split only when it does not fit on one rank (its load exceeds
  * (1 + tolerance) * total load / R); otherwise it is kept whole like the rest.
@@ -65,10 +65,15 @@
 
 #define PART_DEFAULT_TOLERANCE 0.05
 
-/* Vertex order in which the giant is cut (part_input.order). BFS is the
- * default; the others exist to measure what the order buys. */
-enum part_order { PART_ORDER_BFS = 0, PART_ORDER_ID = 1, PART_ORDER_DEGREE = 2 };
-const char *part_order_name(int order);   /* "bfs", "id", "degree" */
+/* Vertex order in which the giant is cut (part_input.order):
+ *   BFS     Cuthill-McKee-like BFS order from the highest-degree vertex
+ *   ID      original ids (random for Graph500's scrambled labels)
+ *   DEGREE  highest degree first
+ *   LEAVES  original ids, each degree-1 vertex right after its neighbour
+ * The command's default is LEAVES (measured best, README); the others are
+ * there to measure what the order buys. */
+enum part_order { PART_ORDER_BFS = 0, PART_ORDER_ID = 1, PART_ORDER_DEGREE = 2, PART_ORDER_LEAVES = 3 };
+const char *part_order_name(int order);   /* "bfs", "id", "degree", "leaves" */
 
 enum part_scheme { PART_PLACEMENT = 0, PART_CYCLIC = 1, PART_BLOCK = 2, PART_NSCHEMES = 3 };
 /* "placement", "cyclic", "block" */
@@ -110,6 +115,7 @@ typedef struct part_result {
     int64_t n_giant;               /* vertices of component 0 (0 if C = 0)    */
     int giant_split;               /* 1 if component 0 was split over ranks  */
     int64_t giant_root;            /* BFS root (original id), -1 if none      */
+    int64_t giant_hubs;            /* giant vertices placed by LPT, not order */
     int bfs_levels;
     int64_t *rank_offsets;         /* [R+1], replicated                       */
     int64_t block_first, block_count;   /* this process's vertex block       */

@@ -26,10 +26,12 @@
  *     (Cuthill & McKee, "Reducing the bandwidth of sparse symmetric
  *     matrices", ACM 1969) - with a sample sort per level, so the order is
  *     independent of P. Every giant vertex must be reached.
- *  4. the cut: weights deg in position order, piece of a vertex =
- *     floor((2 * before + w) * R / (2 * W)) where `before` is the weight of
- *     the positions ahead of it, i.e. the piece holding its weight's midpoint
- *     (each piece is within one vertex weight of W / R).
+ *  4. the cut (giant_cut): vertices in position order go to the piece that
+ *     holds their weight's midpoint. If a heavy vertex on a boundary breaks
+ *     the tolerance, the cut is redone with the hubs (weight > max(tol, 1%)
+ *     W / 2R) taken out and placed by LPT, piece k's share of the rest being
+ *     W / R minus its hub load: each piece then ends within one non-hub
+ *     weight of W / R.
  *  5. replicated on every process: pieces to ranks in switch-tree walk
  *     order, small components greedily (in id order = size order, so it is
  *     LPT scheduling, Graham 1969) to the least-loaded rank, rank offsets.
@@ -41,6 +43,7 @@
 #include "part.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,8 +62,8 @@ static inline int own(const struct ctx *c, int64_t v) { return px_blockdiv_owner
 
 const char *part_order_name(int order)
 {
-    static const char *names[] = {"bfs", "id", "degree"};
-    return order >= 0 && order < 3 ? names[order] : "?";
+    static const char *names[] = {"bfs", "id", "degree", "leaves"};
+    return order >= 0 && order < 4 ? names[order] : "?";
 }
 
 const char *part_scheme_name(int scheme)
@@ -293,26 +296,77 @@ out:
     return rc;
 }
 
+/* nb[i] = the one neighbour of each degree-1 vertex of component 0 in this
+ * block, -1 for the others: one pass of {x, other end} records. */
+static int leaf_neighbours(const struct ctx *c, const int64_t *deg, int64_t *nb)
+{
+    const int64_t *L = c->in->label;
+    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
+    int rc;
+
+    for (int64_t i = 0; i < c->vc; i++)
+        nb[i] = -1;
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    rc = g5_agree(c->comm, counts ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK)
+        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, 2, counts, &buf, NULL);
+        if (rc == G5_OK)
+            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+        free(buf);
+        buf = NULL;
+        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
+            int64_t li = rbuf[2 * i] - c->vf;
+            if (L[li] == 0 && deg[li] == 1)
+                nb[li] = rbuf[2 * i + 1];
+        }
+        free(rbuf);
+        rbuf = NULL;
+        rc = g5_agree(c->comm, rc);
+    }
+    free(counts);
+    return rc;
+}
+
 /* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
- * for Graph500's scrambled labels) or by degree, highest first, then id
- * (PART_ORDER_DEGREE). */
+ * for Graph500's scrambled labels), by id with every degree-1 vertex right
+ * after its neighbour (PART_ORDER_LEAVES: sort key 2 v for v, 2 v + 1 for
+ * v's leaves, so a leaf's one edge is cut only where a piece boundary falls
+ * between them), or by degree, highest first, then id (PART_ORDER_DEGREE). */
 static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *pos)
 {
     const int64_t *L = c->in->label;
-    int64_t n = 0, total = 0, *recs;
-    int rc;
+    int64_t n = 0, total = 0, *recs = NULL, *nb = NULL;
+    int rc, order = c->in->order;
     recs = g5_malloc((size_t)(c->vc + 1) * 2 * sizeof(int64_t), "partition: order records");
-    rc = g5_agree(c->comm, recs ? G5_OK : G5_ERR_NOMEM);
-    if (rc != G5_OK)
+    if (order == PART_ORDER_LEAVES)
+        nb = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: leaf neighbours");
+    rc = g5_agree(c->comm, recs && (nb || order != PART_ORDER_LEAVES) ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK && order == PART_ORDER_LEAVES)
+        rc = leaf_neighbours(c, deg, nb);
+    if (rc != G5_OK) {
+        free(recs);
+        free(nb);
         return rc;
+    }
     for (int64_t i = 0; i < c->vc; i++) {
         pos[i] = -1;
         if (L[i] == 0) {
-            recs[2 * n] = c->in->order == PART_ORDER_DEGREE ? -deg[i] : 0;
-            recs[2 * n + 1] = c->vf + i;
+            int64_t v = c->vf + i;
+            if (order == PART_ORDER_DEGREE)
+                recs[2 * n] = -deg[i];
+            else if (order == PART_ORDER_LEAVES)
+                recs[2 * n] = nb[i] >= 0 ? 2 * nb[i] + 1 : 2 * v;
+            else
+                recs[2 * n] = 0;
+            recs[2 * n + 1] = v;
             n++;
         }
     }
+    free(nb);
     return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
 }
 
@@ -487,32 +541,63 @@ out:
     return rc;
 }
 
-/* Step 4: the piece of every vertex of component 0 (piece[i] = -1 outside)
- * and, replicated, each piece's vertex count, load and first position. */
-static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos, int32_t *piece,
-                     int64_t *pcount, int64_t *pload, int64_t *pfirst)
+/* Hubs in LPT order: degree descending, then id. */
+static const int64_t *g_hubs; /* qsort context; set with no threads running */
+static int cmp_hub(const void *x, const void *y)
 {
-    int R = c->R;
-    int64_t ng = c->in->comp_vertices[0], pf, pc, W = 0, before = 0, run = 0;
+    const int64_t *a = g_hubs + 3 * *(const int *)x, *b = g_hubs + 3 * *(const int *)y;
+    if (a[0] != b[0])
+        return a[0] > b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Step 4: the piece of every vertex of component 0 (piece[i] = -1 outside)
+ * and its index inside the piece idx[i]; replicated, each piece's vertex
+ * count and edge load, and the number of hubs.
+ *
+ * Hubs - vertices heavier than thresh - leave the order (none when thresh
+ * is infinite): every process learns all hubs (part_place uses
+ * max(tolerance, 1%) * W / (2R), so there are fewer than 200 R of them),
+ * and they go to the pieces by LPT (heaviest first
+ * to the lightest piece). The other vertices are cut contiguously with
+ * piece k's share of them proportional to W / R - hub load of k, each to
+ * the piece holding its weight's midpoint, so every piece ends within one
+ * non-hub vertex weight of W / R (unless a single hub exceeds W / R). Inside
+ * a piece: its non-hub vertices in order, then its hubs in LPT order. */
+static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos, double thresh,
+                     int32_t *piece, int64_t *idx, int64_t *pcount, int64_t *pload, int64_t *nhubs)
+{
+    int R = c->R, P = c->P;
+    int64_t ng = c->in->comp_vertices[0], W = 2 * c->in->comp_edges[0], pf, pc;
     int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0, *cur = NULL, *w = NULL, *ids = NULL;
-    int64_t *loc = NULL;
+    int64_t *loc = NULL, *glob = NULL, *hubs = NULL, *allhubs = NULL, nhub = 0, nall = 0, hub0 = 0;
+    int64_t *hub_piece = NULL, *hub_idx = NULL, nh_before = 0, wn_before = 0, nh_local = 0, wn_local = 0;
+    int32_t *lp = NULL;
+    int *hcount = NULL, *hdisp = NULL, *perm = NULL;
+    double *cum = NULL;
     int rc = G5_OK;
 
-    part_block_range(ng, c->me, c->P, &pf, &pc);
-    counts = g5_calloc((size_t)c->P, sizeof(int64_t), "partition: counts");
-    cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
+    part_block_range(ng, c->me, P, &pf, &pc);
+    counts = g5_calloc((size_t)P, sizeof(int64_t), "partition: counts");
+    cur = g5_malloc((size_t)P * sizeof(int64_t), "partition: cursors");
     buf = g5_malloc((size_t)(c->vc + 1) * 3 * sizeof(int64_t), "partition: weight records");
-    loc = g5_malloc((size_t)3 * R * sizeof(int64_t), "partition: piece sums");
-    rc = counts && cur && buf && loc ? G5_OK : G5_ERR_NOMEM;
+    loc = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
+    glob = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
+    hcount = g5_malloc((size_t)2 * P * sizeof(int), "partition: hub counts");
+    cum = g5_malloc((size_t)(R + 1) * sizeof(double), "partition: piece targets");
+    rc = counts && cur && buf && loc && glob && hcount && cum ? G5_OK : G5_ERR_NOMEM;
     G5_TRY(g5_agree(c->comm, rc));
+    hdisp = hcount + P;
+
+    /* Weights to the position owners: {pos, degree, id}. */
     for (int64_t i = 0; i < c->vc; i++)
         if (pos[i] >= 0)
-            counts[px_block_owner(ng, c->P, pos[i])]++;
-    for (int p = 0, s = 0; p < c->P; p++)
+            counts[px_block_owner(ng, P, pos[i])]++;
+    for (int p = 0, s = 0; p < P; p++)
         cur[p] = s, s += (int)counts[p];
     for (int64_t i = 0; i < c->vc; i++)
         if (pos[i] >= 0) {
-            int64_t k = cur[px_block_owner(ng, c->P, pos[i])]++;
+            int64_t k = cur[px_block_owner(ng, P, pos[i])]++;
             buf[3 * k] = pos[i];
             buf[3 * k + 1] = deg[i];
             buf[3 * k + 2] = c->vf + i;
@@ -521,53 +606,158 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
     G5_TRY(g5_agree(c->comm, rc));
     w = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: weights");
     ids = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: ids");
-    rc = w && ids && nr == pc ? G5_OK : (w && ids ? g5_error(G5_ERR_INTERNAL, "positions are not a permutation") : G5_ERR_NOMEM);
+    lp = g5_malloc((size_t)(pc + 1) * sizeof(int32_t), "partition: local pieces");
+    hubs = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: hubs");
+    rc = w && ids && lp && hubs ? (nr == pc ? G5_OK : g5_error(G5_ERR_INTERNAL, "positions are not a permutation"))
+                                : G5_ERR_NOMEM;
     G5_TRY(g5_agree(c->comm, rc));
     for (int64_t i = 0; i < nr; i++) {
         w[rbuf[3 * i] - pf] = rbuf[3 * i + 1];
         ids[rbuf[3 * i] - pf] = rbuf[3 * i + 2];
-        run += rbuf[3 * i + 1];
     }
-    G5_TRY(mpi_ok(MPI_Exscan(&run, &before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    for (int64_t i = 0; i < pc; i++) {
+        if ((double)w[i] > thresh) {
+            hubs[3 * nhub] = w[i];
+            hubs[3 * nhub + 1] = ids[i];
+            hubs[3 * nhub + 2] = i;
+            nhub++;
+        } else {
+            nh_local++;
+            wn_local += w[i];
+        }
+    }
+
+    /* Every process gets every hub (in position order) and runs the same
+     * LPT. */
+    {
+        int mine = (int)(3 * nhub);
+        G5_TRY(mpi_ok(MPI_Allgather(&mine, 1, MPI_INT, hcount, 1, MPI_INT, c->comm), "MPI_Allgather"));
+        for (int p = 0; p < P; p++) {
+            hdisp[p] = (int)nall;
+            nall += hcount[p];
+        }
+        hub0 = hdisp[c->me] / 3;
+        allhubs = g5_malloc((size_t)(nall + 3) * sizeof(int64_t), "partition: all hubs");
+        nall /= 3;
+        hub_piece = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub pieces");
+        hub_idx = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub indices");
+        perm = g5_malloc((size_t)(nall + 1) * sizeof(int), "partition: hub order");
+        G5_TRY(g5_agree(c->comm, allhubs && hub_piece && hub_idx && perm ? G5_OK : G5_ERR_NOMEM));
+        G5_TRY(mpi_ok(MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp, MPI_INT64_T,
+                                     c->comm), "MPI_Allgatherv"));
+        for (int64_t h = 0; h < nall; h++)
+            perm[h] = (int)h;
+        g_hubs = allhubs;
+        qsort(perm, (size_t)nall, sizeof(int), cmp_hub);
+        /* loc[2R..3R): hub load, loc[3R..4R): hub count; replicated. */
+        for (int64_t j = 0; j < nall; j++) {
+            int64_t h = perm[j], best = 0;
+            for (int k = 1; k < R; k++)
+                if (glob[2 * R + k] < glob[2 * R + best])
+                    best = k;
+            hub_piece[h] = best;
+            hub_idx[h] = glob[3 * R + best]++;
+            glob[2 * R + best] += allhubs[3 * h];
+        }
+    }
+
+    /* Non-hub targets: piece k's share is proportional to W/R - hub load. */
+    {
+        double tsum = 0, wn = 0;
+        int64_t wn_all = 0;
+        G5_TRY(mpi_ok(MPI_Allreduce(&wn_local, &wn_all, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        wn = (double)wn_all;
+        for (int k = 0; k < R; k++) {
+            double t = (double)W / R - (double)glob[2 * R + k];
+            tsum += t > 0 ? t : 0;
+        }
+        cum[0] = 0;
+        for (int k = 0; k < R; k++) {
+            double t = (double)W / R - (double)glob[2 * R + k];
+            cum[k + 1] = cum[k] + (tsum > 0 ? (t > 0 ? t : 0) * wn / tsum : wn / R);
+        }
+    }
+    G5_TRY(mpi_ok(MPI_Exscan(&nh_local, &nh_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    G5_TRY(mpi_ok(MPI_Exscan(&wn_local, &wn_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
     if (c->me == 0)
-        before = 0;
-    G5_TRY(mpi_ok(MPI_Allreduce(&run, &W, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        nh_before = wn_before = 0;
+    /* loc[0..R): non-hub count, loc[R..2R): non-hub load, then first
+     * non-hub index per piece (min-reduced separately). */
     for (int k = 0; k < R; k++)
-        loc[k] = 0, loc[R + k] = 0, loc[2 * R + k] = INT64_MAX;
-    /* Reply {id, piece} to the owners, in position order. */
-    memset(counts, 0, (size_t)c->P * sizeof(int64_t));
+        loc[2 * R + k] = INT64_MAX;
+    {
+        int64_t nh = nh_before, wb = wn_before;
+        for (int64_t i = 0; i < pc; i++) {
+            double mid;
+            int lo = 0, hi = R - 1;
+            if ((double)w[i] > thresh) {
+                lp[i] = -1;
+                continue;
+            }
+            mid = (double)wb + 0.5 * (double)w[i];
+            /* The last k with cum[k] <= mid. */
+            while (lo < hi) {
+                int m = (lo + hi + 1) / 2;
+                if (cum[m] <= mid)
+                    lo = m;
+                else
+                    hi = m - 1;
+            }
+            lp[i] = lo;
+            loc[lo]++;
+            loc[R + lo] += w[i];
+            if (nh < loc[2 * R + lo])
+                loc[2 * R + lo] = nh;
+            nh++;
+            wb += w[i];
+        }
+    }
+    G5_TRY(mpi_ok(MPI_Allreduce(loc, glob, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(mpi_ok(MPI_Allreduce(MPI_IN_PLACE, loc + 2 * R, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+    for (int k = 0; k < R; k++) {
+        pcount[k] = glob[k] + glob[3 * R + k];
+        pload[k] = glob[R + k] + glob[2 * R + k];
+    }
+
+    /* Reply {id, piece, index in piece} to the owners. */
+    free(buf);
+    buf = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: piece records");
+    G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
+    memset(counts, 0, (size_t)P * sizeof(int64_t));
     for (int64_t i = 0; i < pc; i++)
         counts[own(c, ids[i])]++;
-    for (int p = 0, s = 0; p < c->P; p++)
+    for (int p = 0, s = 0; p < P; p++)
         cur[p] = s, s += (int)counts[p];
-    free(buf);
-    buf = g5_malloc((size_t)(pc + 1) * 2 * sizeof(int64_t), "partition: piece records");
-    G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
-    for (int64_t i = 0; i < pc; i++) {
-        unsigned __int128 mid = (unsigned __int128)(2 * before + w[i]) * (unsigned)R;
-        int64_t k = W > 0 ? (int64_t)(mid / (unsigned __int128)(2 * W)) : 0, j;
-        if (k >= R)
-            k = R - 1;
-        loc[k]++;
-        loc[R + k] += w[i];
-        if (pf + i < loc[2 * R + k])
-            loc[2 * R + k] = pf + i;
-        before += w[i];
-        j = cur[own(c, ids[i])]++;
-        buf[2 * j] = ids[i];
-        buf[2 * j + 1] = k;
+    {
+        int64_t nh = nh_before, hj = hub0;
+        for (int64_t i = 0; i < pc; i++) {
+            int64_t j = cur[own(c, ids[i])]++, k, idx;
+            if (lp[i] < 0) {
+                k = hub_piece[hj];
+                idx = glob[k] + hub_idx[hj];
+                hj++;
+            } else {
+                k = lp[i];
+                idx = nh - loc[2 * R + k];
+                nh++;
+            }
+            buf[3 * j] = ids[i];
+            buf[3 * j + 1] = k;
+            buf[3 * j + 2] = idx;
+        }
     }
     free(rbuf);
     rbuf = NULL;
-    rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+    rc = px_exchange(c->comm, 3, counts, buf, &rbuf, &nr, NULL);
     G5_TRY(g5_agree(c->comm, rc));
     for (int64_t i = 0; i < c->vc; i++)
         piece[i] = -1;
-    for (int64_t i = 0; i < nr; i++)
-        piece[rbuf[2 * i] - c->vf] = (int32_t)rbuf[2 * i + 1];
-    G5_TRY(mpi_ok(MPI_Allreduce(loc, pcount, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-    memcpy(pload, pcount + R, (size_t)R * sizeof(int64_t));
-    G5_TRY(mpi_ok(MPI_Allreduce(loc + 2 * R, pfirst, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+    for (int64_t i = 0; i < nr; i++) {
+        int64_t li = rbuf[3 * i] - c->vf;
+        piece[li] = (int32_t)rbuf[3 * i + 1];
+        idx[li] = rbuf[3 * i + 2];
+    }
+    *nhubs = nall;
 out:
     free(counts);
     free(cur);
@@ -575,7 +765,16 @@ out:
     free(rbuf);
     free(w);
     free(ids);
+    free(lp);
     free(loc);
+    free(glob);
+    free(hubs);
+    free(allhubs);
+    free(hub_piece);
+    free(hub_idx);
+    free(hcount);
+    free(perm);
+    free(cum);
     return rc;
 }
 
@@ -746,7 +945,7 @@ static int check_input(const struct ctx *c)
                         (long long)in->ncomponents, (long long)in->nvertices);
     if (in->tolerance < 0 || in->tolerance != in->tolerance)
         return g5_error(G5_ERR_ARG, "partition: the tolerance must be >= 0");
-    if (in->order < PART_ORDER_BFS || in->order > PART_ORDER_DEGREE)
+    if (in->order < PART_ORDER_BFS || in->order > PART_ORDER_LEAVES)
         return g5_error(G5_ERR_ARG, "partition: unknown giant order %d", in->order);
     if (in->nnodes < 1)
         return g5_error(G5_ERR_TOPO, "partition: no nodes");
@@ -777,7 +976,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
 {
     struct ctx c;
     part_result *res = NULL;
-    int64_t *deg = NULL, *pos = NULL, *pcount = NULL, *pload = NULL, *pfirst = NULL;
+    int64_t *deg = NULL, *pos = NULL, *idx = NULL, *pcount = NULL, *pload = NULL;
     int64_t *load = NULL, *verts = NULL, *gcnt = NULL, *sfill = NULL, *cbase = NULL;
     int64_t *mcount = NULL, *mbefore = NULL;
     int32_t *piece = NULL;
@@ -810,9 +1009,9 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     }
     deg = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: degrees");
     pos = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: positions");
+    idx = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: piece indices");
     piece = g5_malloc((size_t)(c.vc + 1) * sizeof(int32_t), "partition: pieces");
     pcount = g5_calloc((size_t)2 * R, sizeof(int64_t), "partition: pieces");
-    pfirst = g5_calloc((size_t)R, sizeof(int64_t), "partition: pieces");
     pload = g5_calloc((size_t)R, sizeof(int64_t), "partition: pieces");
     load = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
     verts = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
@@ -824,8 +1023,8 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     cbase = g5_malloc((size_t)(C + 1) * sizeof(int64_t), "partition: component bases");
     mcount = g5_calloc((size_t)(C + 1), sizeof(int64_t), "partition: member counts");
     mbefore = g5_calloc((size_t)(C + 1), sizeof(int64_t), "partition: member counts");
-    rc = res && res->rank_offsets && res->new_label && res->owner && deg && pos && piece && pcount &&
-         pfirst && pload && load && verts && gcnt && sfill && walk && heap && crank && cbase &&
+    rc = res && res->rank_offsets && res->new_label && res->owner && deg && pos && idx && piece && pcount &&
+         pload && load && verts && gcnt && sfill && walk && heap && crank && cbase &&
          mcount && mbefore ? G5_OK : G5_ERR_NOMEM;
     for (int s = 0; rc == G5_OK && s < PART_NSCHEMES; s++)
         if (!res->metrics[s].rank_edges || !res->metrics[s].rank_vertices)
@@ -857,7 +1056,22 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         else
             G5_TRY(giant_plain_order(&c, deg, pos));
         g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
-        G5_TRY(giant_cut(&c, deg, pos, piece, pcount, pload, pfirst));
+        /* A plain contiguous cut keeps the order whole; only if a heavy
+         * vertex on a boundary breaks the tolerance are the hubs taken out
+         * and placed by LPT (decided on replicated loads: same on all). */
+        G5_TRY(giant_cut(&c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
+        {
+            int64_t mx = 0;
+            double W = 2.0 * (double)in->comp_edges[0];
+            for (int k = 0; k < R; k++)
+                mx = pload[k] > mx ? pload[k] : mx;
+            if ((double)mx * R > (1.0 + in->tolerance) * W) {
+                double thresh = (in->tolerance > 0.01 ? in->tolerance : 0.01) * W / (2.0 * R);
+                g5_progress("partition: a heavy vertex breaks the balance (%.4f): hubs above degree %.0f go by LPT",
+                            (double)mx * R / W, thresh);
+                G5_TRY(giant_cut(&c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
+            }
+        }
     }
 
     /* Step 5, replicated: pieces along the switch-tree walk, then small
@@ -914,7 +1128,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
                 res->owner[i] = -1;
             } else if (l == 0 && res->giant_split) {
                 int r = walk[piece[i]];
-                res->new_label[i] = res->rank_offsets[r] + pos[i] - pfirst[piece[i]];
+                res->new_label[i] = res->rank_offsets[r] + idx[i];
                 res->owner[i] = r;
             } else {
                 int r = crank[l];
@@ -936,9 +1150,9 @@ out:
         part_result_free(&res);
     free(deg);
     free(pos);
+    free(idx);
     free(piece);
     free(pcount);
-    free(pfirst);
     free(pload);
     free(load);
     free(verts);

@@ -76,7 +76,7 @@ static int used_nodes(const topo *t, int R, const int *rank_node, int *local, in
 
 int partition_cmd(int argc, char **argv)
 {
-    struct cfg c = {NULL, NULL, 0, 0, 0, 0, 0, PART_DEFAULT_TOLERANCE, "id"};
+    struct cfg c = {NULL, NULL, 0, 0, 0, 0, 0, PART_DEFAULT_TOLERANCE, "leaves"};
     g5_opt opts[] = {
         {"topology", 't', G5_OPT_STRING, &c.topology, "FILE", "Slurm topology.conf or tleaf line (required)"},
         {"ranks", 'r', G5_OPT_INT, &c.ranks, "R", "ranks the kernels will run with (0: the process count)"},
@@ -84,7 +84,7 @@ int partition_cmd(int argc, char **argv)
          "emulate nodes: rank r on the r/K-th node of the tree walk (0: map by host name, needs R = P)"},
         {"tolerance", 0, G5_OPT_DOUBLE, &c.tolerance, "X", "edge balance tolerance (max/mean - 1)"},
         {"order", 0, G5_OPT_STRING, &c.order, "O",
-         "vertex order the giant is cut in: bfs, degree or id (the last two for comparison)"},
+         "order the giant is cut in: leaves (ids, degree-1 vertices after their neighbour), id, bfs, degree"},
         {"output", 'o', G5_OPT_STRING, &c.output, "FILE", "placement file to write (required)"},
         {"force", 'f', G5_OPT_FLAG, &c.force, "", "replace existing outputs"},
         {"json", 0, G5_OPT_FLAG, &c.json, "", "print the quality table as JSON"},
@@ -130,11 +130,11 @@ int partition_cmd(int argc, char **argv)
         rc = g5_error(G5_ERR_ARG, "--ranks and --ranks-per-node must be positive");
     if (rc == G5_OK && !(c.tolerance >= 0 && c.tolerance < 10))
         rc = g5_error(G5_ERR_ARG, "--tolerance must be in [0, 10)");
-    for (int o = PART_ORDER_BFS; o <= PART_ORDER_DEGREE; o++)
+    for (int o = PART_ORDER_BFS; o <= PART_ORDER_LEAVES; o++)
         if (c.order && strcmp(c.order, part_order_name(o)) == 0)
             order = o;
     if (rc == G5_OK && order < 0)
-        rc = g5_error(G5_ERR_ARG, "--order must be bfs, degree or id, not '%s'", c.order ? c.order : "");
+        rc = g5_error(G5_ERR_ARG, "--order must be leaves, id, bfs or degree, not '%s'", c.order ? c.order : "");
     R = c.ranks > 0 ? c.ranks : P;
     if (rc == G5_OK && c.ranks_per_node == 0 && R != P)
         rc = g5_error(G5_ERR_ARG, "--ranks %d differs from the %d processes running: give --ranks-per-node K "

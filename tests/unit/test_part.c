@@ -113,13 +113,14 @@ static void machine_init(struct machine *m, int R, int K, int leaf)
 
 static void machine_free(struct machine *m) { free(m->rank_node), free(m->hops); }
 
+static int order_ = PART_ORDER_BFS;
 static int place(const struct graph *g, const struct machine *m, double tol, part_result **res)
 {
     part_input in = {
         .nvertices = g->N, .nedges_local = g->M, .edges = g->E, .label = g->label,
         .ncomponents = g->C, .comp_vertices = g->cv, .comp_edges = g->ce,
         .nranks = m->R, .rank_node = m->rank_node, .nnodes = m->nnodes,
-        .node_hops = m->hops, .tolerance = tol,
+        .node_hops = m->hops, .tolerance = tol, .order = order_,
     };
     return part_place(MPI_COMM_SELF, &in, res);
 }
@@ -468,6 +469,83 @@ Test(part, a_graph_of_self_loops_is_all_isolated)
     cr_expect_eq(r->metrics[0].total_edges, 0, "self-loops are not counted");
     cr_expect_eq(r->metrics[1].cut_edges, 0);
     part_result_free(&r);
+    machine_free(&mc);
+    graph_free(&g);
+}
+
+Test(part, leaves_order_keeps_each_leaf_with_its_neighbour)
+{
+    struct graph g;
+    struct machine m;
+    part_result *r = NULL, *plain = NULL;
+    int R = 8;
+    int64_t *deg, *nb, apart = 0, leaves = 0;
+    random_graph(&g, 1024, 600, 1200);   /* sparse: many degree-1 vertices */
+    machine_init(&m, R, 1, 4);
+    order_ = PART_ORDER_LEAVES;
+    cr_assert_eq(place(&g, &m, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    order_ = PART_ORDER_ID;
+    cr_assert_eq(place(&g, &m, 0.05, &plain), G5_OK, "%s", g5_error_msg());
+    order_ = PART_ORDER_BFS;
+    cr_assert_eq(r->giant_hubs, 0, "this graph balances without moving hubs, so the order is kept whole");
+    deg = calloc(g.N, sizeof *deg);
+    nb = calloc(g.N, sizeof *nb);
+    for (int64_t e = 0; e < g.M; e++)
+        if (g.E[2 * e] != g.E[2 * e + 1])
+            deg[g.E[2 * e]]++, deg[g.E[2 * e + 1]]++, nb[g.E[2 * e]] = g.E[2 * e + 1], nb[g.E[2 * e + 1]] = g.E[2 * e];
+    for (int64_t v = 0; v < g.N; v++)
+        if (g.label[v] == 0 && deg[v] == 1) {
+            leaves++;
+            if (r->owner[v] != r->owner[nb[v]])
+                apart++;
+            else
+                cr_expect_gt(r->new_label[v], r->new_label[nb[v]], "leaf %lld must follow its neighbour", (long long)v);
+        }
+    cr_assert_gt(leaves, 50, "the graph must have leaves (%lld)", (long long)leaves);
+    cr_expect_leq(apart, R - 1, "%lld of %lld leaves apart from their neighbour; only piece boundaries may split them",
+                  (long long)apart, (long long)leaves);
+    cr_expect_lt(r->metrics[0].cut_edges, plain->metrics[0].cut_edges,
+                 "attaching leaves must cut fewer edges than plain id order (%lld vs %lld)",
+                 (long long)r->metrics[0].cut_edges, (long long)plain->metrics[0].cut_edges);
+    free(deg), free(nb);
+    part_result_free(&r);
+    part_result_free(&plain);
+    machine_free(&m);
+    graph_free(&g);
+}
+
+/* A ring of 600 vertices and three hubs of degree 250, 250 and 100 joined
+ * to it: W = 2400, so at R = 8 a rank's share (300) is barely above a hub.
+ * The degree order puts the hubs side by side and a contiguous cut lands
+ * one piece at 350 (17% over); the hubs must then go by LPT, and every
+ * order must end within the 5% tolerance. */
+Test(part, balances_edges_within_tolerance_around_hubs_in_every_order)
+{
+    int64_t N = 1024, E[2 * 1200], m = 0, hub[3] = {scatter(700, N), scatter(701, N), scatter(702, N)};
+    for (int64_t i = 0; i < 600; i++) {
+        E[2 * m] = scatter(i, N), E[2 * m + 1] = scatter((i + 1) % 600, N), m++;
+        E[2 * m] = hub[i < 250 ? 0 : i < 500 ? 1 : 2], E[2 * m + 1] = scatter(i, N), m++;
+    }
+    struct graph g;
+    struct machine mc;
+    graph_init(&g, N, m, E);
+    machine_init(&mc, 8, 1, 4);
+    for (int o = PART_ORDER_BFS; o <= PART_ORDER_LEAVES; o++) {
+        part_result *r = NULL;
+        order_ = o;
+        cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
+        cr_expect_leq(r->metrics[0].edge_imbalance, 1.05, "order %s: edge imbalance %.4f over 5%%",
+                      part_order_name(o), r->metrics[0].edge_imbalance);
+        if (o == PART_ORDER_DEGREE)
+            cr_expect_eq(r->giant_hubs, 3, "degree order: the 3 hubs must go by LPT (%lld)", (long long)r->giant_hubs);
+        int64_t seen_hub_rank[3];
+        for (int h = 0; h < 3; h++)
+            seen_hub_rank[h] = r->owner[hub[h]];
+        if (o == PART_ORDER_DEGREE)
+            cr_expect(seen_hub_rank[0] != seen_hub_rank[1], "LPT puts the two big hubs on different ranks");
+        part_result_free(&r);
+    }
+    order_ = PART_ORDER_BFS;
     machine_free(&mc);
     graph_free(&g);
 }

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int topo_cmd(int argc, char **argv);
 int gen_cmd(int argc, char **argv);
 int components_cmd(int argc, char **argv);
+int topo_cmd(int argc, char **argv);
+int run_cmd(int argc, char **argv);
 int stats_cmd(int argc, char **argv);
 int partition_cmd(int argc, char **argv);
 
@@ -22,12 +23,14 @@ struct command {
     const char *summary;
 };
 
+/* In pipeline order. */
 static const struct command commands[] = {
     {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
     {"components", components_cmd, "connected components of an edges file, with statistics"},
-    {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
     {"partition", partition_cmd, "place components on ranks and nodes by switch hops; placement file, rankfile, hostfile"},
+    {"run", run_cmd, "timed kernels: construction, BFS, SSSP, validation, Graph500 output"},
+    {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},
     {0, 0, 0}
 };
 

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dist_load.c - read a placement file (io.h: /new_label, /rank_offsets,
+ * /rank_node, /node_hops) into a kern_dist. Every rank reads the whole
+ * relabelling (untimed; 8 bytes per vertex while reading, 4 kept).
+ */
+#include "io.h"
+#include "kern_impl.h"
+
+int kern_dist_load_placement(MPI_Comm comm, const char *path, int64_t nvertices,
+                             kern_dist **out, int **rank_node, int **node_hops,
+                             int *nnodes)
+{
+    int P, rc;
+    MPI_Comm_size(comm, &P);
+    io_file *f = NULL;
+    int64_t *label = NULL, *offsets = NULL, nranks = 0, nv = 0, dims[2];
+    int *rn = NULL, *hops = NULL;
+    *out = NULL;
+    if (rank_node) *rank_node = NULL;
+    if (node_hops) *node_hops = NULL;
+    G5_TRY(io_file_open(comm, path, "g500-placement", 1, &f));
+    G5_TRY(io_attr_read_int64(f, "/", "nranks", &nranks));
+    G5_TRY(io_attr_read_int64(f, "/", "nvertices", &nv));
+    if (nranks != P) {
+        rc = g5_agree(comm, g5_error(G5_ERR_MISMATCH, "%s: placement for %lld ranks, run has %d",
+                                     path, (long long)nranks, P));
+        goto out;
+    }
+    if (nv != nvertices) {
+        rc = g5_agree(comm, g5_error(G5_ERR_MISMATCH, "%s: placement for %lld vertices, edges "
+                                     "file has %lld", path, (long long)nv, (long long)nvertices));
+        goto out;
+    }
+    dims[0] = nvertices;
+    G5_TRY(io_dataset_check(f, "/new_label", H5T_INTEGER, 8, 1, dims));
+    dims[0] = P + 1;
+    G5_TRY(io_dataset_check(f, "/rank_offsets", H5T_INTEGER, 8, 1, dims));
+    dims[0] = P;
+    G5_TRY(io_dataset_check(f, "/rank_node", H5T_INTEGER, 4, 1, dims));
+    dims[0] = dims[1] = -1;
+    G5_TRY(io_dataset_check(f, "/node_hops", H5T_INTEGER, 4, 2, dims));
+    int nn = (int)dims[0];
+    label = malloc((size_t)nvertices * sizeof(int64_t));
+    offsets = malloc(((size_t)P + 1) * sizeof(int64_t));
+    rn = malloc((size_t)P * sizeof(int));
+    hops = malloc(((size_t)nn * nn + 1) * sizeof(int));
+    rc = g5_agree(comm, label && offsets && rn && hops ? G5_OK
+                  : g5_error(G5_ERR_NOMEM, "%s: cannot allocate the relabelling", path));
+    if (rc) goto out;
+    G5_TRY(io_read_rows(f, "/new_label", H5T_NATIVE_INT64, 0, nvertices, label));
+    G5_TRY(io_read_rows(f, "/rank_offsets", H5T_NATIVE_INT64, 0, P + 1, offsets));
+    G5_TRY(io_read_rows(f, "/rank_node", H5T_NATIVE_INT, 0, P, rn));
+    G5_TRY(io_read_rows(f, "/node_hops", H5T_NATIVE_INT, 0, nn, hops));
+    int bad = 0;
+    for (int r = 0; r < P; r++) bad |= rn[r] < 0 || rn[r] >= nn;
+    if (bad) {
+        rc = g5_agree(comm, g5_error(G5_ERR_FORMAT, "%s: rank_node names a node outside "
+                                     "node_hops (%d nodes)", path, nn));
+        goto out;
+    }
+    G5_TRY(g5_agree(comm, kern_dist_create_placement(comm, nvertices, label, offsets, path, out)));
+    if (rank_node) { *rank_node = rn; rn = NULL; }
+    if (node_hops) { *node_hops = hops; hops = NULL; }
+    if (nnodes) *nnodes = nn;
+out:
+    free(label); free(offsets); free(rn); free(hops);
+    io_file_close(&f);
+    return rc;
+}

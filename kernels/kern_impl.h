@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kern_impl.h - private to kernels/: the layouts of kern_dist and kern_graph,
+ * the inline id arithmetic used in the hot loops, growable vectors and the
+ * counted all-to-all exchange shared by construction, BFS and SSSP.
+ */
+#ifndef G500_KERN_IMPL_H
+#define G500_KERN_IMPL_H
+
+#include "common.h"
+#include "kern.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct kern_dist {
+    int kind, nranks, rank;
+    int64_t nvertices, n_active;
+    int64_t *nlocal;        /* [P] */
+    int64_t *first;         /* [P+1]: block: first original id; placement: rank_offsets */
+    int64_t *base;          /* [P+1]: first pid of each rank (multiple of 64); base[P] = pid space */
+    uint32_t *new_of_old;   /* placement: [N] new label (UINT32_MAX: isolated) */
+    uint32_t *old_of_new;   /* placement: [n_active] original id of each new label */
+};
+
+struct kern_graph {
+    MPI_Comm comm;
+    int rank, nranks;
+    const kern_dist *dist;
+    int64_t nlocal, nnz, nnz_global;
+    int64_t base;           /* this rank's first pid */
+    int64_t *rowptr;        /* [nlocal+1] */
+    uint32_t *col;          /* [nnz] pids */
+    float *w;               /* [nnz] */
+    uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
+    int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
+};
+
+/* Owner rank of a pid: the last r with base[r] <= pid (binary search over
+ * P+1 entries; P is small next to the work per edge). */
+static inline int kern_owner_of_pid(const kern_dist *d, uint64_t pid)
+{
+    int lo = 0, hi = d->nranks - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if ((uint64_t)d->base[mid] <= pid) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* A growable array of fixed-size elements. */
+typedef struct kvec {
+    char *p;
+    size_t n, cap, esize;
+    int fail;               /* an allocation failed; contents truncated */
+} kvec;
+
+static inline void kvec_init(kvec *v, size_t esize)
+{
+    v->p = NULL; v->n = v->cap = 0; v->esize = esize; v->fail = 0;
+}
+static inline void kvec_free(kvec *v) { free(v->p); v->p = NULL; v->n = v->cap = 0; }
+static inline int kvec_reserve(kvec *v, size_t want)
+{
+    if (want <= v->cap) return 1;
+    size_t cap = v->cap ? v->cap : 256;
+    while (cap < want) cap *= 2;
+    char *p = realloc(v->p, cap * v->esize);
+    if (!p) { v->fail = 1; return 0; }
+    v->p = p; v->cap = cap;
+    return 1;
+}
+static inline void *kvec_push(kvec *v)
+{
+    if (v->n == v->cap && !kvec_reserve(v, v->n + 1)) return NULL;
+    return v->p + (v->n++) * v->esize;
+}
+
+/* Collective. Exchange variable-size blocks of `esize`-byte records:
+ * sendbuf holds the records for rank 0, then rank 1, ... (sendcounts[P]
+ * records each). The received records (all ranks' blocks for this rank in
+ * rank order) are placed in *recv (grown as needed, capacity *recvcap
+ * records) and their number in *nrecv. Bytes sent to other ranks are added
+ * to bytes_to. `ok` is this rank's state on entry (0: it failed earlier and
+ * sends nothing); the return value is 1 when every rank is ok after the
+ * exchange, 0 otherwise, the same on every rank. */
+int kern_exchange(MPI_Comm comm, size_t esize, const void *sendbuf,
+                  const int64_t *sendcounts, void **recv, size_t *recvcap,
+                  int64_t *nrecv, int64_t *bytes_to, int ok);
+
+#endif

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run_cmd.c - `g500 run`: the timed Graph500 kernels on an edges file.
+ *
+ *   mpirun -np P g500 run EDGES.h5 [--placement cyclic|block|FILE.h5]
+ *       [--roots 64] [--seed N] [--delta D] [--skip-sssp] [--no-validate]
+ *       [--json PATH] [--topology FILE --ranks-per-node K]
+ *
+ * Steps (as the Graph500 reference driver): read this rank's block of the
+ * edge list (untimed); kernel 1, construction (timed, then the edge list is
+ * freed: validation streams it from the file again); the search keys; for
+ * each key, kernel 2 (timed), conversion to original ids and validation
+ * (untimed), then the same for kernel 3; the statistics and the official
+ * output block on stdout and the JSON result. Progress on stderr, one line
+ * per step per key, in the reference's words. A failed validation prints
+ * the validator's message, "No results printed for invalid run." and exits
+ * non-zero on every rank.
+ *
+ * Timing: MPI_Barrier, MPI_Wtime, the kernel, then the maximum over ranks of
+ * the elapsed times (an allreduce after the clock stopped). Errors are
+ * agreed with g5_agree only after the clock stopped.
+ *
+ * Threads: OpenMP's own setting (OMP_NUM_THREADS) when given; otherwise the
+ * cores of the node divided among the ranks sharing it, so oversubscribed
+ * runs do not spin 2x the cores.
+ */
+#include "common.h"
+#include "io.h"
+#include "kern.h"
+#include "kern_report.h"
+#include "topo.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct run_opts {
+    const char *placement, *json, *topology;
+    int roots, skip_sssp, no_validate, ranks_per_node;
+    int64_t seed;
+    double delta;
+} run_opts;
+
+static void pick_threads(MPI_Comm comm)
+{
+    if (getenv("OMP_NUM_THREADS")) return;
+    MPI_Comm node;
+    int local = 1;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    int cores = omp_get_num_procs() / local;
+    omp_set_num_threads(cores < 1 ? 1 : cores);
+}
+
+/* hop-weighted copy of the byte matrix */
+static void hop_weight(int P, const int64_t *bytes, const int *rank_node, const int *hops,
+                       int nnodes, int64_t *out)
+{
+    for (int i = 0; i < P; i++)
+        for (int j = 0; j < P; j++)
+            out[i * P + j] = bytes[i * P + j] * hops[rank_node[i] * nnodes + rank_node[j]];
+}
+
+static double max_elapsed(MPI_Comm comm, double t0)
+{
+    double t = g5_now() - t0, m;
+    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return m;
+}
+
+int run_cmd(int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int P, me, rc = G5_OK, invalid = 0;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    run_opts o = {.placement = "cyclic", .json = NULL, .topology = NULL, .roots = 64,
+                  .seed = -1, .delta = 0.1, .ranks_per_node = 1};
+    const g5_opt opts[] = {
+        {"placement", 'p', G5_OPT_STRING, &o.placement, "cyclic|block|FILE",
+         "vertex distribution: cyclic (v mod P), block, or a placement file"},
+        {"roots", 'r', G5_OPT_INT, &o.roots, "K", "number of search keys (at most 64 per the spec)"},
+        {"seed", 's', G5_OPT_INT64, &o.seed, "N", "seed of the search keys (-1: the edges file's seed)"},
+        {"delta", 0, G5_OPT_DOUBLE, &o.delta, "D", "delta-stepping bucket width"},
+        {"skip-sssp", 0, G5_OPT_FLAG, &o.skip_sssp, NULL, "run BFS only"},
+        {"no-validate", 0, G5_OPT_FLAG, &o.no_validate, NULL,
+         "skip validation (said in the output and the JSON)"},
+        {"json", 'j', G5_OPT_STRING, &o.json, "PATH", "write the JSON result here"},
+        {"topology", 't', G5_OPT_STRING, &o.topology, "FILE",
+         "topology (Slurm topology.conf or tleaf) for hop-weighted bytes with cyclic/block"},
+        {"ranks-per-node", 0, G5_OPT_INT, &o.ranks_per_node, "K", "ranks per node with --topology"},
+    };
+    const int nopts = sizeof opts / sizeof opts[0];
+    const char *pos[2];
+    int npos = 0;
+    const char *usage = "mpirun -np P g500 run EDGES.h5 [options]";
+    const char *summary = "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
+                          "keys, validated, official output block and JSON.";
+    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
+    if (rc == 1) {
+        if (me == 0) g5_opts_help(stdout, usage, summary, opts, nopts);
+        return 0;
+    }
+    if (rc == G5_OK && npos != 1) rc = g5_error(G5_ERR_ARG, "expected one edges file (see --help)");
+    if (rc == G5_OK && (o.roots < 1 || o.roots > 64))
+        rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o.roots);
+    if (rc == G5_OK && !(o.delta > 0)) rc = g5_error(G5_ERR_ARG, "--delta must be positive");
+    if (rc) return g5_cmd_fail("run", rc);
+    pick_threads(comm);
+
+    io_edges *ef = NULL;
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_bfs *bfs = NULL;
+    kern_sssp *sssp = NULL;
+    topo *tp = NULL;
+    int64_t *edges = NULL, *pl = NULL, *po = NULL, roots[64];
+    float *weights = NULL;
+    double *dl = NULL, *dout = NULL;
+    int *rank_node = NULL, *node_hops = NULL, nnodes = 0;
+    kern_levels lv = {0};
+    kern_report rep;
+    memset(&rep, 0, sizeof rep);
+    double *arrays = NULL;
+    int64_t *iarrays = NULL;
+    char **dirs = NULL;
+
+    /* ---- read (untimed) ---- */
+    double t0 = g5_now();
+    G5_TRY(io_edges_open(comm, pos[0], &ef));
+    const io_edges_meta *meta = io_edges_get_meta(ef);
+    int64_t N = meta->nvertices, M = meta->nedges, first, count;
+    io_block_range(M, me, P, &first, &count);
+    edges = malloc(((size_t)count + 1) * 2 * sizeof(int64_t));
+    weights = malloc(((size_t)count + 1) * sizeof(float));
+    G5_TRY(g5_agree(comm, edges && weights ? G5_OK
+                    : g5_error(G5_ERR_NOMEM, "%s: cannot allocate %lld edges", pos[0], (long long)count)));
+    G5_TRY(io_edges_read_slab(ef, first, count, edges, weights));
+    rep.read_time = max_elapsed(comm, t0);
+    g5_progress("read %lld edges of %s (%.2f s)", (long long)M, pos[0], rep.read_time);
+
+    /* ---- distribution and topology ---- */
+    if (strcmp(o.placement, "cyclic") == 0) rc = kern_dist_create_cyclic(comm, N, &d);
+    else if (strcmp(o.placement, "block") == 0) rc = kern_dist_create_block(comm, N, &d);
+    else rc = kern_dist_load_placement(comm, o.placement, N, &d, &rank_node, &node_hops, &nnodes);
+    G5_TRY(g5_agree(comm, rc));
+    if (!rank_node && o.topology) {
+        int st = topo_load(o.topology, &tp);
+        if (st == G5_OK) {
+            rank_node = malloc(P * sizeof(int));
+            st = rank_node ? topo_map_ranks_per_node(tp, P, o.ranks_per_node, rank_node)
+                           : g5_error(G5_ERR_NOMEM, "topology: cannot allocate");
+        }
+        if (st == G5_OK) {
+            nnodes = topo_num_nodes(tp);
+            node_hops = malloc((size_t)nnodes * nnodes * sizeof(int));
+            if (!node_hops) st = g5_error(G5_ERR_NOMEM, "topology: cannot allocate");
+            else
+                for (int a = 0; a < nnodes; a++)
+                    for (int b = 0; b < nnodes; b++) node_hops[a * nnodes + b] = topo_hops_between(tp, a, b);
+        }
+        G5_TRY(g5_agree(comm, st));
+    }
+
+    /* ---- kernel 1 (timed) ---- */
+    g5_progress("constructing the graph (%s distribution)", o.placement);
+    MPI_Barrier(comm);
+    t0 = g5_now();
+    rc = kern_graph_build(comm, d, edges, weights, count, &g);
+    rep.construction_time = max_elapsed(comm, t0);
+    G5_TRY(g5_agree(comm, rc));
+    free(edges); edges = NULL;
+    free(weights); weights = NULL;
+    g5_progress("construction_time %.4f s, %lld directed entries", rep.construction_time,
+                (long long)kern_graph_nnz_global(g));
+
+    uint64_t seed = o.seed >= 0 ? (uint64_t)o.seed : meta->seed;
+    int nroots = 0;
+    G5_TRY(kern_roots_sample(g, seed, o.roots, roots, &nroots));
+    if (nroots == 0) {
+        rc = g5_error(G5_ERR_ARG, "%s: no vertex has an edge: nothing to search", pos[0]);
+        goto out;
+    }
+    G5_TRY(kern_bfs_create(g, &bfs));
+    if (!o.skip_sssp) G5_TRY(kern_sssp_create(g, o.delta, &sssp));
+    int64_t nl = kern_graph_nlocal(g), bfirst, bcount;
+    kern_block_range(N, me, P, &bfirst, &bcount);
+    pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
+    dl = malloc(((size_t)nl + 1) * sizeof(double));
+    po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
+    dout = malloc(((size_t)bcount + 1) * sizeof(double));
+    arrays = calloc(4 * (size_t)nroots, sizeof(double));
+    iarrays = calloc(2 * (size_t)nroots, sizeof(int64_t));
+    G5_TRY(g5_agree(comm, pl && dl && po && dout && arrays && iarrays ? G5_OK
+                    : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
+    rep.bfs_time = arrays; rep.sssp_time = arrays + nroots;
+    rep.bfs_validate_time = arrays + 2 * nroots; rep.sssp_validate_time = arrays + 3 * nroots;
+    rep.bfs_nedge = iarrays; rep.sssp_nedge = iarrays + nroots;
+    kern_comm_reset(g);
+
+    for (int i = 0; i < nroots; i++) {
+        /* ---- kernel 2 (timed) ---- */
+        g5_progress("Running BFS %d", i);
+        MPI_Barrier(comm);
+        t0 = g5_now();
+        rc = kern_bfs_run(bfs, roots[i], i == 0 ? &lv : NULL);
+        rep.bfs_time[i] = max_elapsed(comm, t0);
+        G5_TRY(g5_agree(comm, rc));
+        g5_progress("Time for BFS %d is %f", i, rep.bfs_time[i]);
+        int64_t nedge;
+        G5_TRY(kern_reached_edges(g, kern_bfs_parent(bfs), &nedge));
+        if (!o.no_validate) {
+            g5_progress("Validating BFS %d", i);
+            t0 = g5_now();
+            G5_TRY(kern_to_original(g, kern_bfs_parent(bfs), NULL, po, NULL));
+            int64_t vn = -1;
+            rc = kern_validate_bfs(comm, ef, roots[i], po, &vn);
+            rep.bfs_validate_time[i] = max_elapsed(comm, t0);
+            if (rc == G5_OK && vn != nedge)
+                rc = g5_error(G5_ERR_VALIDATE, "BFS root %lld: the validator counts %lld edges, "
+                              "the kernels %lld", (long long)roots[i], (long long)vn, (long long)nedge);
+            if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
+            if (rc) goto out;
+        }
+        rep.bfs_nedge[i] = nedge;
+        g5_progress("TEPS for BFS %d is %g", i, nedge / rep.bfs_time[i]);
+    }
+    rep.bfs_done = 1;
+    for (int i = 0; sssp && i < nroots; i++) {
+        /* ---- kernel 3 (timed) ---- */
+        g5_progress("Running SSSP %d", i);
+        MPI_Barrier(comm);
+        t0 = g5_now();
+        rc = kern_sssp_run(sssp, roots[i]);
+        rep.sssp_time[i] = max_elapsed(comm, t0);
+        G5_TRY(g5_agree(comm, rc));
+        if (i == 0) {
+            const kern_sssp_stats *s = kern_sssp_get_stats(sssp);
+            g5_progress("SSSP 0 phases (rank 0): %lld buckets, %lld rounds, %lld relaxations, "
+                        "%lld messages; relax %.4f s, exchange %.4f s, apply %.4f s, reduce %.4f s",
+                        (long long)s->buckets, (long long)s->phases, (long long)s->relaxations,
+                        (long long)s->messages, s->t_relax, s->t_exchange, s->t_apply, s->t_reduce);
+        }
+        g5_progress("Time for SSSP %d is %f", i, rep.sssp_time[i]);
+        kern_sssp_result(sssp, pl, dl);
+        int64_t nedge;
+        G5_TRY(kern_reached_edges(g, pl, &nedge));
+        if (!o.no_validate) {
+            g5_progress("Validating SSSP %d", i);
+            t0 = g5_now();
+            G5_TRY(kern_to_original(g, pl, dl, po, dout));
+            int64_t vn = -1;
+            rc = kern_validate_sssp(comm, ef, roots[i], po, dout, &vn);
+            rep.sssp_validate_time[i] = max_elapsed(comm, t0);
+            if (rc == G5_OK && vn != nedge)
+                rc = g5_error(G5_ERR_VALIDATE, "SSSP root %lld: the validator counts %lld edges, "
+                              "the kernels %lld", (long long)roots[i], (long long)vn, (long long)nedge);
+            if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
+            if (rc) goto out;
+        }
+        rep.sssp_nedge[i] = nedge;
+        g5_progress("TEPS for SSSP %d is %g", i, nedge / rep.sssp_time[i]);
+    }
+    rep.sssp_done = sssp != NULL;
+
+    /* ---- report ---- */
+    rep.scale = meta->scale; rep.edgefactor = meta->edgefactor;
+    rep.nranks = P; rep.nthreads = omp_get_max_threads();
+    rep.nroots = nroots; rep.roots = roots;
+    rep.generation_time = meta->generation_seconds;
+    rep.validated = !o.no_validate;
+    rep.placement = o.placement; rep.edges_path = pos[0];
+    rep.nvertices = N; rep.nedges = M; rep.n_active = kern_dist_n_active(d);
+    rep.comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
+    G5_TRY(g5_agree(comm, rep.comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate")));
+    G5_TRY(kern_comm_gather(g, rep.comm_bytes));
+    if (rank_node && node_hops) {
+        rep.comm_hop_bytes = malloc((size_t)P * P * sizeof(int64_t));
+        if (rep.comm_hop_bytes) hop_weight(P, rep.comm_bytes, rank_node, node_hops, nnodes, rep.comm_hop_bytes);
+    }
+    dirs = malloc((lv.n + 1) * sizeof(char *));
+    if (dirs) {
+        for (int k = 0; k < lv.n; k++) dirs[k] = lv.bottom_up[k] ? "bottom-up" : "top-down";
+        rep.bfs_level_time = lv.time; rep.bfs_level_frontier = lv.frontier;
+        rep.bfs_nlevels = lv.n; rep.bfs_level_dir = dirs;
+    }
+    int64_t rss = g5_peak_rss();
+    MPI_Allreduce(&rss, &rep.peak_rss_max, 1, MPI_INT64_T, MPI_MAX, comm);
+    int st = G5_OK;
+    if (me == 0) {
+        for (int k = 0; k < lv.n; k++)
+            g5_progress("BFS 0 level %d: %s, frontier %lld, %.6f s", k,
+                        lv.bottom_up[k] ? "bottom-up" : "top-down", (long long)lv.frontier[k], lv.time[k]);
+        g5_progress("peak RSS (max over ranks) %.1f MiB = %.1f bytes per input edge",
+                    rep.peak_rss_max / 1048576.0, (double)rep.peak_rss_max * P / (double)M);
+        st = kern_print_graph500(stdout, &rep);
+        fflush(stdout);
+        if (st == G5_OK && o.json) st = kern_write_json(o.json, &rep);
+    }
+    rc = g5_agree(comm, st);
+out:
+    if (rc == G5_OK) rc = g5_agree(comm, G5_OK);
+    if (invalid && me == 0) {
+        printf("No results printed for invalid run.\n");
+        fflush(stdout);
+    }
+    free(dirs);
+    kern_levels_free(&lv);
+    free(rep.comm_bytes); free(rep.comm_hop_bytes);
+    free(arrays); free(iarrays);
+    free(pl); free(dl); free(po); free(dout);
+    free(edges); free(weights);
+    free(rank_node); free(node_hops);
+    topo_free(&tp);
+    kern_sssp_free(&sssp);
+    kern_bfs_free(&bfs);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    io_edges_close(&ef);
+    return rc == G5_OK ? 0 : g5_cmd_fail("run", rc);
+}

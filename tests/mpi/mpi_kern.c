@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_kern.c - the kernels (construction, roots, BFS, SSSP, conversion to
+ * original ids) on small random graphs built here, at whatever rank count
+ * the runner uses (1, 2, 4), under the cyclic, block and a placement
+ * distribution. Checked against an independent serial BFS and Dijkstra
+ * written below, and against the same kernels run on MPI_COMM_SELF with the
+ * whole edge list (so the results are identical across rank counts).
+ */
+#include "common.h"
+#include "kern.h"
+#include "mpitest.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank_, nranks_;
+
+/* ---- test graph: skewed (R-MAT-like), with self-loops and duplicates ---- */
+typedef struct tgraph {
+    int64_t n, m;
+    int64_t *e;      /* [m][2] */
+    float *w;        /* [m] */
+    int64_t *off;    /* serial CSR without self-loops */
+    int64_t *adj;
+    float *aw;
+} tgraph;
+
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return *s;
+}
+
+static void tgraph_make(tgraph *t, int scale, int64_t n, int64_t m, uint64_t seed)
+{
+    t->n = n; t->m = m;
+    t->e = malloc(m * 2 * sizeof(int64_t));
+    t->w = malloc(m * sizeof(float));
+    uint64_t s = seed * 2654435761u + 1;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u = 0, v = 0;
+        for (int b = 0; b < scale; b++) {
+            double r = (double)(rng(&s) >> 11) / 9007199254740992.0;
+            int q = r < 0.57 ? 0 : r < 0.76 ? 1 : r < 0.95 ? 2 : 3;
+            u = 2 * u + (q >> 1); v = 2 * v + (q & 1);
+        }
+        /* scramble ids (odd multiplier mod 2^scale), then fold into [0, n) */
+        u = (int64_t)(((uint64_t)u * 0x9E3779B1u) & ((1u << scale) - 1)) % n;
+        v = (int64_t)(((uint64_t)v * 0x9E3779B1u) & ((1u << scale) - 1)) % n;
+        if (i % 97 == 5) v = u;                        /* self-loops */
+        if (i % 89 == 7 && i > 0) { u = t->e[2 * (i - 1) + 1]; v = t->e[2 * (i - 1)]; } /* reversed duplicate */
+        t->e[2 * i] = u; t->e[2 * i + 1] = v;
+        t->w[i] = (float)((rng(&s) >> 40) / 16777216.0);
+    }
+    t->off = calloc(n + 1, sizeof(int64_t));
+    for (int64_t i = 0; i < m; i++)
+        if (t->e[2 * i] != t->e[2 * i + 1]) { t->off[t->e[2 * i] + 1]++; t->off[t->e[2 * i + 1] + 1]++; }
+    for (int64_t v = 0; v < n; v++) t->off[v + 1] += t->off[v];
+    int64_t *pos = malloc(n * sizeof(int64_t));
+    memcpy(pos, t->off, n * sizeof(int64_t));
+    t->adj = malloc((t->off[n] + 1) * sizeof(int64_t));
+    t->aw = malloc((t->off[n] + 1) * sizeof(float));
+    for (int64_t i = 0; i < m; i++) {
+        int64_t u = t->e[2 * i], v = t->e[2 * i + 1];
+        if (u == v) continue;
+        t->adj[pos[u]] = v; t->aw[pos[u]++] = t->w[i];
+        t->adj[pos[v]] = u; t->aw[pos[v]++] = t->w[i];
+    }
+    free(pos);
+}
+
+static void tgraph_free(tgraph *t)
+{
+    free(t->e); free(t->w); free(t->off); free(t->adj); free(t->aw);
+}
+
+static void serial_bfs(const tgraph *t, int64_t root, int64_t *level)
+{
+    int64_t *q = malloc(t->n * sizeof(int64_t)), h = 0, tl = 0;
+    for (int64_t v = 0; v < t->n; v++) level[v] = -1;
+    level[root] = 0; q[tl++] = root;
+    while (h < tl) {
+        int64_t u = q[h++];
+        for (int64_t k = t->off[u]; k < t->off[u + 1]; k++)
+            if (level[t->adj[k]] < 0) { level[t->adj[k]] = level[u] + 1; q[tl++] = t->adj[k]; }
+    }
+    free(q);
+}
+
+/* Dijkstra with a binary heap of (dist, vertex), lazy deletion, in double */
+static void serial_dijkstra(const tgraph *t, int64_t root, double *dist)
+{
+    int64_t cap = t->off[t->n] + 2, hn = 0;
+    double *hd = malloc(cap * sizeof(double));
+    int64_t *hv = malloc(cap * sizeof(int64_t));
+    for (int64_t v = 0; v < t->n; v++) dist[v] = INFINITY;
+    dist[root] = 0; hd[0] = 0; hv[0] = root; hn = 1;
+    while (hn) {
+        double d = hd[0]; int64_t u = hv[0];
+        hn--; hd[0] = hd[hn]; hv[0] = hv[hn];
+        for (int64_t i = 0;;) {
+            int64_t l = 2 * i + 1, r = l + 1, s = i;
+            if (l < hn && hd[l] < hd[s]) s = l;
+            if (r < hn && hd[r] < hd[s]) s = r;
+            if (s == i) break;
+            double td = hd[i]; hd[i] = hd[s]; hd[s] = td;
+            int64_t tv = hv[i]; hv[i] = hv[s]; hv[s] = tv;
+            i = s;
+        }
+        if (d > dist[u]) continue;
+        for (int64_t k = t->off[u]; k < t->off[u + 1]; k++) {
+            double nd = d + t->aw[k];
+            int64_t v = t->adj[k];
+            if (nd < dist[v]) {
+                dist[v] = nd;
+                int64_t i = hn++;
+                hd[i] = nd; hv[i] = v;
+                while (i > 0 && hd[(i - 1) / 2] > hd[i]) {
+                    int64_t p = (i - 1) / 2;
+                    double td = hd[i]; hd[i] = hd[p]; hd[p] = td;
+                    int64_t tv = hv[i]; hv[i] = hv[p]; hv[p] = tv;
+                    i = p;
+                }
+            }
+        }
+    }
+    free(hd); free(hv);
+}
+
+/* smallest weight of an edge u-v in the test graph, or -1 */
+static double edge_weight(const tgraph *t, int64_t u, int64_t v)
+{
+    double best = -1;
+    for (int64_t k = t->off[u]; k < t->off[u + 1]; k++)
+        if (t->adj[k] == v && (best < 0 || t->aw[k] < best)) best = t->aw[k];
+    return best;
+}
+
+/* a placement: non-isolated vertices shuffled into [0, n_active), isolated
+ * ones after in id order; uneven rank ranges, rank 1 empty when P >= 3 */
+static void make_placement(const tgraph *t, int P, int64_t *label, int64_t *offsets)
+{
+    int64_t n = t->n, na = 0, ni = 0;
+    for (int64_t v = 0; v < n; v++) na += t->off[v + 1] > t->off[v];
+    int64_t *act = malloc(n * sizeof(int64_t));
+    for (int64_t v = 0; v < n; v++)
+        if (t->off[v + 1] > t->off[v]) act[ni++] = v;
+    uint64_t s = 12345;
+    for (int64_t i = na - 1; i > 0; i--) {
+        int64_t j = (int64_t)(rng(&s) % (uint64_t)(i + 1)), x = act[i];
+        act[i] = act[j]; act[j] = x;
+    }
+    for (int64_t i = 0; i < na; i++) label[act[i]] = i;
+    int64_t k = na;
+    for (int64_t v = 0; v < n; v++)
+        if (t->off[v + 1] == t->off[v]) label[v] = k++;
+    int64_t wsum = 0, acc = 0;
+    for (int r = 0; r < P; r++) wsum += (P >= 3 && r == 1) ? 0 : r + 1;
+    offsets[0] = 0;
+    for (int r = 0; r < P; r++) {
+        acc += (P >= 3 && r == 1) ? 0 : r + 1;
+        offsets[r + 1] = na * acc / wsum;
+    }
+    free(act);
+}
+
+/* gather a block-distributed array of N values onto every rank */
+static void gather_block(MPI_Comm comm, int64_t n, const void *mine, void *all, MPI_Datatype t)
+{
+    int P, me;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    int *c = malloc(P * sizeof(int)), *d = malloc(P * sizeof(int));
+    for (int r = 0; r < P; r++) {
+        int64_t f, k;
+        kern_block_range(n, r, P, &f, &k);
+        c[r] = (int)k; d[r] = (int)f;
+    }
+    MPI_Allgatherv(mine, c[me], t, all, c, d, t, comm);
+    free(c); free(d);
+}
+
+typedef struct result {
+    int nroots;
+    int64_t roots[8];
+    int64_t nedge[8];
+    int64_t *parent[8];   /* full [N], original ids */
+    double *dist[8];
+    int saw_bottom_up, saw_top_down;
+} result;
+
+/* build + roots + BFS + SSSP on comm under distribution `kind` */
+static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *res)
+{
+    int P, me, rc;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_bfs *b = NULL;
+    kern_sssp *s = NULL;
+    int64_t first, count;
+    kern_block_range(t->m, me, P, &first, &count);
+    if (kind == KERN_DIST_CYCLIC) rc = kern_dist_create_cyclic(comm, t->n, &d);
+    else if (kind == KERN_DIST_BLOCK) rc = kern_dist_create_block(comm, t->n, &d);
+    else {
+        int64_t *label = malloc(t->n * sizeof(int64_t)), *off = malloc((P + 1) * sizeof(int64_t));
+        make_placement(t, P, label, off);
+        rc = kern_dist_create_placement(comm, t->n, label, off, "test placement", &d);
+        free(label); free(off);
+    }
+    if (rc) return rc;
+    rc = kern_graph_build(comm, d, t->e + 2 * first, t->w + first, count, &g);
+    if (rc) goto out;
+    rc = kern_roots_sample(g, 42, want, res->roots, &res->nroots);
+    if (rc) goto out;
+    if ((rc = kern_bfs_create(g, &b)) || (rc = kern_sssp_create(g, 0.07, &s))) goto out;
+    int64_t bf, bc, nl = kern_graph_nlocal(g);
+    kern_block_range(t->n, me, P, &bf, &bc);
+    int64_t *pl = malloc((nl + 1) * sizeof(int64_t)), *po = malloc((bc + 1) * sizeof(int64_t));
+    double *dl = malloc((nl + 1) * sizeof(double)), *dout = malloc((bc + 1) * sizeof(double));
+    for (int i = 0; i < res->nroots; i++) {
+        kern_levels lv = {0};
+        rc = kern_bfs_run(b, res->roots[i], &lv);
+        rc = g5_agree(comm, rc);
+        if (rc) break;
+        for (int k = 0; k < lv.n; k++) {
+            if (lv.bottom_up[k]) res->saw_bottom_up = 1; else res->saw_top_down = 1;
+        }
+        kern_levels_free(&lv);
+        kern_reached_edges(g, kern_bfs_parent(b), &res->nedge[i]);
+        res->parent[i] = malloc(t->n * sizeof(int64_t));
+        res->dist[i] = malloc(t->n * sizeof(double));
+        if ((rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL))) break;
+        gather_block(comm, t->n, po, res->parent[i], MPI_INT64_T);
+        rc = g5_agree(comm, kern_sssp_run(s, res->roots[i]));
+        if (rc) break;
+        kern_sssp_result(s, pl, dl);
+        if ((rc = kern_to_original(g, pl, dl, po, dout))) break;
+        gather_block(comm, t->n, dout, res->dist[i], MPI_DOUBLE);
+    }
+    free(pl); free(po); free(dl); free(dout);
+out:
+    kern_sssp_free(&s);
+    kern_bfs_free(&b);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return rc;
+}
+
+static void result_free(result *r)
+{
+    for (int i = 0; i < r->nroots; i++) { free(r->parent[i]); free(r->dist[i]); }
+}
+
+/* levels from a parent array (original ids); -2 on a cycle or bad parent */
+static void levels_of(const tgraph *t, const int64_t *parent, int64_t root, int64_t *lev)
+{
+    for (int64_t v = 0; v < t->n; v++) lev[v] = -1;
+    lev[root] = 0;
+    for (int64_t v = 0; v < t->n; v++) {
+        if (parent[v] < 0 || lev[v] >= 0) continue;
+        int64_t depth = 0, u = v;
+        while (u >= 0 && lev[u] < 0 && depth <= t->n) { u = parent[u]; depth++; }
+        if (u < 0 || depth > t->n) { lev[v] = -2; continue; }
+        int64_t L = lev[u] + depth;
+        for (u = v; lev[u] < 0; u = parent[u]) lev[u] = L--;
+    }
+}
+
+static int check_against_serial(const tgraph *t, const result *r, const char *what)
+{
+    int ok = 1;
+    int64_t *ref = malloc(t->n * sizeof(int64_t)), *lev = malloc(t->n * sizeof(int64_t));
+    double *dref = malloc(t->n * sizeof(double));
+    for (int i = 0; i < r->nroots && ok; i++) {
+        int64_t root = r->roots[i];
+        MT_CHECK(t->off[root + 1] > t->off[root], "%s: root %lld has no edge", what, (long long)root);
+        for (int j = 0; j < i; j++)
+            MT_CHECK(r->roots[j] != root, "%s: root %lld repeated", what, (long long)root);
+        serial_bfs(t, root, ref);
+        MT_CHECK(r->parent[i][root] == root, "%s: parent of root %lld is %lld", what,
+                 (long long)root, (long long)r->parent[i][root]);
+        levels_of(t, r->parent[i], root, lev);
+        for (int64_t v = 0; v < t->n && ok; v++) {
+            MT_CHECK(lev[v] == ref[v], "%s root %lld: vertex %lld at level %lld, serial BFS says %lld",
+                     what, (long long)root, (long long)v, (long long)lev[v], (long long)ref[v]);
+            if (v != root && r->parent[i][v] >= 0)
+                MT_CHECK(edge_weight(t, v, r->parent[i][v]) >= 0, "%s: tree edge %lld-%lld not in graph",
+                         what, (long long)v, (long long)r->parent[i][v]);
+        }
+        int64_t ne = 0;
+        for (int64_t k = 0; k < t->m; k++)
+            ne += t->e[2 * k] != t->e[2 * k + 1] && ref[t->e[2 * k]] >= 0 && ref[t->e[2 * k + 1]] >= 0;
+        MT_CHECK(r->nedge[i] == ne, "%s root %lld: TEPS edge count %lld, input tuples say %lld", what,
+                 (long long)root, (long long)r->nedge[i], (long long)ne);
+        serial_dijkstra(t, root, dref);
+        for (int64_t v = 0; v < t->n && ok; v++) {
+            double a = r->dist[i][v], e = dref[v];
+            MT_CHECK((isinf(a) && isinf(e)) || fabs(a - e) <= 1e-5 * (1 + e),
+                     "%s root %lld: dist[%lld] = %.9g, Dijkstra says %.9g", what,
+                     (long long)root, (long long)v, a, e);
+        }
+    }
+    free(ref); free(lev); free(dref);
+    return ok;
+}
+
+static const char *kind_name[] = {"cyclic", "block", "placement"};
+
+static int kernels_match_serial_and_one_rank(int scale, int64_t n, int64_t m, int want)
+{
+    int ok = 1;
+    tgraph t;
+    tgraph_make(&t, scale, n, m, 7 + scale);
+    result one = {0};
+    int rc1 = run_all(MPI_COMM_SELF, &t, KERN_DIST_CYCLIC, want, &one);
+    MT_CHECK(rc1 == G5_OK, "1-rank run failed: %s", g5_error_msg());
+    int any_bu = 0, any_td = 0;
+    for (int kind = 0; kind < 3 && ok; kind++) {
+        result r = {0};
+        int rc = run_all(MPI_COMM_WORLD, &t, kind, want, &r);
+        MT_CHECK(rc == G5_OK, "%s run failed: %s", kind_name[kind], g5_error_msg());
+        if (rc == G5_OK) {
+            ok &= check_against_serial(&t, &r, kind_name[kind]);
+            MT_CHECK(r.nroots == one.nroots, "%s: %d roots, 1 rank found %d", kind_name[kind], r.nroots, one.nroots);
+            for (int i = 0; i < r.nroots && i < one.nroots; i++) {
+                MT_CHECK(r.roots[i] == one.roots[i], "%s: root %d is %lld, on 1 rank %lld",
+                         kind_name[kind], i, (long long)r.roots[i], (long long)one.roots[i]);
+                for (int64_t v = 0; v < t.n && ok; v++)
+                    MT_CHECK(r.dist[i][v] == one.dist[i][v] || (isinf(r.dist[i][v]) && isinf(one.dist[i][v])),
+                             "%s root %lld: dist[%lld] %.9g differs from 1 rank's %.9g",
+                             kind_name[kind], (long long)r.roots[i], (long long)v, r.dist[i][v], one.dist[i][v]);
+            }
+            any_bu |= r.saw_bottom_up; any_td |= r.saw_top_down;
+        }
+        result_free(&r);
+    }
+    if (m >= 16 * n) MT_CHECK(any_bu && any_td, "a dense graph should use both directions (bu %d td %d)", any_bu, any_td);
+    MT_CHECK(one.nroots == (want), "expected %d roots, got %d", want, one.nroots);
+    result_free(&one);
+    tgraph_free(&t);
+    return ok;
+}
+
+static int small_sparse_graph(void) { return kernels_match_serial_and_one_rank(8, 200, 300, 6); }
+static int rmat_graph_uses_both_directions(void) { return kernels_match_serial_and_one_rank(12, 4096, 65536, 4); }
+static int odd_vertex_count(void) { return kernels_match_serial_and_one_rank(10, 1000, 8000, 5); }
+
+static int out_of_range_edge_fails_on_every_rank(void)
+{
+    int ok = 1;
+    tgraph t;
+    tgraph_make(&t, 8, 256, 512, 3);
+    int64_t first, count;
+    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    if (rank_ == nranks_ - 1 && count > 0) t.e[2 * (first + count - 1)] = 999;
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_dist_create_block(MPI_COMM_WORLD, t.n, &d);
+    int rc = kern_graph_build(MPI_COMM_WORLD, d, t.e + 2 * first, t.w + first, count, &g);
+    rc = g5_agree(MPI_COMM_WORLD, rc);
+    MT_CHECK(rc == G5_ERR_FORMAT, "expected a format error on every rank, got %d (%s)", rc, g5_error_msg());
+    MT_CHECK(strstr(g5_error_msg(), "999") != NULL, "message should name the edge: '%s'", g5_error_msg());
+    MT_CHECK(g == NULL, "no graph on failure");
+    kern_dist_free(&d);
+    tgraph_free(&t);
+    return ok;
+}
+
+static int fewer_roots_than_asked_on_tiny_graph(void)
+{
+    int ok = 1;
+    tgraph t = {0};
+    t.n = 50; t.m = 3;
+    int64_t e[6] = {3, 4, 4, 4, 10, 3};
+    float w[3] = {0.5f, 0.25f, 0.125f};
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    int64_t first, count, roots[64];
+    int nroots = -1;
+    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d);
+    int rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());
+    if (rc == G5_OK) {
+        MT_CHECK(kern_graph_nnz_global(g) == 4, "2 distinct non-loop edges = 4 entries, got %lld",
+                 (long long)kern_graph_nnz_global(g));
+        rc = kern_roots_sample(g, 1, 64, roots, &nroots);
+        MT_CHECK(rc == G5_OK && nroots == 3, "3 non-isolated vertices, got %d roots", nroots);
+        for (int i = 0; i < nroots; i++)
+            MT_CHECK(roots[i] == 3 || roots[i] == 4 || roots[i] == 10, "root %lld is isolated", (long long)roots[i]);
+    }
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks_);
+    /* Two threads per rank at 1 and 2 ranks (the threaded paths are tested);
+     * one at 4 ranks, where 8 spinning threads on this 2-core machine would
+     * only measure the scheduler. */
+    omp_set_num_threads(nranks_ <= 2 ? 2 : 1);
+    MT_RUN(small_sparse_graph);
+    MT_RUN(odd_vertex_count);
+    MT_RUN(rmat_graph_uses_both_directions);
+    MT_RUN(out_of_range_edge_fails_on_every_rank);
+    MT_RUN(fewer_roots_than_asked_on_tiny_graph);
+    return mt_finish();
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# kern-run.sh - end-to-end checks of `g500 run` on a small generated graph:
+# validated runs at 1 and 2 ranks under cyclic and block, the output block's
+# keys in order, the JSON written, identical roots whatever the distribution,
+# and clean failures (missing file, bad option) with a non-zero exit.
+set -u
+G500=${G500:-bin/g500}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+
+$G500 gen -s 12 -o "$T/e.h5" -q || { echo "0 passed, 1 failed"; exit 1; }
+keys='SCALE: edgefactor: NBFS: graph_generation: num_mpi_processes: construction_time: bfs  min_time: bfs  harmonic_mean_TEPS: sssp harmonic_mean_TEPS: sssp max_validate:'
+for np in 1 2; do
+    for p in cyclic block; do
+        out="$T/out.$np.$p"
+        if mpirun -np $np "$G500" run "$T/e.h5" --roots 4 --placement $p --json "$T/r.$np.$p.json" >"$out" 2>"$out.err"; then
+            ok "run -np $np --placement $p validates and exits 0"
+        else
+            ko "run -np $np --placement $p (exit $?): $(tail -3 "$out.err")"
+        fi
+        prev=0; good=1
+        for k in SCALE: edgefactor: NBFS: num_mpi_processes: construction_time: "bfs  min_time:" "bfs  harmonic_mean_TEPS:" "sssp harmonic_mean_TEPS:" "sssp max_validate:"; do
+            line=$(grep -n -F "$k" "$out" | head -1 | cut -d: -f1)
+            if [ -z "$line" ] || [ "$line" -le "$prev" ]; then good=0; echo "  key '$k' missing or out of order"; fi
+            prev=${line:-$prev}
+        done
+        [ $good = 1 ] && ok "output block -np $np $p has the keys in order" || ko "output block -np $np $p"
+        [ -s "$T/r.$np.$p.json" ] && ok "JSON written (-np $np $p)" || ko "no JSON (-np $np $p)"
+        grep -q "^num_mpi_processes: *$np$" "$out" && ok "num_mpi_processes is $np" || ko "num_mpi_processes"
+    done
+done
+r1=$(grep -o '"roots"[^]]*' "$T/r.1.cyclic.json" | head -1)
+r2=$(grep -o '"roots"[^]]*' "$T/r.2.block.json" | head -1)
+[ -n "$r1" ] && [ "$r1" = "$r2" ] && ok "same roots at 1 rank cyclic and 2 ranks block" || ko "roots differ: '$r1' vs '$r2'"
+if mpirun -np 2 "$G500" run "$T/none.h5" >"$T/o" 2>"$T/e"; then ko "missing file accepted"
+else grep -q "none.h5" "$T/e" && ok "missing file: non-zero exit naming the file" || ko "missing file message: $(cat "$T/e")"; fi
+if "$G500" run "$T/e.h5" --roots 99 >"$T/o" 2>"$T/e"; then ko "--roots 99 accepted"
+else grep -q "roots" "$T/e" && ok "--roots 99 refused" || ko "--roots message"; fi
+mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp >"$T/o" 2>/dev/null
+grep -qi "skipped" "$T/o" && ! grep -q "^sssp" "$T/o" && ok "--no-validate says so; --skip-sssp prints no sssp lines" || ko "--no-validate/--skip-sssp output"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

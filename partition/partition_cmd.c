@@ -114,9 +114,9 @@ int partition_cmd(int argc, char **argv)
         if (me == 0)
             g5_opts_help(stdout, USAGE,
                          "Place the graph's components on R ranks by switch hops: compact away isolated\n"
-                         "vertices, keep small components whole, split the giant in BFS order over the\n"
-                         "ranks of a switch-tree walk with balanced edges; write the placement file, an\n"
-                         "Open MPI rankfile and a SLURM_HOSTFILE, and print the quality table.",
+                         "vertices, keep small components whole, cut the giant in a vertex order over\n"
+                         "the ranks of a switch-tree walk with balanced edges; write the placement file,\n"
+                         "an Open MPI rankfile and a SLURM_HOSTFILE, and print the quality table.",
                          opts, nopts);
         return 0;
     }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * part_place.c - the distributed placement: component checks, the giant's
- * BFS order and its edge-balanced cut, whole small components on the
+ * vertex order and its edge-balanced cut, whole small components on the
  * least-loaded ranks, the relabelling, and the quality metrics of this
  * placement and of the cyclic and block baselines (see part.h for the
  * model and the encoding of the result).
@@ -20,8 +20,9 @@
  *  2. checks against the components: labels in [-1, C), isolated <=> degree
  *     0, per-component vertex counts and degree sums equal the components'
  *     /component_vertices and 2 * /component_edges.
- *  3. BFS of component 0 (if it is split) from its highest-degree vertex
- *     (ties: smallest id). Positions are assigned level by level in the
+ *  3. the order of component 0 (if it is split): plain orders (id, leaves
+ *     after their neighbour, degree) by one global sort of (key, id);
+ *     or a BFS from its highest-degree vertex (ties: smallest id). Positions are assigned level by level in the
  *     order (position of the first parent, id) - the Cuthill-McKee order
  *     (Cuthill & McKee, "Reducing the bandwidth of sparse symmetric
  *     matrices", ACM 1969) - with a sample sort per level, so the order is
@@ -374,13 +375,12 @@ static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *p
 static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
                      int *levels_out)
 {
-    const int64_t *L = c->in->label, *E = c->in->edges;
+    const int64_t *L = c->in->label;
     int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0, CH = px_chunk();
     int64_t *rowptr = NULL, *fill = NULL, *adj = NULL, *cand = NULL, *counts = NULL;
     int64_t *front = NULL, *newl = NULL, nfront = 0, nnew = 0, assigned = 0;
     int64_t *buf = NULL, *rbuf = NULL, nr = 0;
     int rc = G5_OK, bad = G5_OK, levels = 0;
-    (void)E;
 
     rowptr = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant row pointers");
     fill = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant fill");

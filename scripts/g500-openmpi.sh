@@ -32,10 +32,12 @@ NP=$((NHOSTS * RPN))
 cd "$(dirname "$0")/.."
 
 # The run directory is chosen by make (RUN=... may come in "$@"); the job's
-# tree lives under results/ with the hosts' names in its own name's hash.
+# tree lives in TOPO_DIR (default results/topologies), named by a hash of
+# the hosts' names.
 tag=$(printf '%s\n' "${HOSTS[@]}" | cksum | cut -d' ' -f1)
-mkdir -p results/topologies
-JOBTOPO=results/topologies/hosts-$tag.conf
+TOPO_DIR=${TOPO_DIR:-results/topologies}
+mkdir -p "$TOPO_DIR"
+JOBTOPO=$TOPO_DIR/hosts-$tag.conf
 scripts/topo-subset.sh "$TOPOLOGY" "${HOSTS[@]}" > "$JOBTOPO.tmp.$$"
 # Keep the old file (and its time stamp) when the tree did not change, so
 # cached placements stay valid.

@@ -64,7 +64,9 @@ FLAGS_FILE := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))" = '$(FLAGS_LINE)' ] || echo '$(FLAGS_LINE)' > $(FLAGS_FILE); })
 
 .PHONY: all test tests clean help
-.SECONDARY:
+# Object files are intermediate for the test binaries: keep them (a bare
+# .SECONDARY: would also keep stale pipeline outputs whose inputs vanished).
+.PRECIOUS: $(BUILD)/%.o
 all: $(G500)
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)

@@ -79,9 +79,8 @@ p-check: $(G500)
 	@test -f '$(TOPO)' || { echo "pipeline: TOPO=$(TOPO) does not exist (configs/ has: $$(ls configs 2>/dev/null | tr '\n' ' '))" >&2; exit 2; }
 	@$(G500) report '$(RUN)' --check --scale $(SCALE) --edgefactor $(EDGEFACTOR) --seed $(SEED)
 
-# Two sub-makes: the report's inputs must all exist before Make compares
-# its time stamp with theirs (with every target secondary, a missing input
-# does not make Make rebuild an existing, newer report).
+# Two sub-makes: the stage files first, then the report, so the report's
+# time stamp is compared with inputs that all exist and are final.
 pipeline: p-check
 	@$(MAKE) --no-print-directory $(filter-out $(P_REPORT),$(P_FILES))
 	@$(MAKE) --no-print-directory $(P_REPORT)

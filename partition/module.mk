@@ -10,4 +10,3 @@
 bench-partition: $(G500)
 	G500=$(G500) bench/bench-partition.sh
 
-bench: bench-partition

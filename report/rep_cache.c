@@ -16,11 +16,10 @@
  *     holds R ranks and K ranks per node;
  *   - a run-*.json parses as JSON.
  * A file that fails is removed, so Make rebuilds it, and so is everything
- * made from it (edges -> components -> placements -> runs -> report): the
- * Makefile declares every target secondary (.SECONDARY:), and for a
- * secondary input that is missing GNU Make keeps an existing output that is
- * newer than the input's own inputs, so removing the input alone would
- * leave its outputs stale. Temporary files "NAME.tmp.<pid>" whose
+ * made from it (edges -> components -> placements -> runs -> report): an
+ * output derived from a file found untrustworthy is not trusted either,
+ * whatever the time stamps say (a damaged input may be older than the
+ * outputs that were made from its earlier, sound version). Temporary files "NAME.tmp.<pid>" whose
  * writer is gone (no such process, a zombie, or a process started after the
  * file last changed: the pid was reused) are removed as well.
  */
@@ -316,9 +315,7 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
         }
         gone[i] |= c.removed > before;
     }
-    /* What was made from a removed file goes too: Make treats every target
-     * as secondary here (the Makefile's .SECONDARY:), so a missing input
-     * alone would not make it rebuild an existing, newer output. Repeat
+    /* What was made from a removed file goes too (see the header). Repeat
      * until nothing more goes (edges -> components -> placement -> run). */
     for (int changed = 1; changed && rc == G5_OK;) {
         changed = 0;

@@ -43,7 +43,7 @@
 SCALE ?= 16
 EDGEFACTOR ?= 16
 SEED ?= 1
-TOPO ?= configs/fat-tree-4x4.conf
+TOPO ?= configs/fat-tree-2x2.conf
 NP ?= 4
 RANKS_PER_NODE ?= 1
 ROOTS ?= 64

@@ -4,7 +4,6 @@
 # and 2 ranks, against a plain sequential write of the same bytes, and the
 # chunk/checksum layout sweep) and writes results/bench/gen.md.
 .PHONY: bench bench-gen
-bench: bench-gen
 GEN_RATE := $(BUILD)/bench/gen_rate
 EDGES_READ := $(BUILD)/bench/edges_read
 

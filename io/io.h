@@ -91,6 +91,12 @@ int io_file_open(MPI_Comm comm, const char *path, const char *format,
                  int version, io_file **out);
 /* Collective. Accepts *f == NULL. */
 void io_file_close(io_file **f);
+/* Reads verify Fletcher32 checksums by default. A reader that has already
+ * read every chunk once with verification (kernel 1 reads the whole edge
+ * list) may switch it off for later passes (validation streams the list
+ * again for every search key): verification costs about 2.7x the read time.
+ * Not collective; every rank should pass the same value. */
+void io_file_set_checksum_verify(io_file *f, int verify);
 hid_t io_file_hid(const io_file *f);
 const char *io_file_path(const io_file *f);   /* the final path */
 MPI_Comm io_file_comm(const io_file *f);
@@ -214,7 +220,7 @@ typedef struct io_edges_meta {
     char generator[128];
 } io_edges_meta;
 
-/* Rows per chunk of /edges and /weights (see gen/README-section.md for the
+/* Rows per chunk of /edges and /weights (see docs/gen.md for the
  * measurement behind it). 2^18 - 1 rows, not 2^18: with the 4-byte
  * Fletcher32 suffix a chunk is then at most 4 MiB (/edges) or exactly 1 MiB
  * (/weights), so the 1 MiB file alignment wastes nothing (2^18 rows made the
@@ -256,6 +262,8 @@ typedef struct io_edges io_edges;
 int io_edges_open(MPI_Comm comm, const char *path, io_edges **out);
 const io_edges_meta *io_edges_get_meta(const io_edges *f);
 const char *io_edges_path(const io_edges *f);
+/* io_file_set_checksum_verify for the edges file. */
+void io_edges_set_checksum_verify(io_edges *f, int verify);
 /* Collective: every rank calls it the same number of times with its own
  * [first, first+count) (count may be 0). edges is [count][2]; weights may be
  * NULL to skip them. A damaged chunk (checksum) is reported as G5_ERR_FORMAT. */

@@ -38,6 +38,11 @@ struct io_edges {
     io_edges_meta meta;
 };
 
+void io_edges_set_checksum_verify(io_edges *f, int verify)
+{
+    io_file_set_checksum_verify(f->f, verify);
+}
+
 void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count)
 {
     int64_t q = m / nranks, r = m % nranks;

@@ -22,9 +22,14 @@
  *   words when it is dense (each rank's range starts on a 64-bit word, see
  *   kern.h), and as an allgathered list of 4-byte pids when the list is
  *   smaller than the bitmap (decided from allreduced counts).
- * Switching follows Beamer: go bottom-up when the edges out of the frontier
- * m_f exceed the unexplored edges m_u / alpha, come back top-down when the
- * frontier shrinks below n_active / beta. All counts come from one
+ * Switching: Beamer's first test alone, both ways: a level runs bottom-up
+ * when the edges out of the frontier m_f exceed the unexplored edges
+ * m_u / alpha (alpha = 14), top-down otherwise. m_u is exact (the edges of
+ * the vertices not yet reached). Beamer's second test (back to top-down
+ * when the frontier is below n / beta) sends the last big level of these
+ * graphs (40 000 vertices at SCALE 20, each with edges to scan) top-down,
+ * while bottom-up it only has the ~600 vertices still unreached to examine:
+ * 3.3 ms -> 0.4 ms of CPU at SCALE 20. All counts come from one
  * MPI_Allreduce per level, so every rank takes the same branch. This is the
  * bitmap-when-dense, vertex-messages-when-sparse exchange of Intel's
  * compressed distributed BFS (parent/vertex decoupling,
@@ -43,7 +48,14 @@
  *   - the edges out of the new frontier (m_f) are summed while claiming;
  *   - a top-down level is spread over the team when its frontier has many
  *     edges even if it has few vertices (the first levels are a few hubs),
- *     with dynamic chunks sized from the frontier length.
+ *     with dynamic chunks sized from the frontier length;
+ *   - software prefetch where the hardware cannot guess the address:
+ *     bottom-up, the first levels examine ~1.3 columns per unvisited vertex
+ *     (its first neighbours are hubs already in the frontier), so each
+ *     vertex costs one cache miss at the start of its row; a cursor 64
+ *     unvisited vertices ahead prefetches those row starts (23.3 -> 17.1 ms
+ *     of CPU per search at SCALE 20, one thread). Top-down, the parent slot
+ *     and row bounds of an unvisited target 16 columns ahead.
  *
  * Data: parent int64 [nlocal] holds the parent's pid (-1 unreached, valid
  * after kern_bfs_run); visited and zero-degree bitmaps [nlocal bits] (zero-
@@ -57,8 +69,11 @@
 #include <math.h>
 #include <omp.h>
 
+/* Direction rule and prefetch distances, chosen by measurement at SCALE 20
+ * (kernels/README-section.md): CPU time per search at one thread. */
 #define BFS_ALPHA 14
-#define BFS_BETA 24
+#define TD_AHEAD 16             /* top-down: columns ahead */
+#define BU_AHEAD 64             /* bottom-up: unvisited vertices ahead */
 
 struct kern_bfs {
     kern_graph *g;
@@ -230,9 +245,20 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t qm, int64_t *nqn, int
         for (int64_t i = 0; i < qn; i++) {
             uint32_t u = queue[i];
             int64_t upid = base + u;
-            for (int64_t e = rowptr[u]; e < rowptr[u + 1]; e++) {
+            const int64_t e1 = rowptr[u + 1];
+            for (int64_t e = rowptr[u]; e < e1; e++) {
                 uint32_t c = col[e];
                 uint64_t l = (uint64_t)((int64_t)c - base);
+                if (e + TD_AHEAD < e1) {
+                    /* an unvisited target ahead will be claimed: fetch its
+                     * parent slot and row bounds (the visited bitmap is in
+                     * L2, the arrays are not) */
+                    uint64_t l2 = (uint64_t)((int64_t)col[e + TD_AHEAD] - base);
+                    if (l2 < (uint64_t)nl && !(__atomic_load_n(&visited[l2 >> 6], __ATOMIC_RELAXED) >> (l2 & 63) & 1)) {
+                        __builtin_prefetch(&rowptr[l2], 0, 3);
+                        __builtin_prefetch(&parent[l2], 1, 3);
+                    }
+                }
                 if (l < (uint64_t)nl) {
                     if (claim(visited, l, shared)) {
                         parent[l] = upid;
@@ -355,8 +381,35 @@ static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_
     return ok;
 }
 
+/* Bottom-up prefetch cursor: walks the unvisited vertices BU_AHEAD ahead
+ * of the scan and prefetches the start of each one's row. The first levels
+ * examine about one column per vertex (the first neighbour is already in
+ * the frontier), so each vertex costs one cache miss on its row, at
+ * addresses too irregular for the hardware prefetcher. */
+typedef struct { int64_t w; uint64_t bits; } bu_cursor;
+
+static inline int64_t bu_cursor_step(bu_cursor *pc, const uint64_t *visited, int64_t nwl)
+{
+    while (!pc->bits) {
+        if (++pc->w >= nwl) { pc->w = nwl; return -1; }
+        pc->bits = ~__atomic_load_n(&visited[pc->w], __ATOMIC_RELAXED);
+    }
+    int64_t v = pc->w * 64 + __builtin_ctzll(pc->bits);
+    pc->bits &= pc->bits - 1;
+    return v;
+}
+static inline void bu_prefetch_next(bu_cursor *pc, const uint64_t *visited, int64_t nwl,
+                                    const int64_t *rowptr, const uint32_t *col)
+{
+    int64_t v = bu_cursor_step(pc, visited, nwl);
+    if (v >= 0) __builtin_prefetch(&col[rowptr[v]], 0, 3);
+}
+
+
 /* One bottom-up level: frontier in b->front (global), new local frontier
- * words into b->next. */
+ * words into b->next. Each thread owns the words it is given (visited,
+ * next, the 64 parents): no atomics; the cursor's look at words ahead is a
+ * relaxed load, paired with relaxed stores. */
 static void level_bottom_up(kern_bfs *b, int64_t *nnew, int64_t *mf)
 {
     kern_graph *g = b->g;
@@ -365,28 +418,43 @@ static void level_bottom_up(kern_bfs *b, int64_t *nnew, int64_t *mf)
     int64_t *parent = b->parent;
     const int64_t *rowptr = g->rowptr;
     const uint32_t *col = g->col;
+    const int64_t nwl = b->nwl;
     int64_t n = 0, m = 0;
-#pragma omp parallel for schedule(dynamic, 32) reduction(+ : n, m) num_threads(b->nt)
-    for (int64_t wi = 0; wi < b->nwl; wi++) {
-        uint64_t todo = ~visited[wi], nw = 0;
-        while (todo) {
-            int bit = __builtin_ctzll(todo);
-            todo &= todo - 1;
-            int64_t l = wi * 64 + bit;
-            const int64_t e0 = rowptr[l], e1 = rowptr[l + 1];
-            for (int64_t k = e0; k < e1; k++) {
-                uint32_t c = col[k];
-                if (front[c >> 6] >> (c & 63) & 1) {
-                    parent[l] = c;
-                    nw |= 1ULL << bit;
-                    m += e1 - e0;
-                    break;
+#pragma omp parallel reduction(+ : n, m) num_threads(b->nt)
+    {
+        bu_cursor pc = {0, 0};
+        int64_t last = -2;
+#pragma omp for schedule(dynamic, 32) nowait
+        for (int64_t wi = 0; wi < nwl; wi++) {
+            const uint64_t vis = __atomic_load_n(&visited[wi], __ATOMIC_RELAXED);
+            uint64_t todo = ~vis, nw = 0;
+            if (wi != last + 1) {
+                /* a new chunk: restart the cursor here */
+                pc.w = wi;
+                pc.bits = todo;
+                for (int k = 0; k < BU_AHEAD; k++) bu_prefetch_next(&pc, visited, nwl, rowptr, col);
+            }
+            last = wi;
+            while (todo) {
+                int bit = __builtin_ctzll(todo);
+                todo &= todo - 1;
+                bu_prefetch_next(&pc, visited, nwl, rowptr, col);
+                int64_t l = wi * 64 + bit;
+                const int64_t e0 = rowptr[l], e1 = rowptr[l + 1];
+                for (int64_t k = e0; k < e1; k++) {
+                    uint32_t c = col[k];
+                    if (front[c >> 6] >> (c & 63) & 1) {
+                        parent[l] = c;
+                        nw |= 1ULL << bit;
+                        m += e1 - e0;
+                        break;
+                    }
                 }
             }
+            next[wi] = nw;
+            __atomic_store_n(&visited[wi], vis | nw, __ATOMIC_RELAXED);
+            n += __builtin_popcountll(nw);
         }
-        next[wi] = nw;
-        visited[wi] |= nw;
-        n += __builtin_popcountll(nw);
     }
     *nnew = n;
     *mf = m;
@@ -413,7 +481,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
         qm = kern_graph_degree(g, rl);
     }
     int64_t st[3] = {0, 0, 0};
-    int64_t nf = 1, mf = qm, mu, prev_nf = 0;
+    int64_t nf = 1, mf = qm, mu;
     if (P > 1) MPI_Allreduce(&qm, &mf, 1, MPI_INT64_T, MPI_SUM, g->comm);
     mu = g->nnz_global - mf;
     int bu = 0, ok = 1;
@@ -427,7 +495,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
                 b->next[b->queue[i] >> 6] |= 1ULL << (b->queue[i] & 63);
             ok = frontier_share(b, nf, b->queue, qn, 1, ok);
             bu = 1;
-        } else if (bu && nf < prev_nf && nf < d->n_active / BFS_BETA) {
+        } else if (bu && mf <= mu / BFS_ALPHA) {
             /* local bitmap -> queue */
             qn = 0;
             for (int64_t wi = 0; wi < b->nwl; wi++)
@@ -455,7 +523,6 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
         }
         levels_add(levels, g5_now() - t0, nf, bu);
         if (st[2]) break;
-        prev_nf = nf;
         nf = st[0];
         mf = st[1];
         mu -= mf;
@@ -463,7 +530,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
     /* unreached vertices with a row get -1 (the others never change) */
     const uint64_t *vis = b->visited, *zd = b->zero_deg;
     int64_t *parent = b->parent;
-#pragma omp parallel for schedule(static) if (b->nwl > 4096)
+#pragma omp parallel for schedule(static) if (b->nwl > 65536)
     for (int64_t wi = 0; wi < b->nwl; wi++)
         for (uint64_t w = ~(vis[wi] | zd[wi]); w; w &= w - 1)
             parent[wi * 64 + __builtin_ctzll(w)] = -1;

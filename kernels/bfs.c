@@ -21,7 +21,7 @@
  *   The frontier reaches every rank by one MPI_Allgatherv of each rank's own
  *   words when it is dense (each rank's range starts on a 64-bit word, see
  *   kern.h), and as an allgathered list of 4-byte pids when the list is
- *   smaller than the bitmap (decided from allreduced counts).
+ *   smaller than the bitmap (decided from the agreed frontier size).
  * Switching: Beamer's first test alone, both ways: a level runs bottom-up
  * when the edges out of the frontier m_f exceed the unexplored edges
  * m_u / alpha (alpha = 14), top-down otherwise. m_u is exact (the edges of
@@ -30,14 +30,16 @@
  * graphs (40 000 vertices at SCALE 20, each with edges to scan) top-down,
  * while bottom-up it only has the ~600 vertices still unreached to examine:
  * 3.3 ms -> 0.4 ms of CPU at SCALE 20. All counts come from one
- * MPI_Allreduce per level, so every rank takes the same branch. This is the
+ * MPI_Allgather per level (each rank's new vertices, their edges, a failure
+ * flag), so every rank takes the same branch and knows the counts of a list
+ * exchange without another round. This is the
  * bitmap-when-dense, vertex-messages-when-sparse exchange of Intel's
  * compressed distributed BFS (parent/vertex decoupling,
  * "seeds/intel-energy-efficient-bfs").
  *
  * Work avoided on purpose:
  *   - one rank (P == 1): no MPI call inside the levels (no exchange, no
- *     allreduce; the frontier bitmaps swap instead of being gathered);
+ *     allgather; the frontier bitmaps swap instead of being gathered);
  *   - the parent array is not cleared per search: the visited bitmap alone
  *     decides what is reached, parent[v] is written exactly once when v is
  *     claimed, and one pass at the end writes -1 for the unreached vertices
@@ -92,6 +94,7 @@ struct kern_bfs {
     size_t recvcap;
     int64_t zroot;              /* a zero-degree root's local index, or -1 */
     int64_t *cnt;               /* [P] */
+    int64_t *lvcnt;             /* [3P] every rank's (new, edges, failed) of a level */
     int *gcounts, *gdispls;     /* allgatherv in words */
 };
 
@@ -124,10 +127,11 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         b->tsend = calloc((size_t)b->nt * P, sizeof(kvec));
         b->tnext = calloc((size_t)b->nt, sizeof(kvec));
         b->cnt = calloc((size_t)P, sizeof(int64_t));
+        b->lvcnt = calloc(3 * (size_t)P, sizeof(int64_t));
         b->gcounts = calloc((size_t)P, sizeof(int));
         b->gdispls = calloc((size_t)P, sizeof(int));
         ok = b->parent && b->visited && b->zero_deg && b->next && b->front && b->queue &&
-             b->nextq && b->tsend && b->tnext && b->cnt && b->gcounts && b->gdispls &&
+             b->nextq && b->tsend && b->tnext && b->cnt && b->lvcnt && b->gcounts && b->gdispls &&
              (P == 1 || (b->slist && b->glist));
         if (b->nwg > 0x7fffffff) ok = 0;
     }
@@ -164,7 +168,7 @@ void kern_bfs_free(kern_bfs **bp)
     free(b->parent); free(b->visited); free(b->zero_deg); free(b->next); free(b->front);
     free(b->queue); free(b->nextq); free(b->sendbuf); free(b->recv);
     free(b->slist); free(b->glist);
-    free(b->cnt); free(b->gcounts); free(b->gdispls);
+    free(b->cnt); free(b->lvcnt); free(b->gcounts); free(b->gdispls);
     free(b);
     *bp = NULL;
 }
@@ -329,10 +333,13 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t qm, int64_t *nqn, int
 
 /* Make the global frontier bitmap `front` from this rank's frontier, which
  * is in the local words `next` (and, when from_queue, also the list
- * queue[0, qn)). nf: the agreed global frontier size. One rank: swap. */
+ * queue[0, qn)). nf: the agreed global frontier size; b->lvcnt[3r]: rank r's
+ * part of it (from the level's allgather, so a list exchange needs no
+ * extra round for its counts). One rank: swap. */
 static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_t qn,
-                          int from_queue, int ok)
+                          int from_queue, int *as_list, int ok)
 {
+    *as_list = 0;
     kern_graph *g = b->g;
     int P = g->nranks, me = g->rank;
     if (P == 1) {
@@ -341,6 +348,7 @@ static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_
     }
     /* a list of 4-byte pids costs 4 nf bytes per rank, the bitmap 8 nwg */
     if (nf * 4 < b->nwg * 8) {
+        *as_list = 1;
         const uint32_t *list = queue;
         int64_t n = qn;
         if (!from_queue) {
@@ -350,11 +358,14 @@ static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_
                     b->slist[n++] = (uint32_t)(wi * 64 + __builtin_ctzll(w));
             list = b->slist;
         }
-        int cn = (int)n, counts[P], displs[P];
-        int e = MPI_Allgather(&cn, 1, MPI_INT, counts, 1, MPI_INT, g->comm);
-        if (e == MPI_SUCCESS) {
-            int o = 0;
-            for (int r = 0; r < P; r++) { displs[r] = o; o += counts[r]; }
+        int cn = (int)n, counts[P], displs[P], o = 0;
+        for (int r = 0; r < P; r++) {
+            counts[r] = (int)b->lvcnt[3 * r];
+            displs[r] = o;
+            o += counts[r];
+        }
+        int e = MPI_SUCCESS;
+        {
             /* send local indices, add each sender's base after receipt */
             e = MPI_Allgatherv(list, cn, MPI_UINT32_T, b->glist, counts, displs, MPI_UINT32_T,
                                g->comm);
@@ -482,18 +493,20 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
     }
     int64_t st[3] = {0, 0, 0};
     int64_t nf = 1, mf = qm, mu;
+    for (int r = 0; r < P; r++) b->lvcnt[3 * r] = r == owner;
     if (P > 1) MPI_Allreduce(&qm, &mf, 1, MPI_INT64_T, MPI_SUM, g->comm);
     mu = g->nnz_global - mf;
     int bu = 0, ok = 1;
     while (nf > 0) {
         double t0 = g5_now();
         int64_t nnew, mnew;
+        int as_list = 0;
         if (!bu && mf > mu / BFS_ALPHA) {
             /* queue -> local bitmap */
             memset(b->next, 0, (size_t)b->nwl * 8);
             for (int64_t i = 0; i < qn; i++)
                 b->next[b->queue[i] >> 6] |= 1ULL << (b->queue[i] & 63);
-            ok = frontier_share(b, nf, b->queue, qn, 1, ok);
+            ok = frontier_share(b, nf, b->queue, qn, 1, &as_list, ok);
             bu = 1;
         } else if (bu && mf <= mu / BFS_ALPHA) {
             /* local bitmap -> queue */
@@ -503,7 +516,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
                     b->queue[qn++] = (uint32_t)(wi * 64 + __builtin_ctzll(w));
             bu = 0;
         } else if (bu) {
-            ok = frontier_share(b, nf, NULL, 0, 0, ok);
+            ok = frontier_share(b, nf, NULL, 0, 0, &as_list, ok);
         }
         if (bu) {
             level_bottom_up(b, &nnew, &mnew);
@@ -515,13 +528,19 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
         qm = mnew;
         int64_t loc[3] = {nnew, mnew, ok ? 0 : 1};
         if (P > 1) {
-            MPI_Allreduce(loc, st, 3, MPI_INT64_T, MPI_SUM, g->comm);
+            /* an allgather rather than an allreduce: the per-rank frontier
+             * sizes are the counts of a list exchange next level */
+            if (MPI_Allgather(loc, 3, MPI_INT64_T, b->lvcnt, 3, MPI_INT64_T, g->comm) != MPI_SUCCESS)
+                memcpy(b->lvcnt, loc, sizeof loc), b->lvcnt[2] = 1;
+            st[0] = st[1] = st[2] = 0;
+            for (int r = 0; r < P; r++)
+                for (int k = 0; k < 3; k++) st[k] += b->lvcnt[3 * r + k];
             for (int r = 0; r < P; r++)
                 if (r != g->rank) g->bytes_to[r] += 24;
         } else {
             memcpy(st, loc, sizeof st);
         }
-        levels_add(levels, g5_now() - t0, nf, bu);
+        levels_add(levels, g5_now() - t0, nf, bu ? 1 + as_list : 0);
         if (st[2]) break;
         nf = st[0];
         mf = st[1];

@@ -190,6 +190,7 @@ typedef struct result {
     int64_t *parent[8];   /* full [N], original ids */
     double *dist[8];
     int saw_bottom_up, saw_top_down;
+    int saw_bitmap_frontier, saw_list_frontier;   /* bottom-up exchange forms */
 } result;
 
 /* build + roots + BFS + SSSP on comm under distribution `kind` */
@@ -229,6 +230,8 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
         if (rc) break;
         for (int k = 0; k < lv.n; k++) {
             if (lv.bottom_up[k]) res->saw_bottom_up = 1; else res->saw_top_down = 1;
+            if (lv.bottom_up[k] == 1) res->saw_bitmap_frontier = 1;
+            if (lv.bottom_up[k] == 2) res->saw_list_frontier = 1;
         }
         kern_levels_free(&lv);
         kern_reached_edges(g, kern_bfs_parent(b), &res->nedge[i]);
@@ -319,7 +322,8 @@ static int kernels_match_serial_and_one_rank(int scale, int64_t n, int64_t m, in
     result one = {0};
     int rc1 = run_all(MPI_COMM_SELF, &t, KERN_DIST_CYCLIC, want, &one);
     MT_CHECK(rc1 == G5_OK, "1-rank run failed: %s", g5_error_msg());
-    int any_bu = 0, any_td = 0;
+    int any_bu = 0, any_td = 0, any_bitmap = 0, any_list = 0;
+    MT_CHECK(!one.saw_list_frontier, "one rank never exchanges a frontier list");
     for (int kind = 0; kind < 3 && ok; kind++) {
         result r = {0};
         int rc = run_all(MPI_COMM_WORLD, &t, kind, want, &r);
@@ -336,10 +340,16 @@ static int kernels_match_serial_and_one_rank(int scale, int64_t n, int64_t m, in
                              kind_name[kind], (long long)r.roots[i], (long long)v, r.dist[i][v], one.dist[i][v]);
             }
             any_bu |= r.saw_bottom_up; any_td |= r.saw_top_down;
+            any_bitmap |= r.saw_bitmap_frontier; any_list |= r.saw_list_frontier;
         }
         result_free(&r);
     }
     if (m >= 16 * n) MT_CHECK(any_bu && any_td, "a dense graph should use both directions (bu %d td %d)", any_bu, any_td);
+    /* the levels around the peak share a dense bitmap; the last bottom-up
+     * levels (few vertices) a list: both forms are exercised at P > 1 */
+    if (m >= 16 * n && nranks_ > 1)
+        MT_CHECK(any_bitmap && any_list, "bottom-up frontier exchanges: bitmap %d list %d",
+                 any_bitmap, any_list);
     MT_CHECK(one.nroots == (want), "expected %d roots, got %d", want, one.nroots);
     result_free(&one);
     tgraph_free(&t);

@@ -421,7 +421,7 @@ static inline void bu_prefetch_next(bu_cursor *pc, const uint64_t *visited, int6
  * words into b->next. Each thread owns the words it is given (visited,
  * next, the 64 parents): no atomics; the cursor's look at words ahead is a
  * relaxed load, paired with relaxed stores. */
-static void level_bottom_up(kern_bfs *b, int64_t *nnew, int64_t *mf)
+static void level_bottom_up(kern_bfs *b, int64_t mu, int64_t *nnew, int64_t *mf)
 {
     kern_graph *g = b->g;
     const uint64_t *front = b->front;
@@ -431,7 +431,10 @@ static void level_bottom_up(kern_bfs *b, int64_t *nnew, int64_t *mf)
     const uint32_t *col = g->col;
     const int64_t nwl = b->nwl;
     int64_t n = 0, m = 0;
-#pragma omp parallel reduction(+ : n, m) num_threads(b->nt)
+    /* the last levels have few vertices left to examine (mu: the edges of
+     * the unreached vertices, all ranks): waking the team costs more */
+    const int team = nwl > 65536 || mu / g->nranks > 32768;
+#pragma omp parallel reduction(+ : n, m) num_threads(b->nt) if (team)
     {
         bu_cursor pc = {0, 0};
         int64_t last = -2;
@@ -519,7 +522,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
             ok = frontier_share(b, nf, NULL, 0, 0, &as_list, ok);
         }
         if (bu) {
-            level_bottom_up(b, &nnew, &mnew);
+            level_bottom_up(b, mu, &nnew, &mnew);
         } else {
             ok = level_top_down(b, qn, qm, &nnew, &mnew, ok);
             uint32_t *t = b->queue; b->queue = b->nextq; b->nextq = t;

@@ -409,6 +409,54 @@ static int fewer_roots_than_asked_on_tiny_graph(void)
     return ok;
 }
 
+/* The workspace is reused between searches without clearing the parent
+ * array: a vertex reached by one search and not by the next, and a root
+ * without edges, must read -1 afterwards. */
+static int bfs_reuse_leaves_no_stale_parent(void)
+{
+    int ok = 1;
+    /* two components {3, 4, 10} and {20, 21}; 7 has no edge */
+    int64_t e[8] = {3, 4, 4, 10, 10, 3, 20, 21};
+    float w[4] = {0.5f, 0.25f, 0.125f, 0.5f};
+    const int64_t n = 50, m = 4;
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_bfs *b = NULL;
+    int64_t first, count, bf, bc;
+    kern_block_range(m, rank_, nranks_, &first, &count);
+    kern_block_range(n, rank_, nranks_, &bf, &bc);
+    int64_t *po = malloc((bc + 1) * sizeof(int64_t)), all[50];
+    kern_dist_create_cyclic(MPI_COMM_WORLD, n, &d);
+    int rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    if (rc == G5_OK) rc = kern_bfs_create(g, &b);
+    MT_CHECK(rc == G5_OK, "setup: %s", g5_error_msg());
+    const int64_t seq[4] = {3, 7, 20, 4};
+    int comp[50];
+    for (int v = 0; v < 50; v++) comp[v] = -1;
+    comp[3] = comp[4] = comp[10] = 0;
+    comp[20] = comp[21] = 1;
+    for (int i = 0; i < 4 && rc == G5_OK && ok; i++) {
+        rc = g5_agree(MPI_COMM_WORLD, kern_bfs_run(b, seq[i], NULL));
+        MT_CHECK(rc == G5_OK, "BFS from %lld: %s", (long long)seq[i], g5_error_msg());
+        if (rc) break;
+        rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL);
+        gather_block(MPI_COMM_WORLD, n, po, all, MPI_INT64_T);
+        int64_t root = seq[i];
+        for (int64_t v = 0; v < n; v++) {
+            int reached = comp[v] >= 0 ? comp[v] == comp[root] : v == root;
+            MT_CHECK(reached == (all[v] >= 0), "after BFS %d from %lld: vertex %lld has parent %lld",
+                     i, (long long)root, (long long)v, (long long)all[v]);
+        }
+        MT_CHECK(all[root] == root, "root %lld is its own parent, got %lld", (long long)root,
+                 (long long)all[root]);
+    }
+    free(po);
+    kern_bfs_free(&b);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -425,5 +473,6 @@ int main(int argc, char **argv)
     MT_RUN(rmat_graph_uses_both_directions);
     MT_RUN(out_of_range_edge_fails_on_every_rank);
     MT_RUN(fewer_roots_than_asked_on_tiny_graph);
+    MT_RUN(bfs_reuse_leaves_no_stale_parent);
     return mt_finish();
 }

@@ -63,8 +63,9 @@
  * after kern_bfs_run); visited and zero-degree bitmaps [nlocal bits] (zero-
  * degree vertices and padding pre-set so bottom-up skips them); queue and
  * next queue uint32 [nlocal]; the local next-frontier bitmap and the global
- * frontier bitmap [pid space / 8 bytes]. 8 + 8 + 1/4 + pid-space/(8 nlocal)
- * bytes per vertex.
+ * frontier bitmap [pid space / 8 bytes]; at P > 1 two frontier lists of
+ * at most pid-space/32 uint32 each (a list is used only below that size).
+ * 8 + 8 + 1/4 + 3 pid-space/(8 nlocal) bytes per vertex.
  */
 #include "kern_impl.h"
 
@@ -84,8 +85,8 @@ struct kern_bfs {
     int64_t *parent;
     uint64_t *visited, *zero_deg, *front, *next;
     uint32_t *queue, *nextq;
-    uint32_t *slist;            /* [nlocal] sparse frontier list (P > 1) */
-    uint32_t *glist;            /* [n_active] gathered sparse frontier (P > 1) */
+    uint32_t *slist;            /* [2 nwg] this rank's frontier as a list (P > 1) */
+    uint32_t *glist;            /* [2 nwg] all ranks' lists (P > 1) */
     kvec *tsend;                /* [nt * P] uint64 messages */
     kvec *tnext;                /* [nt] uint32 local vertices */
     uint64_t *sendbuf;
@@ -114,13 +115,15 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         b->parent = malloc(((size_t)b->nl + 1) * sizeof(int64_t));
         b->visited = calloc((size_t)b->nwl + 1, 8);
         b->zero_deg = calloc((size_t)b->nwl + 1, 8);
-        b->next = calloc((size_t)b->nwl + 1, 8);
         /* at one rank front and next swap roles: same size */
-        b->front = calloc((size_t)(b->nwg > b->nwl ? b->nwg : b->nwl) + 1, 8);
-        if (P == 1) { free(b->next); b->next = calloc((size_t)(b->nwg > b->nwl ? b->nwg : b->nwl) + 1, 8); }
+        size_t nwmax = (size_t)(b->nwg > b->nwl ? b->nwg : b->nwl) + 1;
+        b->next = calloc(P == 1 ? nwmax : (size_t)b->nwl + 1, 8);
+        b->front = calloc(nwmax, 8);
         if (P > 1) {
-            b->slist = malloc(((size_t)b->nl + 1) * 4);
-            b->glist = malloc(((size_t)d->n_active + 1) * 4);
+            /* a frontier goes as a list only when it has fewer than 2 nwg
+             * vertices (cheaper than the bitmap): the lists' bound */
+            b->slist = malloc((size_t)(2 * b->nwg + 1) * 4);
+            b->glist = malloc((size_t)(2 * b->nwg + 1) * 4);
         }
         b->queue = malloc(((size_t)b->nl + 1) * 4);
         b->nextq = malloc(((size_t)b->nl + 1) * 4);

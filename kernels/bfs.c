@@ -95,7 +95,7 @@ struct kern_bfs {
     size_t recvcap;
     int64_t zroot;              /* a zero-degree root's local index, or -1 */
     int64_t *cnt;               /* [P] */
-    int64_t *lvcnt;             /* [3P] every rank's (new, edges, failed) of a level */
+    int64_t *lvcnt;             /* [4P] every rank's (new, edges, failed, reached edges) of a level */
     int *gcounts, *gdispls;     /* allgatherv in words */
 };
 
@@ -130,7 +130,7 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         b->tsend = calloc((size_t)b->nt * P, sizeof(kvec));
         b->tnext = calloc((size_t)b->nt, sizeof(kvec));
         b->cnt = calloc((size_t)P, sizeof(int64_t));
-        b->lvcnt = calloc(3 * (size_t)P, sizeof(int64_t));
+        b->lvcnt = calloc(4 * (size_t)P, sizeof(int64_t));
         b->gcounts = calloc((size_t)P, sizeof(int));
         b->gdispls = calloc((size_t)P, sizeof(int));
         ok = b->parent && b->visited && b->zero_deg && b->next && b->front && b->queue &&
@@ -336,7 +336,7 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t qm, int64_t *nqn, int
 
 /* Make the global frontier bitmap `front` from this rank's frontier, which
  * is in the local words `next` (and, when from_queue, also the list
- * queue[0, qn)). nf: the agreed global frontier size; b->lvcnt[3r]: rank r's
+ * queue[0, qn)). nf: the agreed global frontier size; b->lvcnt[4r]: rank r's
  * part of it (from the level's allgather, so a list exchange needs no
  * extra round for its counts). One rank: swap. */
 static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_t qn,
@@ -363,7 +363,7 @@ static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_
         }
         int cn = (int)n, counts[P], displs[P], o = 0;
         for (int r = 0; r < P; r++) {
-            counts[r] = (int)b->lvcnt[3 * r];
+            counts[r] = (int)b->lvcnt[4 * r];
             displs[r] = o;
             o += counts[r];
         }
@@ -497,17 +497,20 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
         b->queue[qn++] = (uint32_t)rl;
         qm = kern_graph_degree(g, rl);
     }
-    int64_t st[3] = {0, 0, 0};
-    int64_t nf = 1, mf = qm, mu;
-    for (int r = 0; r < P; r++) b->lvcnt[3 * r] = r == owner;
-    if (P > 1) MPI_Allreduce(&qm, &mf, 1, MPI_INT64_T, MPI_SUM, g->comm);
-    mu = g->nnz_global - mf;
+    /* level 0 is top-down whatever the root's degree (a one-vertex frontier
+     * costs its row top-down, every unvisited row bottom-up), so the root's
+     * degree needs no agreement of its own: it travels with level 0's
+     * counts as edges reached. mf, mu: agreed edges out of the frontier and
+     * of the vertices not reached yet. */
+    int64_t st[4] = {0, 0, 0, 0};
+    int64_t nf = 1, mf = 0, mu = g->nnz_global, reached_here = qm;
+    for (int r = 0; r < P; r++) b->lvcnt[4 * r] = r == owner;
     int bu = 0, ok = 1;
     while (nf > 0) {
         double t0 = g5_now();
         int64_t nnew, mnew;
         int as_list = 0;
-        if (!bu && mf > mu / BFS_ALPHA) {
+        if (!bu && nf > 1 && mf > mu / BFS_ALPHA) {
             /* queue -> local bitmap */
             memset(b->next, 0, (size_t)b->nwl * 8);
             for (int64_t i = 0; i < qn; i++)
@@ -532,17 +535,18 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
             qn = nnew;
         }
         qm = mnew;
-        int64_t loc[3] = {nnew, mnew, ok ? 0 : 1};
+        int64_t loc[4] = {nnew, mnew, ok ? 0 : 1, mnew + reached_here};
+        reached_here = 0;
         if (P > 1) {
             /* an allgather rather than an allreduce: the per-rank frontier
              * sizes are the counts of a list exchange next level */
-            if (MPI_Allgather(loc, 3, MPI_INT64_T, b->lvcnt, 3, MPI_INT64_T, g->comm) != MPI_SUCCESS)
-                memcpy(b->lvcnt, loc, sizeof loc), b->lvcnt[2] = 1;
-            st[0] = st[1] = st[2] = 0;
+            int e = MPI_Allgather(loc, 4, MPI_INT64_T, b->lvcnt, 4, MPI_INT64_T, g->comm);
+            memset(st, 0, sizeof st);
             for (int r = 0; r < P; r++)
-                for (int k = 0; k < 3; k++) st[k] += b->lvcnt[3 * r + k];
+                for (int k = 0; k < 4; k++) st[k] += b->lvcnt[4 * r + k];
+            if (e != MPI_SUCCESS) st[2] = 1;
             for (int r = 0; r < P; r++)
-                if (r != g->rank) g->bytes_to[r] += 24;
+                if (r != g->rank) g->bytes_to[r] += 32;
         } else {
             memcpy(st, loc, sizeof st);
         }
@@ -550,7 +554,7 @@ int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
         if (st[2]) break;
         nf = st[0];
         mf = st[1];
-        mu -= mf;
+        mu -= st[3];
     }
     /* unreached vertices with a row get -1 (the others never change) */
     const uint64_t *vis = b->visited, *zd = b->zero_deg;

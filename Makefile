@@ -34,7 +34,7 @@ HDF5_LIBS := $(shell pkg-config --libs $(HDF5_PC))
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
 CRITERION_LIBS := $(shell pkg-config --libs criterion)
 
-MODULES := common io gen preprocess topo partition kernels
+MODULES := common io gen preprocess topo partition kernels report
 OPT ?= -O3 -march=native
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CPPFLAGS := -D_GNU_SOURCE $(addprefix -I,$(MODULES)) $(HDF5_CFLAGS)
@@ -64,7 +64,9 @@ FLAGS_FILE := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))" = '$(FLAGS_LINE)' ] || echo '$(FLAGS_LINE)' > $(FLAGS_FILE); })
 
 .PHONY: all test tests clean help
-.SECONDARY:
+# Object files are intermediate for the test binaries: keep them (a bare
+# .SECONDARY: would also keep stale pipeline outputs whose inputs vanished).
+.PRECIOUS: $(BUILD)/%.o
 all: $(G500)
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)

@@ -102,9 +102,11 @@ typedef struct gen_result {
 } gen_result;
 
 /* Collective on comm. Generate the whole edge list of p and write it to
- * `path` (atomically: temporary name, renamed when complete). force:
- * replace an existing file. quiet: no progress lines. result may be NULL.
- * Returns the same status on every rank; on failure no file is left. */
+ * `path` (atomically: temporary name, renamed when complete) with the
+ * default layout (IO_EDGES_CHUNK_ROWS, Fletcher32), printing progress on
+ * rank 0. force: replace an existing file. result (out, may be NULL) is
+ * filled on every rank. Returns the same status on every rank; on failure
+ * no file is left. */
 int gen_write(MPI_Comm comm, const gen_params *p, const char *path, int force,
               gen_result *result);
 

@@ -86,15 +86,15 @@ int gen_write_ex(MPI_Comm comm, const gen_params *p, const char *path, int force
     int64_t u0 = nunits * rank / nranks, u1 = nunits * (rank + 1) / nranks;
     int64_t first = u0 * unit, end = u1 * unit < g.nedges ? u1 * unit : g.nedges;
     int64_t count = end > first ? end - first : 0, maxcount;
+    /* The same batch on every rank, so the round count follows from the
+     * largest run; the buffers only need the smaller of batch and run. */
     int64_t batch = unit >= GEN_BATCH_ROWS ? unit : GEN_BATCH_ROWS / unit * unit;
-    if (batch > count && count > 0)
-        batch = count;
     MPI_Allreduce(&count, &maxcount, 1, MPI_INT64_T, MPI_MAX, comm);
-    int64_t rounds = batch > 0 ? (maxcount + batch - 1) / batch : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, comm);
+    int64_t rounds = (maxcount + batch - 1) / batch;
+    size_t buf_rows = (size_t)(count < batch ? (count > 0 ? count : 1) : batch);
 
-    edges = g5_malloc(sizeof(int64_t) * 2 * (size_t)(batch > 0 ? batch : 1), "edge batch");
-    weights = g5_malloc(sizeof(float) * (size_t)(batch > 0 ? batch : 1), "weight batch");
+    edges = g5_malloc(sizeof(int64_t) * 2 * buf_rows, "edge batch");
+    weights = g5_malloc(sizeof(float) * buf_rows, "weight batch");
     rc = g5_agree(comm, edges && weights ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;

@@ -36,6 +36,8 @@
  *   nedges, seed, edges_content_id, and the statistics (see preprocess/).
  *
  * placement-<topo>.h5 (written by partition)
+ *   /owner        int32 [N]    rank owning each original vertex, -1 for
+ *                              isolated vertices
  *   /new_label    int64 [N]    new id of each original vertex: non-isolated
  *                              vertices get [0, n_active), rank r owning
  *                              [rank_offsets[r], rank_offsets[r+1]) with its
@@ -44,15 +46,17 @@
  *                              [n_active, N) in original id order
  *   /rank_offsets int64 [R+1]
  *   /rank_node    int32 [R]    node index of each rank
- *   /node_names   string [nnodes_used]
+ *   /node_names   string [nnodes_used]  fixed length IO_NODE_NAME_MAX,
+ *                              NUL-terminated; rank_node indexes this list
  *   /node_hops    int32 [nnodes_used][nnodes_used]  switches crossed
- *   /metrics/<placement|cyclic|block>: attributes cut_edges, hop_cut,
- *                              edge_imbalance, vertex_imbalance,
+ *   /metrics/<placement|cyclic|block>: attributes total_edges, cut_edges,
+ *                              hop_cut, edge_imbalance, vertex_imbalance,
  *                              bytes_per_vertex; datasets rank_edges,
  *                              rank_vertices int64 [R]
  *   root attributes: format="g500-placement", version=1, nranks,
- *   ranks_per_node, n_active, n_giant, nvertices, scale, topology (path),
- *   topology_id (uint64), edges_content_id, tolerance.
+ *   ranks_per_node (0: mapped by host name), nnodes (used), n_active,
+ *   n_giant, nvertices, scale, topology (path), topology_id (uint64),
+ *   edges_content_id, tolerance. Metric definitions: partition/part.h.
  */
 #ifndef G500_IO_H
 #define G500_IO_H
@@ -87,6 +91,12 @@ int io_file_open(MPI_Comm comm, const char *path, const char *format,
                  int version, io_file **out);
 /* Collective. Accepts *f == NULL. */
 void io_file_close(io_file **f);
+/* Reads verify Fletcher32 checksums by default. A reader that has already
+ * read every chunk once with verification (kernel 1 reads the whole edge
+ * list) may switch it off for later passes (validation streams the list
+ * again for every search key): verification costs about 2.7x the read time.
+ * Not collective; every rank should pass the same value. */
+void io_file_set_checksum_verify(io_file *f, int verify);
 hid_t io_file_hid(const io_file *f);
 const char *io_file_path(const io_file *f);   /* the final path */
 MPI_Comm io_file_comm(const io_file *f);
@@ -136,6 +146,64 @@ int io_read_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
 int io_dataset_check(io_file *f, const char *name, H5T_class_t cls, size_t size,
                      int ndims, int64_t *dims);
 
+/* ---- placement file (io_placement.c) ------------------------------------ */
+#define IO_PLACEMENT_FORMAT "g500-placement"
+#define IO_PLACEMENT_VERSION 1
+#define IO_NODE_NAME_MAX 64
+#define IO_PLACEMENT_NSCHEMES 3   /* placement, cyclic, block: in that order */
+
+/* "placement", "cyclic", "block" for 0, 1, 2. */
+const char *io_placement_scheme_name(int scheme);
+
+typedef struct io_placement_meta {
+    int version;
+    int nranks;                 /* R                                       */
+    int ranks_per_node;         /* 0 when ranks were mapped by host name   */
+    int nnodes;                 /* nodes used: rows of /node_hops          */
+    int scale;
+    int64_t nvertices, n_active, n_giant;
+    uint64_t topology_id, edges_content_id;
+    double tolerance;
+    char topology[1024];        /* the topology file's path                */
+} io_placement_meta;
+
+typedef struct io_placement_metrics {
+    int64_t total_edges, cut_edges, hop_cut;
+    double edge_imbalance, vertex_imbalance, bytes_per_vertex;
+    int64_t *rank_edges, *rank_vertices;   /* [nranks]; caller's memory */
+} io_placement_metrics;
+
+/* Collective. Create the temporary placement file with every root attribute
+ * of m and all datasets; commit with io_file_commit, or io_file_abort. */
+int io_placement_create(MPI_Comm comm, const char *path, const io_placement_meta *m,
+                        int force, io_file **out);
+/* Collective; every rank passes the same replicated arrays (rank 0 writes):
+ * rank_offsets [R+1], rank_node [R], node_names [nnodes][IO_NODE_NAME_MAX],
+ * node_hops [nnodes][nnodes], metrics [IO_PLACEMENT_NSCHEMES]. */
+int io_placement_write_ranks(io_file *f, const io_placement_meta *m,
+                             const int64_t *rank_offsets, const int32_t *rank_node,
+                             const char *node_names, const int32_t *node_hops,
+                             const io_placement_metrics *metrics);
+/* Collective: each rank writes rows [first, first+count) of /new_label and
+ * /owner. */
+int io_placement_write_vertices(io_file *f, int64_t first, int64_t count,
+                                const int64_t *new_label, const int32_t *owner);
+/* Collective. Open and check a placement file (format, version, root
+ * attributes, every dataset's type and shape against them); fills *m. */
+int io_placement_open(MPI_Comm comm, const char *path, io_file **out, io_placement_meta *m);
+/* Collective. The same checks on a file already open (e.g. by `g500 stats`). */
+int io_placement_read_meta(io_file *f, io_placement_meta *m);
+/* Collective; every rank reads the full arrays (any may be NULL), sized as
+ * for io_placement_write_ranks. metrics[s].rank_edges/rank_vertices may be
+ * NULL to skip them. */
+int io_placement_read_ranks(io_file *f, const io_placement_meta *m, int64_t *rank_offsets,
+                            int32_t *rank_node, char *node_names, int32_t *node_hops);
+int io_placement_read_metrics(io_file *f, const io_placement_meta *m,
+                              io_placement_metrics *metrics);
+/* Collective: each rank reads rows [first, first+count) (either may be NULL). */
+int io_placement_read_vertices(io_file *f, int64_t first, int64_t count,
+                               int64_t *new_label, int32_t *owner);
+
 #define IO_EDGES_FORMAT "g500-edges"
 #define IO_EDGES_VERSION 1
 
@@ -152,10 +220,13 @@ typedef struct io_edges_meta {
     char generator[128];
 } io_edges_meta;
 
-/* Rows per chunk of /edges and /weights (see gen/README-section.md for the
- * measurement behind it). Writers that give each rank whole chunks avoid
- * shared chunks in collective filtered writes. */
-#define IO_EDGES_CHUNK_ROWS ((int64_t)1 << 18)
+/* Rows per chunk of /edges and /weights (see docs/gen.md for the
+ * measurement behind it). 2^18 - 1 rows, not 2^18: with the 4-byte
+ * Fletcher32 suffix a chunk is then at most 4 MiB (/edges) or exactly 1 MiB
+ * (/weights), so the 1 MiB file alignment wastes nothing (2^18 rows made the
+ * SCALE-22 file 1.75 GiB instead of 1.25 GiB). Writers that give each rank
+ * whole chunks avoid shared chunks in collective filtered writes. */
+#define IO_EDGES_CHUNK_ROWS (((int64_t)1 << 18) - 1)
 
 /* ---- edges: writing --------------------------------------------------- */
 typedef struct io_edges_writer io_edges_writer;
@@ -191,6 +262,8 @@ typedef struct io_edges io_edges;
 int io_edges_open(MPI_Comm comm, const char *path, io_edges **out);
 const io_edges_meta *io_edges_get_meta(const io_edges *f);
 const char *io_edges_path(const io_edges *f);
+/* io_file_set_checksum_verify for the edges file. */
+void io_edges_set_checksum_verify(io_edges *f, int verify);
 /* Collective: every rank calls it the same number of times with its own
  * [first, first+count) (count may be 0). edges is [count][2]; weights may be
  * NULL to skip them. A damaged chunk (checksum) is reported as G5_ERR_FORMAT. */

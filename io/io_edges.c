@@ -22,7 +22,6 @@
 
 #include "common.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +37,11 @@ struct io_edges {
     io_file *f;
     io_edges_meta meta;
 };
+
+void io_edges_set_checksum_verify(io_edges *f, int verify)
+{
+    io_file_set_checksum_verify(f->f, verify);
+}
 
 void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count)
 {
@@ -136,7 +140,9 @@ int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,
 
 int io_edges_commit(io_edges_writer **wp, uint64_t content_id)
 {
-    io_edges_writer *w = *wp;
+    io_edges_writer *w = wp ? *wp : NULL;
+    if (!w)
+        return g5_error(G5_ERR_INTERNAL, "io_edges_commit: no writer");
     MPI_Comm comm = io_file_comm(w->f);
     double s = w->seconds;
     int rc;
@@ -236,7 +242,7 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
 {
     MPI_Comm comm = io_file_comm(f->f);
     int rc, want = weights != NULL, any;
-    int64_t n = f->meta.nvertices, bad = -1;
+    int64_t n = f->meta.nvertices, bad = INT64_MAX;
 
     rc = io_read_rows(f->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
     if (rc != G5_OK)
@@ -249,16 +255,16 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
         if (rc != G5_OK)
             return rc;
     }
-#pragma omp parallel for schedule(static) reduction(max : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad)
     for (int64_t k = 0; k < count; k++) {
         int64_t u = edges[2 * k], v = edges[2 * k + 1];
         int wrong = u < 0 || u >= n || v < 0 || v >= n;
         if (want)
             wrong |= !(weights[k] >= 0.0f && weights[k] < 1.0f);
-        if (wrong && k > bad)
+        if (wrong && k < bad)
             bad = k;
     }
-    if (bad >= 0)
+    if (bad != INT64_MAX)
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
                       io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
                       (long long)edges[2 * bad + 1], want ? (double)weights[bad] : 0.0, (long long)n);

@@ -7,38 +7,76 @@
  * Algorithm (Beamer, Asanovic, Patterson, "Direction-Optimizing Breadth-First
  * Search", SC 2012). Each level runs either
  *   top-down: the frontier is a queue of local vertices; each thread scans
- *   their rows; a neighbour owned here is claimed by a compare-and-swap on
- *   its parent, a remote one becomes an 8-byte message (pid << 32 | parent
- *   pid) in the thread's buffer for its owner; the buffers are packed by
- *   destination and exchanged with one MPI_Alltoallv (kern_exchange), and the
- *   receivers claim the targets the same way;
- *   bottom-up: the frontier is a bitmap over the pid space, assembled by one
- *   MPI_Allgatherv of every rank's own words (each rank's range starts on a
- *   64-bit word, see kern.h); each thread takes whole words of unvisited
- *   local vertices and scans each one's row until a neighbour is in the
- *   frontier; no atomics and no messages besides the bitmap.
- * Switching follows Beamer: go bottom-up when the edges out of the frontier
- * m_f exceed the unexplored edges m_u / alpha (alpha = 14), come back
- * top-down when the frontier shrinks below n_active / beta (beta = 24). All
- * three counts come from one MPI_Allreduce per level, so every rank takes the
- * same branch. This is the bitmap-when-dense, vertex-messages-when-sparse
- * exchange of Intel's compressed distributed BFS (Ueno et al. style
- * parent/vertex messages, "seeds/intel-energy-efficient-bfs").
+ *   their rows; a neighbour owned here is claimed by setting its bit in the
+ *   visited bitmap (an atomic fetch-or when the team has more than one
+ *   thread: the thread that flips the bit owns the vertex and writes its
+ *   parent with a plain store); a remote one becomes an 8-byte message
+ *   (pid << 32 | parent pid) in the thread's buffer for its owner; the
+ *   buffers are packed by destination and exchanged with one MPI_Alltoallv
+ *   (kern_exchange), and the receivers claim the targets the same way;
+ *   bottom-up: the frontier is a bitmap over the pid space; each thread takes
+ *   whole words of unvisited local vertices and scans each one's row until a
+ *   neighbour is in the frontier; it owns those words of the visited bitmap,
+ *   of the next frontier and of the parent array, so there are no atomics.
+ *   The frontier reaches every rank by one MPI_Allgatherv of each rank's own
+ *   words when it is dense (each rank's range starts on a 64-bit word, see
+ *   kern.h), and as an allgathered list of 4-byte pids when the list is
+ *   smaller than the bitmap (decided from the agreed frontier size).
+ * Switching: Beamer's first test alone, both ways: a level runs bottom-up
+ * when the edges out of the frontier m_f exceed the unexplored edges
+ * m_u / alpha (alpha = 14), top-down otherwise. m_u is exact (the edges of
+ * the vertices not yet reached). Beamer's second test (back to top-down
+ * when the frontier is below n / beta) sends the last big level of these
+ * graphs (40 000 vertices at SCALE 20, each with edges to scan) top-down,
+ * while bottom-up it only has the ~600 vertices still unreached to examine:
+ * 3.3 ms -> 0.4 ms of CPU at SCALE 20. All counts come from one
+ * MPI_Allgather per level (each rank's new vertices, their edges, a failure
+ * flag), so every rank takes the same branch and knows the counts of a list
+ * exchange without another round. This is the
+ * bitmap-when-dense, vertex-messages-when-sparse exchange of Intel's
+ * compressed distributed BFS (parent/vertex decoupling,
+ * "seeds/intel-energy-efficient-bfs").
  *
- * Data: parent int64 [nlocal] holds the parent's pid, -1 unvisited; visited
- * bitmap [nlocal bits] (zero-degree vertices pre-set so bottom-up skips
- * them); queue and next queue uint32 [nlocal]; the global frontier bitmap
- * [pid space / 8 bytes]. 8 + 8 + 1/8 + pid-space/(8 nlocal) bytes per vertex.
- * Small levels run their loops on one thread (OpenMP if clauses): waking a
- * team costs more than scanning a few rows, more so on a shared machine.
+ * Work avoided on purpose:
+ *   - one rank (P == 1): no MPI call inside the levels (no exchange, no
+ *     allgather; the frontier bitmaps swap instead of being gathered);
+ *   - the parent array is not cleared per search: the visited bitmap alone
+ *     decides what is reached, parent[v] is written exactly once when v is
+ *     claimed, and one pass at the end writes -1 for the unreached vertices
+ *     that have a row (vertices without a row are -1 from creation and
+ *     never written);
+ *   - a top-down claim tests the visited bit (an L2-resident bitmap) before
+ *     touching anything else, so edges into visited vertices cost one load;
+ *   - the edges out of the new frontier (m_f) are summed while claiming;
+ *   - a top-down level is spread over the team when its frontier has many
+ *     edges even if it has few vertices (the first levels are a few hubs),
+ *     with dynamic chunks sized from the frontier length;
+ *   - software prefetch where the hardware cannot guess the address:
+ *     bottom-up, the first levels examine ~1.3 columns per unvisited vertex
+ *     (its first neighbours are hubs already in the frontier), so each
+ *     vertex costs one cache miss at the start of its row; a cursor 64
+ *     unvisited vertices ahead prefetches those row starts (23.3 -> 17.1 ms
+ *     of CPU per search at SCALE 20, one thread). Top-down, the parent slot
+ *     and row bounds of an unvisited target 16 columns ahead.
+ *
+ * Data: parent int64 [nlocal] holds the parent's pid (-1 unreached, valid
+ * after kern_bfs_run); visited and zero-degree bitmaps [nlocal bits] (zero-
+ * degree vertices and padding pre-set so bottom-up skips them); queue and
+ * next queue uint32 [nlocal]; the local next-frontier bitmap and the global
+ * frontier bitmap [pid space / 8 bytes]; at P > 1 two frontier lists of
+ * at most pid-space/32 uint32 each (a list is used only below that size).
+ * 8 + 8 + 1/4 + 3 pid-space/(8 nlocal) bytes per vertex.
  */
 #include "kern_impl.h"
 
 #include <math.h>
 #include <omp.h>
 
+/* Direction rule and prefetch distances, chosen by measurement at SCALE 20
+ * (kernels/README-section.md): CPU time per search at one thread. */
 #define BFS_ALPHA 14
-#define BFS_BETA 24
+#define TD_AHEAD 16             /* top-down: columns ahead */
+#define BU_AHEAD 64             /* bottom-up: unvisited vertices ahead */
 
 struct kern_bfs {
     kern_graph *g;
@@ -47,13 +85,17 @@ struct kern_bfs {
     int64_t *parent;
     uint64_t *visited, *zero_deg, *front, *next;
     uint32_t *queue, *nextq;
+    uint32_t *slist;            /* [2 nwg] this rank's frontier as a list (P > 1) */
+    uint32_t *glist;            /* [2 nwg] all ranks' lists (P > 1) */
     kvec *tsend;                /* [nt * P] uint64 messages */
     kvec *tnext;                /* [nt] uint32 local vertices */
     uint64_t *sendbuf;
     size_t sendcap;
     void *recv;
     size_t recvcap;
+    int64_t zroot;              /* a zero-degree root's local index, or -1 */
     int64_t *cnt;               /* [P] */
+    int64_t *lvcnt;             /* [4P] every rank's (new, edges, failed, reached edges) of a level */
     int *gcounts, *gdispls;     /* allgatherv in words */
 };
 
@@ -66,23 +108,34 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
     if (ok) {
         b->g = g;
         b->nt = omp_get_max_threads();
+        b->zroot = -1;
         b->nl = g->nlocal;
         b->nwl = (g->nlocal + 63) / 64;
         b->nwg = d->base[P] / 64;
         b->parent = malloc(((size_t)b->nl + 1) * sizeof(int64_t));
         b->visited = calloc((size_t)b->nwl + 1, 8);
         b->zero_deg = calloc((size_t)b->nwl + 1, 8);
-        b->next = calloc((size_t)b->nwl + 1, 8);
-        b->front = calloc((size_t)b->nwg + 1, 8);
+        /* at one rank front and next swap roles: same size */
+        size_t nwmax = (size_t)(b->nwg > b->nwl ? b->nwg : b->nwl) + 1;
+        b->next = calloc(P == 1 ? nwmax : (size_t)b->nwl + 1, 8);
+        b->front = calloc(nwmax, 8);
+        if (P > 1) {
+            /* a frontier goes as a list only when it has fewer than 2 nwg
+             * vertices (cheaper than the bitmap): the lists' bound */
+            b->slist = malloc((size_t)(2 * b->nwg + 1) * 4);
+            b->glist = malloc((size_t)(2 * b->nwg + 1) * 4);
+        }
         b->queue = malloc(((size_t)b->nl + 1) * 4);
         b->nextq = malloc(((size_t)b->nl + 1) * 4);
         b->tsend = calloc((size_t)b->nt * P, sizeof(kvec));
         b->tnext = calloc((size_t)b->nt, sizeof(kvec));
         b->cnt = calloc((size_t)P, sizeof(int64_t));
+        b->lvcnt = calloc(4 * (size_t)P, sizeof(int64_t));
         b->gcounts = calloc((size_t)P, sizeof(int));
         b->gdispls = calloc((size_t)P, sizeof(int));
         ok = b->parent && b->visited && b->zero_deg && b->next && b->front && b->queue &&
-             b->nextq && b->tsend && b->tnext && b->cnt && b->gcounts && b->gdispls;
+             b->nextq && b->tsend && b->tnext && b->cnt && b->lvcnt && b->gcounts && b->gdispls &&
+             (P == 1 || (b->slist && b->glist));
         if (b->nwg > 0x7fffffff) ok = 0;
     }
     if (ok) {
@@ -97,6 +150,8 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         for (int64_t v = 0; v < b->nl; v++)
             if (g->rowptr[v + 1] == g->rowptr[v]) b->zero_deg[v >> 6] |= 1ULL << (v & 63);
         for (int64_t v = b->nl; v < b->nwl * 64; v++) b->zero_deg[v >> 6] |= 1ULL << (v & 63);
+        /* cleared once: kern_bfs_run writes only claimed and unreached rows */
+        for (int64_t v = 0; v < b->nl; v++) b->parent[v] = -1;
     }
     int rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "BFS: cannot allocate the workspace for %lld vertices", (long long)g->nlocal));
     if (rc) { kern_bfs_free(&b); return rc; }
@@ -115,7 +170,8 @@ void kern_bfs_free(kern_bfs **bp)
     free(b->tsend); free(b->tnext);
     free(b->parent); free(b->visited); free(b->zero_deg); free(b->next); free(b->front);
     free(b->queue); free(b->nextq); free(b->sendbuf); free(b->recv);
-    free(b->cnt); free(b->gcounts); free(b->gdispls);
+    free(b->slist); free(b->glist);
+    free(b->cnt); free(b->lvcnt); free(b->gcounts); free(b->gdispls);
     free(b);
     *bp = NULL;
 }
@@ -147,210 +203,366 @@ static void levels_add(kern_levels *lv, double t, int64_t f, int bu)
     lv->n++;
 }
 
-static inline int claim(int64_t *parent, int64_t l, int64_t p)
+/* Claim local vertex l (not yet known visited): set its visited bit; the
+ * caller owns l when this returns 1. `shared`: other threads of the team
+ * claim concurrently, so the bit is set by an atomic fetch-or and the old
+ * word decides; alone, a plain read-modify-write. */
+static inline int claim(uint64_t *visited, uint64_t l, int shared)
 {
-    int64_t expect = -1;
-    if (__atomic_load_n(&parent[l], __ATOMIC_RELAXED) != -1) return 0;
-    return __atomic_compare_exchange_n(&parent[l], &expect, p, 0, __ATOMIC_RELAXED,
-                                       __ATOMIC_RELAXED);
+    uint64_t bit = 1ULL << (l & 63), *w = &visited[l >> 6];
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) & bit) return 0;
+    if (shared) return !(__atomic_fetch_or(w, bit, __ATOMIC_RELAXED) & bit);
+    *w |= bit;
+    return 1;
 }
 
-/* One top-down level. On return nextq/qn hold the new frontier; *mf its
- * edges. Returns the local ok state after the exchange (agreed). */
-static int level_top_down(kern_bfs *b, int64_t qn, int64_t *nqn, int64_t *mf, int ok)
+/* dynamic chunk for n items of skewed cost over nt threads */
+static inline int td_chunk(int64_t n, int nt)
+{
+    int64_t c = n / ((int64_t)nt * 16);
+    return c < 1 ? 1 : c > 64 ? 64 : (int)c;
+}
+
+/* One top-down level over queue[0, qn) whose rows hold `qm` local entries.
+ * On return nextq/nqn hold the new frontier; *mf its local edges. Returns
+ * the local ok state after the exchange (agreed at P > 1). */
+static int level_top_down(kern_bfs *b, int64_t qn, int64_t qm, int64_t *nqn, int64_t *mf, int ok)
 {
     kern_graph *g = b->g;
     const kern_dist *d = g->dist;
     int P = g->nranks, nt = b->nt;
     const int64_t base = g->base, nl = b->nl;
+    const int64_t *rowptr = g->rowptr;
+    const uint32_t *col = g->col, *queue = b->queue;
     int64_t *parent = b->parent;
     uint64_t *visited = b->visited;
     int fail = 0;
+    int64_t m = 0;
     /* reset every thread's buffers here: a level run on one thread (if
      * clause) must not see another thread's leftovers */
     for (int i = 0; i < nt * P; i++) b->tsend[i].n = 0;
     for (int i = 0; i < nt; i++) b->tnext[i].n = 0;
+    const int chunk = td_chunk(qn, nt);
 
-#pragma omp parallel num_threads(nt) reduction(| : fail) if (qn > 64)
+#pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : m) if (qm > 8192 && qn > 1)
     {
-        int t = omp_get_thread_num();
+        int t = omp_get_thread_num(), shared = omp_get_num_threads() > 1;
         kvec *sb = &b->tsend[(size_t)t * P], *nq = &b->tnext[t];
-#pragma omp for schedule(dynamic, 64) nowait
+#pragma omp for schedule(dynamic, chunk) nowait
         for (int64_t i = 0; i < qn; i++) {
-            uint32_t u = b->queue[i];
-            uint64_t upid = (uint64_t)(base + u);
-            for (int64_t e = g->rowptr[u]; e < g->rowptr[u + 1]; e++) {
-                uint32_t c = g->col[e];
+            uint32_t u = queue[i];
+            int64_t upid = base + u;
+            const int64_t e1 = rowptr[u + 1];
+            for (int64_t e = rowptr[u]; e < e1; e++) {
+                uint32_t c = col[e];
                 uint64_t l = (uint64_t)((int64_t)c - base);
+                if (e + TD_AHEAD < e1) {
+                    /* an unvisited target ahead will be claimed: fetch its
+                     * parent slot and row bounds (the visited bitmap is in
+                     * L2, the arrays are not) */
+                    uint64_t l2 = (uint64_t)((int64_t)col[e + TD_AHEAD] - base);
+                    if (l2 < (uint64_t)nl && !(__atomic_load_n(&visited[l2 >> 6], __ATOMIC_RELAXED) >> (l2 & 63) & 1)) {
+                        __builtin_prefetch(&rowptr[l2], 0, 3);
+                        __builtin_prefetch(&parent[l2], 1, 3);
+                    }
+                }
                 if (l < (uint64_t)nl) {
-                    if (claim(parent, (int64_t)l, (int64_t)upid)) {
-                        __atomic_fetch_or(&visited[l >> 6], 1ULL << (l & 63), __ATOMIC_RELAXED);
+                    if (claim(visited, l, shared)) {
+                        parent[l] = upid;
+                        m += rowptr[l + 1] - rowptr[l];
                         uint32_t *s = kvec_push(nq);
                         if (s) *s = (uint32_t)l; else fail = 1;
                     }
                 } else {
                     uint64_t *s = kvec_push(&sb[kern_owner_of_pid(d, c)]);
-                    if (s) *s = (uint64_t)c << 32 | upid; else fail = 1;
+                    if (s) *s = (uint64_t)c << 32 | (uint64_t)upid; else fail = 1;
                 }
             }
         }
     }
-    /* pack by destination, thread-minor */
-    int64_t tot = 0;
-    for (int p = 0; p < P; p++) {
-        b->cnt[p] = 0;
-        for (int t = 0; t < nt; t++) b->cnt[p] += (int64_t)b->tsend[(size_t)t * P + p].n;
-        tot += b->cnt[p];
-    }
-    if ((size_t)tot > b->sendcap) {
-        size_t cap = (size_t)tot + (size_t)tot / 4 + 64;
-        uint64_t *s = realloc(b->sendbuf, cap * 8);
-        if (s) { b->sendbuf = s; b->sendcap = cap; } else fail = 1;
-    }
-    if (!fail) {
-        int64_t o = 0;
-        for (int p = 0; p < P; p++)
-            for (int t = 0; t < nt; t++) {
-                kvec *v = &b->tsend[(size_t)t * P + p];
-                if (v->n) memcpy(b->sendbuf + o, v->p, v->n * 8);
-                o += (int64_t)v->n;
-            }
-    }
-    int64_t nrecv = 0;
-    ok = kern_exchange(g->comm, 8, b->sendbuf, b->cnt, &b->recv, &b->recvcap, &nrecv,
-                       g->bytes_to, ok && !fail);
-    const uint64_t *rv = b->recv;
-#pragma omp parallel num_threads(nt) reduction(| : fail) if (nrecv > 4096)
-    {
-        kvec *nq = &b->tnext[omp_get_thread_num()];
+    if (P > 1) {
+        /* pack by destination, thread-minor */
+        int64_t tot = 0;
+        for (int p = 0; p < P; p++) {
+            b->cnt[p] = 0;
+            for (int t = 0; t < nt; t++) b->cnt[p] += (int64_t)b->tsend[(size_t)t * P + p].n;
+            tot += b->cnt[p];
+        }
+        if ((size_t)tot > b->sendcap) {
+            size_t cap = (size_t)tot + (size_t)tot / 4 + 64;
+            uint64_t *s = realloc(b->sendbuf, cap * 8);
+            if (s) { b->sendbuf = s; b->sendcap = cap; } else fail = 1;
+        }
+        if (!fail) {
+            int64_t o = 0;
+            for (int p = 0; p < P; p++)
+                for (int t = 0; t < nt; t++) {
+                    kvec *v = &b->tsend[(size_t)t * P + p];
+                    if (v->n) memcpy(b->sendbuf + o, v->p, v->n * 8);
+                    o += (int64_t)v->n;
+                }
+        }
+        int64_t nrecv = 0;
+        ok = kern_exchange(g->comm, 8, b->sendbuf, b->cnt, &b->recv, &b->recvcap, &nrecv,
+                           g->bytes_to, ok && !fail);
+        const uint64_t *rv = b->recv;
+#pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : m) if (nrecv > 4096)
+        {
+            kvec *nq = &b->tnext[omp_get_thread_num()];
+            int shared = omp_get_num_threads() > 1;
 #pragma omp for schedule(static) nowait
-        for (int64_t i = 0; i < nrecv; i++) {
-            int64_t l = (int64_t)(rv[i] >> 32) - base;
-            if (claim(parent, l, (int64_t)(rv[i] & 0xffffffffu))) {
-                __atomic_fetch_or(&visited[l >> 6], 1ULL << (l & 63), __ATOMIC_RELAXED);
-                uint32_t *s = kvec_push(nq);
-                if (s) *s = (uint32_t)l; else fail = 1;
+            for (int64_t i = 0; i < nrecv; i++) {
+                uint64_t l = (uint64_t)((int64_t)(rv[i] >> 32) - base);
+                if (claim(visited, l, shared)) {
+                    parent[l] = (int64_t)(rv[i] & 0xffffffffu);
+                    m += rowptr[l + 1] - rowptr[l];
+                    uint32_t *s = kvec_push(nq);
+                    if (s) *s = (uint32_t)l; else fail = 1;
+                }
             }
         }
     }
     /* gather the threads' new vertices into nextq */
-    int64_t n = 0, m = 0;
+    int64_t n = 0;
     for (int t = 0; t < nt; t++) {
         kvec *nq = &b->tnext[t];
-        memcpy(b->nextq + n, nq->p, nq->n * 4);
+        if (nq->n) memcpy(b->nextq + n, nq->p, nq->n * 4);
         n += (int64_t)nq->n;
     }
-#pragma omp parallel for reduction(+ : m) if (n > 4096)
-    for (int64_t i = 0; i < n; i++) m += g->rowptr[b->nextq[i] + 1] - g->rowptr[b->nextq[i]];
     *nqn = n;
     *mf = m;
     return ok && !fail;
 }
 
-/* One bottom-up level: frontier in b->next (local words), result in b->next. */
-static int level_bottom_up(kern_bfs *b, int64_t *nnew, int64_t *mf, int ok)
+/* Make the global frontier bitmap `front` from this rank's frontier, which
+ * is in the local words `next` (and, when from_queue, also the list
+ * queue[0, qn)). nf: the agreed global frontier size; b->lvcnt[4r]: rank r's
+ * part of it (from the level's allgather, so a list exchange needs no
+ * extra round for its counts). One rank: swap. */
+static int frontier_share(kern_bfs *b, int64_t nf, const uint32_t *queue, int64_t qn,
+                          int from_queue, int *as_list, int ok)
 {
+    *as_list = 0;
     kern_graph *g = b->g;
     int P = g->nranks, me = g->rank;
+    if (P == 1) {
+        uint64_t *t = b->front; b->front = b->next; b->next = t;
+        return ok;
+    }
+    /* a list of 4-byte pids costs 4 nf bytes per rank, the bitmap 8 nwg */
+    if (nf * 4 < b->nwg * 8) {
+        *as_list = 1;
+        const uint32_t *list = queue;
+        int64_t n = qn;
+        if (!from_queue) {
+            n = 0;
+            for (int64_t wi = 0; wi < b->nwl; wi++)
+                for (uint64_t w = b->next[wi]; w; w &= w - 1)
+                    b->slist[n++] = (uint32_t)(wi * 64 + __builtin_ctzll(w));
+            list = b->slist;
+        }
+        int cn = (int)n, counts[P], displs[P], o = 0;
+        for (int r = 0; r < P; r++) {
+            counts[r] = (int)b->lvcnt[4 * r];
+            displs[r] = o;
+            o += counts[r];
+        }
+        int e = MPI_SUCCESS;
+        {
+            /* send local indices, add each sender's base after receipt */
+            e = MPI_Allgatherv(list, cn, MPI_UINT32_T, b->glist, counts, displs, MPI_UINT32_T,
+                               g->comm);
+            if (e == MPI_SUCCESS) {
+                memset(b->front, 0, (size_t)b->nwg * 8);
+                const int64_t *base = g->dist->base;
+                for (int r = 0; r < P; r++)
+                    for (int i = displs[r]; i < displs[r] + counts[r]; i++) {
+                        uint64_t p = (uint64_t)base[r] + b->glist[i];
+                        b->front[p >> 6] |= 1ULL << (p & 63);
+                    }
+            }
+        }
+        if (e != MPI_SUCCESS) ok = 0;
+        for (int r = 0; r < P; r++)
+            if (r != me) g->bytes_to[r] += 4 + n * 4;
+        return ok;
+    }
     int e = MPI_Allgatherv(b->next, (int)b->nwl, MPI_UINT64_T, b->front, b->gcounts,
                            b->gdispls, MPI_UINT64_T, g->comm);
     if (e != MPI_SUCCESS) ok = 0;
     for (int r = 0; r < P; r++)
         if (r != me) g->bytes_to[r] += b->nwl * 8;
+    return ok;
+}
+
+/* Bottom-up prefetch cursor: walks the unvisited vertices BU_AHEAD ahead
+ * of the scan and prefetches the start of each one's row. The first levels
+ * examine about one column per vertex (the first neighbour is already in
+ * the frontier), so each vertex costs one cache miss on its row, at
+ * addresses too irregular for the hardware prefetcher. */
+typedef struct { int64_t w; uint64_t bits; } bu_cursor;
+
+static inline int64_t bu_cursor_step(bu_cursor *pc, const uint64_t *visited, int64_t nwl)
+{
+    while (!pc->bits) {
+        if (++pc->w >= nwl) { pc->w = nwl; return -1; }
+        pc->bits = ~__atomic_load_n(&visited[pc->w], __ATOMIC_RELAXED);
+    }
+    int64_t v = pc->w * 64 + __builtin_ctzll(pc->bits);
+    pc->bits &= pc->bits - 1;
+    return v;
+}
+static inline void bu_prefetch_next(bu_cursor *pc, const uint64_t *visited, int64_t nwl,
+                                    const int64_t *rowptr, const uint32_t *col)
+{
+    int64_t v = bu_cursor_step(pc, visited, nwl);
+    if (v >= 0) __builtin_prefetch(&col[rowptr[v]], 0, 3);
+}
+
+
+/* One bottom-up level: frontier in b->front (global), new local frontier
+ * words into b->next. Each thread owns the words it is given (visited,
+ * next, the 64 parents): no atomics; the cursor's look at words ahead is a
+ * relaxed load, paired with relaxed stores. */
+static void level_bottom_up(kern_bfs *b, int64_t mu, int64_t *nnew, int64_t *mf)
+{
+    kern_graph *g = b->g;
     const uint64_t *front = b->front;
     uint64_t *visited = b->visited, *next = b->next;
     int64_t *parent = b->parent;
     const int64_t *rowptr = g->rowptr;
     const uint32_t *col = g->col;
-    const int64_t base = g->base;
+    const int64_t nwl = b->nwl;
     int64_t n = 0, m = 0;
-#pragma omp parallel for schedule(dynamic, 32) reduction(+ : n, m) num_threads(b->nt)
-    for (int64_t wi = 0; wi < b->nwl; wi++) {
-        uint64_t todo = ~visited[wi], nw = 0;
-        while (todo) {
-            int bit = __builtin_ctzll(todo);
-            todo &= todo - 1;
-            int64_t l = wi * 64 + bit;
-            for (int64_t k = rowptr[l]; k < rowptr[l + 1]; k++) {
-                uint32_t c = col[k];
-                if (front[c >> 6] >> (c & 63) & 1) {
-                    parent[l] = c;
-                    nw |= 1ULL << bit;
-                    m += rowptr[l + 1] - rowptr[l];
-                    break;
+    /* the last levels have few vertices left to examine (mu: the edges of
+     * the unreached vertices, all ranks): waking the team costs more */
+    const int team = nwl > 65536 || mu / g->nranks > 32768;
+#pragma omp parallel reduction(+ : n, m) num_threads(b->nt) if (team)
+    {
+        bu_cursor pc = {0, 0};
+        int64_t last = -2;
+#pragma omp for schedule(dynamic, 32) nowait
+        for (int64_t wi = 0; wi < nwl; wi++) {
+            const uint64_t vis = __atomic_load_n(&visited[wi], __ATOMIC_RELAXED);
+            uint64_t todo = ~vis, nw = 0;
+            if (wi != last + 1) {
+                /* a new chunk: restart the cursor here */
+                pc.w = wi;
+                pc.bits = todo;
+                for (int k = 0; k < BU_AHEAD; k++) bu_prefetch_next(&pc, visited, nwl, rowptr, col);
+            }
+            last = wi;
+            while (todo) {
+                int bit = __builtin_ctzll(todo);
+                todo &= todo - 1;
+                bu_prefetch_next(&pc, visited, nwl, rowptr, col);
+                int64_t l = wi * 64 + bit;
+                const int64_t e0 = rowptr[l], e1 = rowptr[l + 1];
+                for (int64_t k = e0; k < e1; k++) {
+                    uint32_t c = col[k];
+                    if (front[c >> 6] >> (c & 63) & 1) {
+                        parent[l] = c;
+                        nw |= 1ULL << bit;
+                        m += e1 - e0;
+                        break;
+                    }
                 }
             }
+            next[wi] = nw;
+            __atomic_store_n(&visited[wi], vis | nw, __ATOMIC_RELAXED);
+            n += __builtin_popcountll(nw);
         }
-        next[wi] = nw;
-        visited[wi] |= nw;
-        n += __builtin_popcountll(nw);
     }
-    (void)base;
     *nnew = n;
     *mf = m;
-    return ok;
 }
 
 int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels)
 {
     kern_graph *g = b->g;
     const kern_dist *d = g->dist;
-    int owner;
+    int owner, P = g->nranks;
     int64_t rl;
     if (levels) levels->n = 0;
     if (!kern_dist_locate(d, root, &owner, &rl))
         return g5_error(G5_ERR_ARG, "BFS: root %lld has no owner", (long long)root);
-    const int64_t nl = b->nl;
-#pragma omp parallel for schedule(static)
-    for (int64_t v = 0; v < nl; v++) b->parent[v] = -1;
     memcpy(b->visited, b->zero_deg, (size_t)b->nwl * 8);
-    int64_t qn = 0, rootdeg = 0;
+    /* the end-of-search pass skips zero-degree rows: undo a root there */
+    if (b->zroot >= 0) { b->parent[b->zroot] = -1; b->zroot = -1; }
+    int64_t qn = 0, qm = 0;
     if (owner == g->rank) {
+        if (b->zero_deg[rl >> 6] >> (rl & 63) & 1) b->zroot = rl;
         b->parent[rl] = d->base[owner] + rl;
         b->visited[rl >> 6] |= 1ULL << (rl & 63);
         b->queue[qn++] = (uint32_t)rl;
-        rootdeg = kern_graph_degree(g, rl);
+        qm = kern_graph_degree(g, rl);
     }
-    int64_t st[3] = {0, 0, 0};
-    int64_t nf = 1, mf, mu, prev_nf = 0;
-    MPI_Allreduce(&rootdeg, &mf, 1, MPI_INT64_T, MPI_SUM, g->comm);
-    mu = g->nnz_global - mf;
+    /* level 0 is top-down whatever the root's degree (a one-vertex frontier
+     * costs its row top-down, every unvisited row bottom-up), so the root's
+     * degree needs no agreement of its own: it travels with level 0's
+     * counts as edges reached. mf, mu: agreed edges out of the frontier and
+     * of the vertices not reached yet. */
+    int64_t st[4] = {0, 0, 0, 0};
+    int64_t nf = 1, mf = 0, mu = g->nnz_global, reached_here = qm;
+    for (int r = 0; r < P; r++) b->lvcnt[4 * r] = r == owner;
     int bu = 0, ok = 1;
     while (nf > 0) {
         double t0 = g5_now();
-        if (!bu && mf > mu / BFS_ALPHA) {
+        int64_t nnew, mnew;
+        int as_list = 0;
+        if (!bu && nf > 1 && mf > mu / BFS_ALPHA) {
             /* queue -> local bitmap */
             memset(b->next, 0, (size_t)b->nwl * 8);
             for (int64_t i = 0; i < qn; i++)
                 b->next[b->queue[i] >> 6] |= 1ULL << (b->queue[i] & 63);
+            ok = frontier_share(b, nf, b->queue, qn, 1, &as_list, ok);
             bu = 1;
-        } else if (bu && nf < prev_nf && nf < d->n_active / BFS_BETA) {
+        } else if (bu && mf <= mu / BFS_ALPHA) {
             /* local bitmap -> queue */
             qn = 0;
             for (int64_t wi = 0; wi < b->nwl; wi++)
                 for (uint64_t w = b->next[wi]; w; w &= w - 1)
                     b->queue[qn++] = (uint32_t)(wi * 64 + __builtin_ctzll(w));
             bu = 0;
+        } else if (bu) {
+            ok = frontier_share(b, nf, NULL, 0, 0, &as_list, ok);
         }
-        int64_t nnew, mnew;
         if (bu) {
-            ok = level_bottom_up(b, &nnew, &mnew, ok);
+            level_bottom_up(b, mu, &nnew, &mnew);
         } else {
-            ok = level_top_down(b, qn, &nnew, &mnew, ok);
+            ok = level_top_down(b, qn, qm, &nnew, &mnew, ok);
             uint32_t *t = b->queue; b->queue = b->nextq; b->nextq = t;
             qn = nnew;
         }
-        int64_t loc[3] = {nnew, mnew, ok ? 0 : 1};
-        MPI_Allreduce(loc, st, 3, MPI_INT64_T, MPI_SUM, g->comm);
-        for (int r = 0; r < g->nranks; r++)
-            if (r != g->rank) g->bytes_to[r] += 24;
-        levels_add(levels, g5_now() - t0, nf, bu);
+        qm = mnew;
+        int64_t loc[4] = {nnew, mnew, ok ? 0 : 1, mnew + reached_here};
+        reached_here = 0;
+        if (P > 1) {
+            /* an allgather rather than an allreduce: the per-rank frontier
+             * sizes are the counts of a list exchange next level */
+            int e = MPI_Allgather(loc, 4, MPI_INT64_T, b->lvcnt, 4, MPI_INT64_T, g->comm);
+            memset(st, 0, sizeof st);
+            for (int r = 0; r < P; r++)
+                for (int k = 0; k < 4; k++) st[k] += b->lvcnt[4 * r + k];
+            if (e != MPI_SUCCESS) st[2] = 1;
+            for (int r = 0; r < P; r++)
+                if (r != g->rank) g->bytes_to[r] += 32;
+        } else {
+            memcpy(st, loc, sizeof st);
+        }
+        levels_add(levels, g5_now() - t0, nf, bu ? 1 + as_list : 0);
         if (st[2]) break;
-        prev_nf = nf;
         nf = st[0];
         mf = st[1];
-        mu -= mf;
+        mu -= st[3];
     }
+    /* unreached vertices with a row get -1 (the others never change) */
+    const uint64_t *vis = b->visited, *zd = b->zero_deg;
+    int64_t *parent = b->parent;
+#pragma omp parallel for schedule(static) if (b->nwl > 65536)
+    for (int64_t wi = 0; wi < b->nwl; wi++)
+        for (uint64_t w = ~(vis[wi] | zd[wi]); w; w &= w - 1)
+            parent[wi * 64 + __builtin_ctzll(w)] = -1;
     if (st[2])
         return g5_error(G5_ERR_NOMEM, "BFS from root %lld: out of memory for messages",
                         (long long)root);

@@ -133,7 +133,8 @@ typedef struct kern_levels {
     int cap;
     double *time;          /* [n] seconds of each level (max over ranks) */
     int64_t *frontier;     /* [n] vertices in the frontier the level expanded */
-    int *bottom_up;        /* [n] 1 if the level ran bottom-up */
+    int *bottom_up;        /* [n] 0 top-down; bottom-up with the frontier shared
+                            * as a bitmap: 1, as a list of vertices: 2 */
 } kern_levels;
 void kern_levels_free(kern_levels *lv);
 

@@ -20,7 +20,7 @@
  * gives the owner of a vertex under the same rule.
  *
  * The validation rules, the float tolerance and the TEPS edge-count rule are
- * described in kernels/validate_core.c and kernels/README-validate-section.md.
+ * described in kernels/validate_core.c and docs/validation.md.
  */
 #ifndef G500_KERN_REPORT_H
 #define G500_KERN_REPORT_H
@@ -135,7 +135,7 @@ void kern_teps_stats(const double *time, const int64_t *nedge, int n, kern_stats
 int kern_print_graph500(FILE *out, const kern_report *r);
 
 /* The JSON result: every field of kern_report, the statistics of each
- * series, the per-root arrays (schema in kernels/README-validate-section.md).
+ * series, the per-root arrays (schema in docs/validation.md).
  * Written to "<path>.tmp.<pid>" and renamed to path when complete (a failure
  * leaves no file). Missing parent directories are created. Not collective
  * (rank 0). Returns G5_OK, G5_ERR_IO or G5_ERR_ARG. */

@@ -6,11 +6,21 @@ BENCH_SCALES ?= 20
 bench-kernels: $(G500)
 	G500=$(G500) bench/bench-kernels.sh $(BENCH_SCALES)
 
-# kernel 3 alone: `make bench-sssp [BENCH_SSSP_FILE=... BENCH_SSSP_DELTAS="0.1 0.2"]`
+# kernel 2 alone: `make bench-bfs [BENCH_SCALES=20]` (bench/bench-bfs.sh);
+# build/bench/bench_bfs is also the callgrind target for BFS changes.
+BENCH_BFS := $(BUILD)/bench/bench_bfs
+$(BENCH_BFS): $(BUILD)/bench/bench_bfs.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+.PHONY: bench-bfs
+bench-bfs: $(BENCH_BFS) $(G500)
+	BENCH_BFS=$(BENCH_BFS) G500=$(G500) bench/bench-bfs.sh $(BENCH_SCALES)
+
+# kernel 3 alone: `make bench-sssp [BENCH_SSSP_FILE=... BENCH_SSSP_DELTAS="0.05 0.1"]`
 # alternates delta values root by root in one process (wall and CPU time).
 BENCH_SSSP := $(BUILD)/bench/bench_sssp
 BENCH_SSSP_FILE ?= /tmp/g500-bench/s18.h5
-BENCH_SSSP_DELTAS ?= 0.1 0.2
+BENCH_SSSP_DELTAS ?= 0.05 0.1
 $(BENCH_SSSP): $(BUILD)/bench/bench_sssp.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_json.c - the JSON result of a run (schema: "g500-run" version 1,
- * every key documented in kernels/README-validate-section.md; the report
+ * every key documented in docs/validation.md; the report
  * command reads it).
  *
  * A small streaming emitter: a nesting stack remembers whether a comma is

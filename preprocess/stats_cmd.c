@@ -16,6 +16,7 @@
  */
 #include "cc.h"
 #include "common.h"
+#include "part.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +35,7 @@ typedef int (*stats_printer)(MPI_Comm comm, const char *path, const struct stats
 
 static int print_components(MPI_Comm comm, const char *path, const struct stats_cfg *cfg, FILE *out);
 static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *cfg, FILE *out);
+static int print_placement(MPI_Comm comm, const char *path, const struct stats_cfg *cfg, FILE *out);
 
 static const struct {
     const char *format;
@@ -41,7 +43,17 @@ static const struct {
 } printers[] = {
     {IO_COMPONENTS_FORMAT, print_components},
     {IO_EDGES_FORMAT, print_edges},
+    {IO_PLACEMENT_FORMAT, print_placement},
 };
+
+/* Placement files: the comparison of this placement with the cyclic and block
+ * baselines, printed by the partition stage that wrote them. */
+static int print_placement(MPI_Comm comm, const char *path, const struct stats_cfg *cfg, FILE *out)
+{
+    if (cfg->plot)
+        return g5_agree(comm, g5_error(G5_ERR_ARG, "--plot draws component sizes: %s is a placement file, give a components file", path));
+    return part_stats_print_path(comm, path, out, cfg->json);
+}
 
 static double pct(int64_t a, int64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 

@@ -42,4 +42,3 @@ $(BUILD)/bench/bench_topo: topo/bench/bench_topo.c $(LIB) $(FLAGS_FILE)
 bench-topo: $(BUILD)/bench/bench_topo
 	$(BUILD)/bench/bench_topo
 
-bench: bench-topo

@@ -190,6 +190,7 @@ typedef struct result {
     int64_t *parent[8];   /* full [N], original ids */
     double *dist[8];
     int saw_bottom_up, saw_top_down;
+    int saw_bitmap_frontier, saw_list_frontier;   /* bottom-up exchange forms */
 } result;
 
 /* build + roots + BFS + SSSP on comm under distribution `kind` */
@@ -229,6 +230,8 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
         if (rc) break;
         for (int k = 0; k < lv.n; k++) {
             if (lv.bottom_up[k]) res->saw_bottom_up = 1; else res->saw_top_down = 1;
+            if (lv.bottom_up[k] == 1) res->saw_bitmap_frontier = 1;
+            if (lv.bottom_up[k] == 2) res->saw_list_frontier = 1;
         }
         kern_levels_free(&lv);
         kern_reached_edges(g, kern_bfs_parent(b), &res->nedge[i]);
@@ -319,7 +322,8 @@ static int kernels_match_serial_and_one_rank(int scale, int64_t n, int64_t m, in
     result one = {0};
     int rc1 = run_all(MPI_COMM_SELF, &t, KERN_DIST_CYCLIC, want, &one);
     MT_CHECK(rc1 == G5_OK, "1-rank run failed: %s", g5_error_msg());
-    int any_bu = 0, any_td = 0;
+    int any_bu = 0, any_td = 0, any_bitmap = 0, any_list = 0;
+    MT_CHECK(!one.saw_list_frontier, "one rank never exchanges a frontier list");
     for (int kind = 0; kind < 3 && ok; kind++) {
         result r = {0};
         int rc = run_all(MPI_COMM_WORLD, &t, kind, want, &r);
@@ -336,10 +340,16 @@ static int kernels_match_serial_and_one_rank(int scale, int64_t n, int64_t m, in
                              kind_name[kind], (long long)r.roots[i], (long long)v, r.dist[i][v], one.dist[i][v]);
             }
             any_bu |= r.saw_bottom_up; any_td |= r.saw_top_down;
+            any_bitmap |= r.saw_bitmap_frontier; any_list |= r.saw_list_frontier;
         }
         result_free(&r);
     }
     if (m >= 16 * n) MT_CHECK(any_bu && any_td, "a dense graph should use both directions (bu %d td %d)", any_bu, any_td);
+    /* the levels around the peak share a dense bitmap; the last bottom-up
+     * levels (few vertices) a list: both forms are exercised at P > 1 */
+    if (m >= 16 * n && nranks_ > 1)
+        MT_CHECK(any_bitmap && any_list, "bottom-up frontier exchanges: bitmap %d list %d",
+                 any_bitmap, any_list);
     MT_CHECK(one.nroots == (want), "expected %d roots, got %d", want, one.nroots);
     result_free(&one);
     tgraph_free(&t);
@@ -399,6 +409,54 @@ static int fewer_roots_than_asked_on_tiny_graph(void)
     return ok;
 }
 
+/* The workspace is reused between searches without clearing the parent
+ * array: a vertex reached by one search and not by the next, and a root
+ * without edges, must read -1 afterwards. */
+static int bfs_reuse_leaves_no_stale_parent(void)
+{
+    int ok = 1;
+    /* two components {3, 4, 10} and {20, 21}; 7 has no edge */
+    int64_t e[8] = {3, 4, 4, 10, 10, 3, 20, 21};
+    float w[4] = {0.5f, 0.25f, 0.125f, 0.5f};
+    const int64_t n = 50, m = 4;
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_bfs *b = NULL;
+    int64_t first, count, bf, bc;
+    kern_block_range(m, rank_, nranks_, &first, &count);
+    kern_block_range(n, rank_, nranks_, &bf, &bc);
+    int64_t *po = malloc((bc + 1) * sizeof(int64_t)), all[50];
+    kern_dist_create_cyclic(MPI_COMM_WORLD, n, &d);
+    int rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    if (rc == G5_OK) rc = kern_bfs_create(g, &b);
+    MT_CHECK(rc == G5_OK, "setup: %s", g5_error_msg());
+    const int64_t seq[4] = {3, 7, 20, 4};
+    int comp[50];
+    for (int v = 0; v < 50; v++) comp[v] = -1;
+    comp[3] = comp[4] = comp[10] = 0;
+    comp[20] = comp[21] = 1;
+    for (int i = 0; i < 4 && rc == G5_OK && ok; i++) {
+        rc = g5_agree(MPI_COMM_WORLD, kern_bfs_run(b, seq[i], NULL));
+        MT_CHECK(rc == G5_OK, "BFS from %lld: %s", (long long)seq[i], g5_error_msg());
+        if (rc) break;
+        rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL);
+        gather_block(MPI_COMM_WORLD, n, po, all, MPI_INT64_T);
+        int64_t root = seq[i];
+        for (int64_t v = 0; v < n; v++) {
+            int reached = comp[v] >= 0 ? comp[v] == comp[root] : v == root;
+            MT_CHECK(reached == (all[v] >= 0), "after BFS %d from %lld: vertex %lld has parent %lld",
+                     i, (long long)root, (long long)v, (long long)all[v]);
+        }
+        MT_CHECK(all[root] == root, "root %lld is its own parent, got %lld", (long long)root,
+                 (long long)all[root]);
+    }
+    free(po);
+    kern_bfs_free(&b);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -415,5 +473,6 @@ int main(int argc, char **argv)
     MT_RUN(rmat_graph_uses_both_directions);
     MT_RUN(out_of_range_edge_fails_on_every_rank);
     MT_RUN(fewer_roots_than_asked_on_tiny_graph);
+    MT_RUN(bfs_reuse_leaves_no_stale_parent);
     return mt_finish();
 }

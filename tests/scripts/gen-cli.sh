@@ -19,7 +19,7 @@ run() { timeout -k 5 120 mpirun --oversubscribe -np "$@"; }
 
 help=$($G500 gen --help 2>&1); rc=$?
 missing=""
-for o in "--scale S" "(default 16)" "--edgefactor K" "--seed N" "(default 1)" "-o, --output FILE" "--force" "--quiet" "--chunk-rows R" "(default 262144)"; do
+for o in "--scale S" "(default 16)" "--edgefactor K" "--seed N" "(default 1)" "-o, --output FILE" "--force" "--quiet" "--chunk-rows R" "(default 262143)"; do
     grep -qF -- "$o" <<<"$help" || missing="$missing '$o'"
 done
 [ $rc -eq 0 ] && [ -z "$missing" ] && ok "help lists every option with its default" || bad "help (exit $rc, missing:$missing)"

@@ -204,6 +204,18 @@ Test(io_file, damaged_chunk_fails_its_checksum)
     cr_expect_eq(io_read_rows(f, "/data", H5T_NATIVE_INT64, 0, 64, buf), G5_OK, "an undamaged chunk reads");
     cr_expect_eq(io_read_rows(f, "/data", H5T_NATIVE_INT64, 2990, 20, buf), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "checksum") && strstr(g5_error_msg(), "dmg.h5"), "%s", g5_error_msg());
+    /* A reader that already verified every chunk may skip verification on
+     * later passes: the damaged bytes then come through unchecked. */
+    io_file_set_checksum_verify(f, 0);
+    cr_expect_eq(io_read_rows(f, "/data", H5T_NATIVE_INT64, 2990, 20, buf), G5_OK,
+                 "without verification the damaged chunk reads: %s", g5_error_msg());
+    int changed = 0;
+    for (int i = 0; i < 40; i++)
+        changed += buf[i] != 0x1122334455660000LL + 2 * 2990 + i;
+    cr_expect_eq(changed, 1, "exactly the flipped value differs");
+    io_file_set_checksum_verify(f, 1);
+    cr_expect_eq(io_read_rows(f, "/data", H5T_NATIVE_INT64, 2990, 20, buf), G5_ERR_FORMAT,
+                 "verification switched back on catches it again");
     io_file_close(&f);
 }
 

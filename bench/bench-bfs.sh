@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# bench-bfs.sh - kernel 2 (BFS) alone, side by side over rank x thread
+# configurations and distributions, from one edges file per SCALE.
+#
+#   BENCH_BFS=build/bench/bench_bfs G500=bin/g500 bench/bench-bfs.sh [SCALES...]
+#   (make bench-bfs BENCH_SCALES="20 22")
+#
+# For each SCALE: generate /tmp/g500-bench-bfs/sS.h5 if missing, then run
+# bench_bfs (graph built once, 16 keys x 3 repetitions, median per key) for
+# 1x1, 1x2, 2x1, 4x1 (ranks x threads; 4 ranks are oversubscribed on a
+# 2-core machine) under cyclic and block, in ROUNDS alternating rounds, and
+# print one line per run with the harmonic-mean MTEPS and the load average.
+# The machine is shared: compare configurations within a round, quote
+# medians over rounds. bench_bfs does not validate: `g500 run` does (every
+# key); this script times only.
+set -u
+BENCH_BFS=${BENCH_BFS:-build/bench/bench_bfs}
+G500=${G500:-bin/g500}
+ROUNDS=${ROUNDS:-3}
+ROOTS=${ROOTS:-16}
+REPS=${REPS:-3}
+DIR=${BENCH_DIR:-/tmp/g500-bench-bfs}
+SCALES=${*:-20}
+MPIRUN="mpirun --oversubscribe"
+if [ "$(id -u)" = 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+mkdir -p "$DIR"
+echo "# $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d), bench_bfs $ROOTS keys x $REPS reps"
+for s in $SCALES; do
+    f=$DIR/s$s.h5
+    [ -f "$f" ] || "$G500" gen --scale "$s" -o "$f" >/dev/null || exit 1
+    for r in $(seq "$ROUNDS"); do
+        for cfg in 1x1 1x2 2x1 4x1; do
+            np=${cfg%x*} th=${cfg#*x}
+            for dist in cyclic block; do
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                out=$(OMP_NUM_THREADS=$th $MPIRUN -np "$np" "$BENCH_BFS" "$f" $dist "$ROOTS" "$REPS") || {
+                    echo "SCALE $s $cfg $dist: FAILED"; exit 1; }
+                h=$(echo "$out" | awk '/^harmonic_mean_MTEPS/ {print $2}')
+                printf "SCALE %s round %s %s %-6s BFS %8s MTEPS  load %s\n" "$s" "$r" "$cfg" "$dist" "$h" "$load"
+            done
+        done
+    done
+done

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * part_internal.h - helpers shared inside partition/ only: the all-to-all
+ * exchange of fixed-width int64 records and a sample sort of (key, id)
+ * pairs. Not part of the module's public API.
+ */
+#ifndef G500_PART_INTERNAL_H
+#define G500_PART_INTERNAL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* Records sent per process per round are bounded (default 2^21) so that
+ * MPI's int counts never overflow and buffers stay small. Tests lower it to
+ * exercise many rounds; results never depend on it. */
+int64_t px_chunk(void);
+void px_set_chunk(int64_t records);   /* <= 0: back to the default */
+
+/* Block owner by shift when blocks are an equal power of two (N = 2^SCALE
+ * over a power-of-two count), by division otherwise: the per-edge hot
+ * loops make tens of millions of these. */
+typedef struct px_blockdiv {
+    int64_t n, q, r, big;
+    int shift;   /* >= 0: owner = v >> shift */
+} px_blockdiv;
+
+static inline void px_blockdiv_init(px_blockdiv *d, int64_t n, int parts)
+{
+    d->n = n;
+    d->q = n / parts;
+    d->r = n % parts;
+    d->big = d->r * (d->q + 1);
+    d->shift = -1;
+    if (d->r == 0 && d->q > 0 && (d->q & (d->q - 1)) == 0)
+        d->shift = __builtin_ctzll((unsigned long long)d->q);
+}
+
+static inline int px_blockdiv_owner(const px_blockdiv *d, int64_t v)
+{
+    if (d->shift >= 0)
+        return (int)(v >> d->shift);
+    if (v < d->big)
+        return (int)(v / (d->q + 1));
+    return (int)(d->r + (v - d->big) / d->q);
+}
+
+/* Owner process of vertex v under part_block_range(n, ., P). */
+static inline int px_block_owner(int64_t n, int nprocs, int64_t v)
+{
+    int64_t q = n / nprocs, r = n % nprocs, big = r * (q + 1);
+    if (v < big)
+        return (int)(v / (q + 1));
+    return (int)(r + (v - big) / q);
+}
+
+/* Collective. Exchange records of `width` int64: sendbuf holds, grouped by
+ * destination process in order, sendcounts[p] records for process p. On
+ * return *recvbuf (malloc'ed, caller frees; may be NULL when *nrecv == 0)
+ * holds the records received, grouped by source in order, and recvcounts[p]
+ * (if not NULL) how many came from p. Not agreed: a failure is returned
+ * locally (G5_ERR_MPI/NOMEM); callers agree afterwards. */
+int px_exchange(MPI_Comm comm, int width, const int64_t *sendcounts,
+                const int64_t *sendbuf, int64_t **recvbuf, int64_t *nrecv,
+                int64_t *recvcounts);
+
+/* Collective. Globally sort the records (key, id) (width 2, lexicographic)
+ * held by all processes. On return *sorted (caller frees) holds this
+ * process's contiguous share of the global order, *nsorted records, whose
+ * first record has global position *first. Ties cannot arise when ids are
+ * unique, so the global order does not depend on the number of processes. */
+int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
+                  int64_t *nsorted, int64_t *first);
+
+/* Sort width-2 records lexicographically (in place). */
+void px_sort2(int64_t *recs, int64_t n);
+
+#endif

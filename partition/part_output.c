@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * part_output.c - what the partitioner hands to people and schedulers: the
+ * quality table (placement vs cyclic vs block, text or JSON), the Open MPI
+ * rankfile ("rank r=host slot=s", Open MPI 4 mpirun --rankfile) and the
+ * SLURM_HOSTFILE (one host per line in rank order, for
+ * srun --distribution=arbitrary). Files are written to "<path>.tmp.<pid>"
+ * and renamed when complete, so a reader never sees half a file.
+ */
+#include "part.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common.h"
+
+void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
+                      int nranks, const part_metrics m[PART_NSCHEMES])
+{
+    if (json) {
+        fprintf(out, "{\"nvertices\": %lld, \"n_active\": %lld, \"nranks\": %d, \"schemes\": {",
+                (long long)nvertices, (long long)n_active, nranks);
+        for (int s = 0; s < PART_NSCHEMES; s++) {
+            const part_metrics *M = &m[s];
+            fprintf(out, "%s\n  \"%s\": {\"total_edges\": %lld, \"cut_edges\": %lld, \"hop_cut\": %lld, "
+                    "\"edge_imbalance\": %.6f, \"vertex_imbalance\": %.6f, \"bytes_per_vertex\": %.4f",
+                    s ? "," : "", part_scheme_name(s), (long long)M->total_edges,
+                    (long long)M->cut_edges, (long long)M->hop_cut, M->edge_imbalance,
+                    M->vertex_imbalance, M->bytes_per_vertex);
+            if (M->rank_edges && M->rank_vertices) {
+                fprintf(out, ", \"rank_edges\": [");
+                for (int r = 0; r < nranks; r++)
+                    fprintf(out, "%s%lld", r ? ", " : "", (long long)M->rank_edges[r]);
+                fprintf(out, "], \"rank_vertices\": [");
+                for (int r = 0; r < nranks; r++)
+                    fprintf(out, "%s%lld", r ? ", " : "", (long long)M->rank_vertices[r]);
+                fprintf(out, "]");
+            }
+            fprintf(out, "}");
+        }
+        fprintf(out, "\n}}\n");
+        return;
+    }
+    fprintf(out, "placement quality: %lld vertices, %lld active (%.1f%% isolated), %d ranks\n",
+            (long long)nvertices, (long long)n_active,
+            nvertices ? 100.0 * (double)(nvertices - n_active) / (double)nvertices : 0.0, nranks);
+    fprintf(out, "  %-10s %14s %7s %14s %9s %9s %9s %11s\n", "scheme", "cut_edges", "cut%",
+            "hop_cut", "hops/cut", "edge_imb", "vert_imb", "bytes/vert");
+    for (int s = 0; s < PART_NSCHEMES; s++) {
+        const part_metrics *M = &m[s];
+        fprintf(out, "  %-10s %14lld %6.2f%% %14lld %9.3f %9.4f %9.4f %11.2f\n", part_scheme_name(s),
+                (long long)M->cut_edges,
+                M->total_edges ? 100.0 * (double)M->cut_edges / (double)M->total_edges : 0.0,
+                (long long)M->hop_cut,
+                M->cut_edges ? (double)M->hop_cut / (double)M->cut_edges : 0.0,
+                M->edge_imbalance, M->vertex_imbalance, M->bytes_per_vertex);
+    }
+    fprintf(out, "  (%lld non-self-loop edge tuples; imbalance = max/mean over ranks; "
+            "bytes/vert = kernel state per original vertex, see partition/part.h)\n",
+            (long long)m[0].total_edges);
+}
+
+static int write_atomic(const char *path, int nranks, const char *const *host, int rankfile)
+{
+    char tmp[4096];
+    FILE *f;
+    int *slot = NULL, err = 0;
+
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return g5_error(G5_ERR_IO, "%s: path too long", path);
+    if (rankfile) {
+        slot = g5_calloc((size_t)nranks, sizeof(int), "rankfile slots");
+        if (!slot)
+            return G5_ERR_NOMEM;
+    }
+    f = fopen(tmp, "w");
+    if (!f) {
+        free(slot);
+        return g5_error(G5_ERR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
+    }
+    for (int r = 0; r < nranks; r++) {
+        if (rankfile) {
+            /* Slot = how many earlier ranks share this host. */
+            int s = 0;
+            for (int q = r - 1; q >= 0; q--)
+                if (strcmp(host[q], host[r]) == 0) {
+                    s = slot[q] + 1;
+                    break;
+                }
+            slot[r] = s;
+            err |= fprintf(f, "rank %d=%s slot=%d\n", r, host[r], s) < 0;
+        } else {
+            err |= fprintf(f, "%s\n", host[r]) < 0;
+        }
+    }
+    err |= fclose(f) != 0;
+    free(slot);
+    if (err || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return g5_error(G5_ERR_IO, "%s: cannot write (%s)", path, strerror(e));
+    }
+    return G5_OK;
+}
+
+int part_write_rankfile(const char *path, int nranks, const char *const *host_of_rank)
+{
+    return write_atomic(path, nranks, host_of_rank, 1);
+}
+
+int part_write_hostfile(const char *path, int nranks, const char *const *host_of_rank)
+{
+    return write_atomic(path, nranks, host_of_rank, 0);
+}

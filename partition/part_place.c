@@ -1,0 +1,1168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * part_place.c - the distributed placement: component checks, the giant's
+ * vertex order and its edge-balanced cut, whole small components on the
+ * least-loaded ranks, the relabelling, and the quality metrics of this
+ * placement and of the cyclic and block baselines (see part.h for the
+ * model and the encoding of the result).
+ *
+ * Data layout on process p of P: its slab of edge tuples (caller's split),
+ * and the vertex block B_p = part_block_range(N, p, P) for which it holds
+ * label, degree, BFS position and, at the end, new_label and owner. All
+ * work on vertices is done by the block's owner; edge-side work sends
+ * records to owners with px_exchange, in rounds of at most px_chunk() records
+ * so memory stays bounded by the slab, not by M.
+ *
+ * Steps (each local phase ends in g5_agree, so every rank takes the same
+ * branch):
+ *  1. degrees: every non-self-loop tuple (u, v) adds 1 to deg[u] and deg[v]
+ *     at their owners; endpoints are range-checked.
+ *  2. checks against the components: labels in [-1, C), isolated <=> degree
+ *     0, per-component vertex counts and degree sums equal the components'
+ *     /component_vertices and 2 * /component_edges.
+ *  3. the order of component 0 (if it is split): plain orders (id, leaves
+ *     after their neighbour, degree) by one global sort of (key, id);
+ *     or a BFS from its highest-degree vertex (ties: smallest id). Positions are assigned level by level in the
+ *     order (position of the first parent, id) - the Cuthill-McKee order
+ *     (Cuthill & McKee, "Reducing the bandwidth of sparse symmetric
+ *     matrices", ACM 1969) - with a sample sort per level, so the order is
+ *     independent of P. Every giant vertex must be reached.
+ *  4. the cut (giant_cut): vertices in position order go to the piece that
+ *     holds their weight's midpoint. If a heavy vertex on a boundary breaks
+ *     the tolerance, the cut is redone with the hubs (weight > max(tol, 1%)
+ *     W / 2R) taken out and placed by LPT, piece k's share of the rest being
+ *     W / R minus its hub load: each piece then ends within one non-hub
+ *     weight of W / R.
+ *  5. replicated on every process: pieces to ranks in switch-tree walk
+ *     order, small components greedily (in id order = size order, so it is
+ *     LPT scheduling, Graham 1969) to the least-loaded rank, rank offsets.
+ *  6. labels, by exclusive scans (member order inside a small component and
+ *     isolated order are original id order, which the block layout gives).
+ *  7. metrics: the slab's endpoints ask their owners for (owner, label); an
+ *     edge whose endpoints have different labels is a mismatch.
+ */
+#include "part.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "part_internal.h"
+
+struct ctx {
+    MPI_Comm comm;
+    int P, me, R;
+    int64_t N, C, vf, vc;
+    const part_input *in;
+    px_blockdiv vdiv;    /* vertex -> process */
+};
+
+static inline int own(const struct ctx *c, int64_t v) { return px_blockdiv_owner(&c->vdiv, v); }
+
+const char *part_order_name(int order)
+{
+    static const char *names[] = {"bfs", "id", "degree", "leaves"};
+    return order >= 0 && order < 4 ? names[order] : "?";
+}
+
+const char *part_scheme_name(int scheme)
+{
+    static const char *names[PART_NSCHEMES] = {"placement", "cyclic", "block"};
+    return scheme >= 0 && scheme < PART_NSCHEMES ? names[scheme] : "?";
+}
+
+double part_state_bytes(int64_t slots, int nranks)
+{
+    return (double)slots * (28.0 + 2.0 / 8.0) + (double)nranks * (double)slots / 8.0;
+}
+
+void part_block_range(int64_t n, int p, int nprocs, int64_t *first, int64_t *count)
+{
+    int64_t q = n / nprocs, r = n % nprocs;
+    *first = p * q + (p < r ? p : r);
+    *count = q + (p < r ? 1 : 0);
+}
+
+void part_result_free(part_result **r)
+{
+    if (!r || !*r)
+        return;
+    for (int s = 0; s < PART_NSCHEMES; s++) {
+        free((*r)->metrics[s].rank_edges);
+        free((*r)->metrics[s].rank_vertices);
+    }
+    free((*r)->rank_offsets);
+    free((*r)->new_label);
+    free((*r)->owner);
+    free(*r);
+    *r = NULL;
+}
+
+static int mpi_ok(int e, const char *what)
+{
+    return e == MPI_SUCCESS ? G5_OK : g5_error(G5_ERR_MPI, "partition: %s failed", what);
+}
+
+/* Rounds needed to cover `items` in chunks of `chunk`, agreed (max). */
+static int agreed_rounds(MPI_Comm comm, int64_t items, int64_t chunk, int64_t *rounds)
+{
+    int64_t mine = (items + chunk - 1) / chunk;
+    return mpi_ok(MPI_Allreduce(&mine, rounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+}
+
+/* Records for the endpoints of the non-self-loop tuples [a, b) of the slab,
+ * grouped by owner process: {x} (width 1) or {x, other endpoint} (width 2).
+ * slot (optional, [2 (b - a)]): record index of each endpoint, -1 for loops.
+ * Endpoints must be in range (checked by the degree pass). */
+static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width,
+                            int64_t *counts, int64_t **buf, int64_t *slot)
+{
+    const int64_t *E = c->in->edges;
+    int64_t *cur = NULL, n = 0;
+    memset(counts, 0, (size_t)c->P * sizeof(int64_t));
+    for (int64_t e = a; e < b; e++) {
+        if (E[2 * e] == E[2 * e + 1])
+            continue;
+        counts[own(c, E[2 * e])]++;
+        counts[own(c, E[2 * e + 1])]++;
+        n += 2;
+    }
+    *buf = g5_malloc((size_t)n * width * sizeof(int64_t), "partition: endpoint records");
+    cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
+    if (!*buf || !cur) {
+        free(*buf);
+        *buf = NULL;
+        free(cur);
+        return G5_ERR_NOMEM;
+    }
+    for (int p = 0, s = 0; p < c->P; p++) {
+        cur[p] = s;
+        s += (int)counts[p];
+    }
+    for (int64_t e = a; e < b; e++) {
+        for (int k = 0; k < 2; k++) {
+            int64_t x = E[2 * e + k], y = E[2 * e + 1 - k], i;
+            if (x == y) {
+                if (slot)
+                    slot[2 * (e - a) + k] = -1;
+                continue;
+            }
+            i = cur[own(c, x)]++;
+            (*buf)[width * i] = x;
+            if (width == 2)
+                (*buf)[width * i + 1] = y;
+            if (slot)
+                slot[2 * (e - a) + k] = i;
+        }
+    }
+    free(cur);
+    return G5_OK;
+}
+
+/* Step 1: degrees of this block's vertices; endpoint range check. */
+static int degree_pass(const struct ctx *c, int64_t *deg)
+{
+    const int64_t *E = c->in->edges;
+    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
+    int rc = G5_OK, bad = G5_OK;
+
+    for (int64_t e = 0; e < m && bad == G5_OK; e++)
+        for (int k = 0; k < 2; k++)
+            if (E[2 * e + k] < 0 || E[2 * e + k] >= c->N) {
+                bad = g5_error(G5_ERR_MISMATCH,
+                               "an edge endpoint %lld is outside [0, %lld), the components' vertex count",
+                               (long long)E[2 * e + k], (long long)c->N);
+                break;
+            }
+    rc = g5_agree(c->comm, bad);
+    if (rc != G5_OK)
+        return rc;
+    memset(deg, 0, (size_t)c->vc * sizeof(int64_t));
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    rc = counts ? G5_OK : G5_ERR_NOMEM;
+    rc = g5_agree(c->comm, rc);
+    if (rc == G5_OK)
+        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, 1, counts, &buf, NULL);
+        if (rc == G5_OK)
+            rc = px_exchange(c->comm, 1, counts, buf, &rbuf, &nr, NULL);
+        free(buf);
+        buf = NULL;
+        for (int64_t i = 0; rc == G5_OK && i < nr; i++)
+            deg[rbuf[i] - c->vf]++;
+        free(rbuf);
+        rbuf = NULL;
+        rc = g5_agree(c->comm, rc);
+    }
+    free(counts);
+    return rc;
+}
+
+/* Step 2: labels against degrees and the component tables. */
+static int check_components(const struct ctx *c, const int64_t *deg)
+{
+    const int64_t *L = c->in->label;
+    int64_t C = c->C, *sums = NULL, *all = NULL;
+    int rc = G5_OK;
+
+    sums = g5_calloc((size_t)(2 * C + 1), sizeof(int64_t), "partition: component sums");
+    all = g5_calloc((size_t)(2 * C + 1), sizeof(int64_t), "partition: component sums");
+    if (!sums || !all)
+        rc = G5_ERR_NOMEM;
+    for (int64_t i = 0; rc == G5_OK && i < c->vc; i++) {
+        int64_t l = L[i], v = c->vf + i;
+        if (l < -1 || l >= C)
+            rc = g5_error(G5_ERR_MISMATCH, "vertex %lld has component id %lld, outside [-1, %lld)",
+                          (long long)v, (long long)l, (long long)C);
+        else if (l == -1 && deg[i] > 0)
+            rc = g5_error(G5_ERR_MISMATCH, "vertex %lld has %lld edges but is labelled isolated",
+                          (long long)v, (long long)deg[i]);
+        else if (l >= 0 && deg[i] == 0)
+            rc = g5_error(G5_ERR_MISMATCH, "vertex %lld has no edge but is in component %lld",
+                          (long long)v, (long long)l);
+        else if (l >= 0) {
+            sums[l]++;
+            sums[C + l] += deg[i];
+        }
+    }
+    rc = g5_agree(c->comm, rc);
+    if (rc == G5_OK)
+        rc = g5_agree(c->comm, mpi_ok(MPI_Allreduce(sums, all, (int)(2 * C), MPI_INT64_T,
+                                                    MPI_SUM, c->comm), "MPI_Allreduce"));
+    for (int64_t l = 0; rc == G5_OK && l < C; l++) {
+        if (all[l] != c->in->comp_vertices[l])
+            rc = g5_error(G5_ERR_MISMATCH, "component %lld has %lld vertices in the labels but %lld in the component table",
+                          (long long)l, (long long)all[l], (long long)c->in->comp_vertices[l]);
+        else if (all[C + l] != 2 * c->in->comp_edges[l])
+            rc = g5_error(G5_ERR_MISMATCH, "component %lld has %lld edge tuples in the edges but %lld in the component table",
+                          (long long)l, (long long)(all[C + l] / 2), (long long)c->in->comp_edges[l]);
+    }
+    free(sums);
+    free(all);
+    return rc;
+}
+
+/* Collective. Sort the records {key, id} (recs, n; freed here) globally,
+ * give them positions base, base + 1, ... in that order, and send each
+ * position to the vertex's owner: pos[] is set, and the block's vertices
+ * that got one are listed in position order in got[0..*ngot) (if got is
+ * not NULL). *total: records over all processes. Agreed status. */
+static int assign_positions(const struct ctx *c, int64_t *recs, int64_t n, int64_t base,
+                            int64_t *pos, int64_t *got, int64_t *ngot, int64_t *total)
+{
+    int64_t *sorted = NULL, nsorted = 0, first = 0, *counts = NULL, *cur = NULL, *buf = NULL;
+    int64_t *rbuf = NULL, nr = 0;
+    int rc;
+
+    rc = px_sort_pairs(c->comm, recs, n, &sorted, &nsorted, &first);
+    free(recs);
+    G5_TRY(g5_agree(c->comm, rc));
+    G5_TRY(mpi_ok(MPI_Allreduce(&nsorted, total, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    counts = g5_calloc((size_t)c->P, sizeof(int64_t), "partition: counts");
+    cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
+    buf = g5_malloc((size_t)(nsorted + 1) * 2 * sizeof(int64_t), "partition: positions");
+    rc = counts && cur && buf ? G5_OK : G5_ERR_NOMEM;
+    G5_TRY(g5_agree(c->comm, rc));
+    for (int64_t k = 0; k < nsorted; k++)
+        counts[own(c, sorted[2 * k + 1])]++;
+    for (int p = 0, s = 0; p < c->P; p++)
+        cur[p] = s, s += (int)counts[p];
+    for (int64_t k = 0; k < nsorted; k++) {
+        int64_t i = cur[own(c, sorted[2 * k + 1])]++;
+        buf[2 * i] = sorted[2 * k + 1];
+        buf[2 * i + 1] = base + first + k;
+    }
+    rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+    G5_TRY(g5_agree(c->comm, rc));
+    /* Sources send increasing slices, so rbuf is in position order. */
+    if (ngot)
+        *ngot = 0;
+    for (int64_t i = 0; i < nr; i++) {
+        int64_t li = rbuf[2 * i] - c->vf;
+        pos[li] = rbuf[2 * i + 1];
+        if (got)
+            got[(*ngot)++] = li;
+    }
+out:
+    free(sorted);
+    free(counts);
+    free(cur);
+    free(buf);
+    free(rbuf);
+    return rc;
+}
+
+/* nb[i] = the one neighbour of each degree-1 vertex of component 0 in this
+ * block, -1 for the others: one pass of {x, other end} records. */
+static int leaf_neighbours(const struct ctx *c, const int64_t *deg, int64_t *nb)
+{
+    const int64_t *L = c->in->label;
+    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
+    int rc;
+
+    for (int64_t i = 0; i < c->vc; i++)
+        nb[i] = -1;
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    rc = g5_agree(c->comm, counts ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK)
+        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, 2, counts, &buf, NULL);
+        if (rc == G5_OK)
+            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+        free(buf);
+        buf = NULL;
+        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
+            int64_t li = rbuf[2 * i] - c->vf;
+            if (L[li] == 0 && deg[li] == 1)
+                nb[li] = rbuf[2 * i + 1];
+        }
+        free(rbuf);
+        rbuf = NULL;
+        rc = g5_agree(c->comm, rc);
+    }
+    free(counts);
+    return rc;
+}
+
+/* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
+ * for Graph500's scrambled labels), by id with every degree-1 vertex right
+ * after its neighbour (PART_ORDER_LEAVES: sort key 2 v for v, 2 v + 1 for
+ * v's leaves, so a leaf's one edge is cut only where a piece boundary falls
+ * between them), or by degree, highest first, then id (PART_ORDER_DEGREE). */
+static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *pos)
+{
+    const int64_t *L = c->in->label;
+    int64_t n = 0, total = 0, *recs = NULL, *nb = NULL;
+    int rc, order = c->in->order;
+    recs = g5_malloc((size_t)(c->vc + 1) * 2 * sizeof(int64_t), "partition: order records");
+    if (order == PART_ORDER_LEAVES)
+        nb = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: leaf neighbours");
+    rc = g5_agree(c->comm, recs && (nb || order != PART_ORDER_LEAVES) ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK && order == PART_ORDER_LEAVES)
+        rc = leaf_neighbours(c, deg, nb);
+    if (rc != G5_OK) {
+        free(recs);
+        free(nb);
+        return rc;
+    }
+    for (int64_t i = 0; i < c->vc; i++) {
+        pos[i] = -1;
+        if (L[i] == 0) {
+            int64_t v = c->vf + i;
+            if (order == PART_ORDER_DEGREE)
+                recs[2 * n] = -deg[i];
+            else if (order == PART_ORDER_LEAVES)
+                recs[2 * n] = nb[i] >= 0 ? 2 * nb[i] + 1 : 2 * v;
+            else
+                recs[2 * n] = 0;
+            recs[2 * n + 1] = v;
+            n++;
+        }
+    }
+    free(nb);
+    return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
+}
+
+/* Step 3: BFS positions of component 0. pos[i] = -1 outside it. */
+static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
+                     int *levels_out)
+{
+    const int64_t *L = c->in->label;
+    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0, CH = px_chunk();
+    int64_t *rowptr = NULL, *fill = NULL, *adj = NULL, *cand = NULL, *counts = NULL;
+    int64_t *front = NULL, *newl = NULL, nfront = 0, nnew = 0, assigned = 0;
+    int64_t *buf = NULL, *rbuf = NULL, nr = 0;
+    int rc = G5_OK, bad = G5_OK, levels = 0;
+
+    rowptr = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant row pointers");
+    fill = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant fill");
+    cand = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS candidates");
+    front = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS frontier");
+    newl = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS next level");
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    if (!rowptr || !fill || !cand || !front || !newl || !counts)
+        rc = G5_ERR_NOMEM;
+    if (rc == G5_OK) {
+        rowptr[0] = 0;
+        for (int64_t i = 0; i < c->vc; i++) {
+            rowptr[i + 1] = rowptr[i] + (L[i] == 0 ? deg[i] : 0);
+            pos[i] = -1;
+            cand[i] = -1;
+        }
+        memcpy(fill, rowptr, (size_t)c->vc * sizeof(int64_t));
+        adj = g5_malloc((size_t)rowptr[c->vc] * sizeof(int64_t), "partition: giant adjacency");
+        if (!adj)
+            rc = G5_ERR_NOMEM;
+    }
+    rc = g5_agree(c->comm, rc);
+    if (rc == G5_OK)
+        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, 2, counts, &buf, NULL);
+        if (rc == G5_OK)
+            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+        free(buf);
+        buf = NULL;
+        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
+            int64_t li = rbuf[2 * i] - c->vf;
+            if (L[li] == 0)
+                adj[fill[li]++] = rbuf[2 * i + 1];
+        }
+        free(rbuf);
+        rbuf = NULL;
+        rc = g5_agree(c->comm, rc);
+    }
+    free(fill);
+    fill = NULL;
+    if (rc != G5_OK)
+        goto out;
+
+    /* Root: highest degree in component 0, then smallest id. */
+    {
+        int64_t best = -1, gbest = -1, id = INT64_MAX, gid = INT64_MAX;
+        for (int64_t i = 0; i < c->vc; i++)
+            if (L[i] == 0 && deg[i] > best)
+                best = deg[i], id = c->vf + i;
+        G5_TRY(mpi_ok(MPI_Allreduce(&best, &gbest, 1, MPI_INT64_T, MPI_MAX, c->comm), "MPI_Allreduce"));
+        if (best != gbest)
+            id = INT64_MAX;
+        G5_TRY(mpi_ok(MPI_Allreduce(&id, &gid, 1, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+        *root_out = gid;
+        if (own(c, gid) == c->me) {
+            pos[gid - c->vf] = 0;
+            front[nfront++] = gid - c->vf;
+        }
+        assigned = 1;
+    }
+
+    for (;;) {
+        int64_t gfront = 0, fi = 0, fj = 0, tot = 0, tot_new = 0;
+        G5_TRY(mpi_ok(MPI_Allreduce(&nfront, &gfront, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        if (gfront == 0)
+            break;
+        levels++;
+        /* Expand: {neighbour, position of this parent} to the neighbour's owner. */
+        for (int64_t k = 0; k < nfront; k++)
+            tot += rowptr[front[k] + 1] - rowptr[front[k]];
+        G5_TRY(agreed_rounds(c->comm, tot, CH, &rounds));
+        nnew = 0;
+        for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+            int64_t si = fi, sj = fj, n = 0, *cur = NULL;
+            memset(counts, 0, (size_t)c->P * sizeof(int64_t));
+            while (fi < nfront && n < CH) {
+                int64_t u = front[fi], d = rowptr[u + 1] - rowptr[u];
+                while (fj < d && n < CH) {
+                    counts[own(c, adj[rowptr[u] + fj])]++;
+                    fj++, n++;
+                }
+                if (fj == d)
+                    fi++, fj = 0;
+            }
+            buf = g5_malloc((size_t)n * 2 * sizeof(int64_t), "partition: BFS records");
+            cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
+            if (!buf || !cur)
+                rc = G5_ERR_NOMEM;
+            if (rc == G5_OK) {
+                for (int p = 0, s = 0; p < c->P; p++)
+                    cur[p] = s, s += (int)counts[p];
+                /* Replay the same range. */
+                for (int64_t k = 0; k < n; k++) {
+                    int64_t u = front[si], d = rowptr[u + 1] - rowptr[u];
+                    while (sj >= d)
+                        si++, sj = 0, u = front[si], d = rowptr[u + 1] - rowptr[u];
+                    int64_t v = adj[rowptr[u] + sj], i = cur[own(c, v)]++;
+                    buf[2 * i] = v;
+                    buf[2 * i + 1] = pos[u];
+                    sj++;
+                }
+                rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+            }
+            free(cur);
+            free(buf);
+            buf = NULL;
+            for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
+                int64_t li = rbuf[2 * i] - c->vf, p = rbuf[2 * i + 1];
+                if (L[li] != 0) {
+                    if (bad == G5_OK)
+                        bad = g5_error(G5_ERR_MISMATCH, "an edge joins component 0 to vertex %lld of component %lld",
+                                       (long long)rbuf[2 * i], (long long)L[li]);
+                    continue;
+                }
+                if (pos[li] >= 0)
+                    continue;
+                if (cand[li] < 0)
+                    newl[nnew++] = li, cand[li] = p;
+                else if (p < cand[li])
+                    cand[li] = p;
+            }
+            free(rbuf);
+            rbuf = NULL;
+            rc = g5_agree(c->comm, rc);
+        }
+        if (rc != G5_OK)
+            goto out;
+        /* Order the new level by (first parent's position, id). */
+        buf = g5_malloc((size_t)(nnew + 1) * 2 * sizeof(int64_t), "partition: level records");
+        G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
+        for (int64_t k = 0; k < nnew; k++) {
+            buf[2 * k] = cand[newl[k]];
+            buf[2 * k + 1] = c->vf + newl[k];
+            cand[newl[k]] = -1;
+        }
+        rc = assign_positions(c, buf, nnew, assigned, pos, front, &nfront, &tot_new);
+        buf = NULL;
+        G5_TRY(rc);
+        assigned += tot_new;
+    }
+    G5_TRY(g5_agree(c->comm, bad));
+    if (assigned != c->in->comp_vertices[0])
+        rc = g5_error(G5_ERR_MISMATCH, "component 0 is not connected in the edges: a BFS from vertex %lld reaches %lld of its %lld vertices",
+                      (long long)*root_out, (long long)assigned, (long long)c->in->comp_vertices[0]);
+    *levels_out = levels;
+out:
+    free(rowptr);
+    free(fill);
+    free(adj);
+    free(cand);
+    free(front);
+    free(newl);
+    free(counts);
+    free(buf);
+    free(rbuf);
+    return rc;
+}
+
+/* Hubs in LPT order: degree descending, then id. */
+static const int64_t *g_hubs; /* qsort context; set with no threads running */
+static int cmp_hub(const void *x, const void *y)
+{
+    const int64_t *a = g_hubs + 3 * *(const int *)x, *b = g_hubs + 3 * *(const int *)y;
+    if (a[0] != b[0])
+        return a[0] > b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Step 4: the piece of every vertex of component 0 (piece[i] = -1 outside)
+ * and its index inside the piece idx[i]; replicated, each piece's vertex
+ * count and edge load, and the number of hubs.
+ *
+ * Hubs - vertices heavier than thresh - leave the order (none when thresh
+ * is infinite): every process learns all hubs (part_place uses
+ * max(tolerance, 1%) * W / (2R), so there are fewer than 200 R of them),
+ * and they go to the pieces by LPT (heaviest first
+ * to the lightest piece). The other vertices are cut contiguously with
+ * piece k's share of them proportional to W / R - hub load of k, each to
+ * the piece holding its weight's midpoint, so every piece ends within one
+ * non-hub vertex weight of W / R (unless a single hub exceeds W / R). Inside
+ * a piece: its non-hub vertices in order, then its hubs in LPT order. */
+static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos, double thresh,
+                     int32_t *piece, int64_t *idx, int64_t *pcount, int64_t *pload, int64_t *nhubs)
+{
+    int R = c->R, P = c->P;
+    int64_t ng = c->in->comp_vertices[0], W = 2 * c->in->comp_edges[0], pf, pc;
+    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0, *cur = NULL, *w = NULL, *ids = NULL;
+    int64_t *loc = NULL, *glob = NULL, *hubs = NULL, *allhubs = NULL, nhub = 0, nall = 0, hub0 = 0;
+    int64_t *hub_piece = NULL, *hub_idx = NULL, nh_before = 0, wn_before = 0, nh_local = 0, wn_local = 0;
+    int32_t *lp = NULL;
+    int *hcount = NULL, *hdisp = NULL, *perm = NULL;
+    double *cum = NULL;
+    int rc = G5_OK;
+
+    part_block_range(ng, c->me, P, &pf, &pc);
+    counts = g5_calloc((size_t)P, sizeof(int64_t), "partition: counts");
+    cur = g5_malloc((size_t)P * sizeof(int64_t), "partition: cursors");
+    buf = g5_malloc((size_t)(c->vc + 1) * 3 * sizeof(int64_t), "partition: weight records");
+    loc = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
+    glob = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
+    hcount = g5_malloc((size_t)2 * P * sizeof(int), "partition: hub counts");
+    cum = g5_malloc((size_t)(R + 1) * sizeof(double), "partition: piece targets");
+    rc = counts && cur && buf && loc && glob && hcount && cum ? G5_OK : G5_ERR_NOMEM;
+    G5_TRY(g5_agree(c->comm, rc));
+    hdisp = hcount + P;
+
+    /* Weights to the position owners: {pos, degree, id}. */
+    for (int64_t i = 0; i < c->vc; i++)
+        if (pos[i] >= 0)
+            counts[px_block_owner(ng, P, pos[i])]++;
+    for (int p = 0, s = 0; p < P; p++)
+        cur[p] = s, s += (int)counts[p];
+    for (int64_t i = 0; i < c->vc; i++)
+        if (pos[i] >= 0) {
+            int64_t k = cur[px_block_owner(ng, P, pos[i])]++;
+            buf[3 * k] = pos[i];
+            buf[3 * k + 1] = deg[i];
+            buf[3 * k + 2] = c->vf + i;
+        }
+    rc = px_exchange(c->comm, 3, counts, buf, &rbuf, &nr, NULL);
+    G5_TRY(g5_agree(c->comm, rc));
+    w = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: weights");
+    ids = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: ids");
+    lp = g5_malloc((size_t)(pc + 1) * sizeof(int32_t), "partition: local pieces");
+    hubs = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: hubs");
+    rc = w && ids && lp && hubs ? (nr == pc ? G5_OK : g5_error(G5_ERR_INTERNAL, "positions are not a permutation"))
+                                : G5_ERR_NOMEM;
+    G5_TRY(g5_agree(c->comm, rc));
+    for (int64_t i = 0; i < nr; i++) {
+        w[rbuf[3 * i] - pf] = rbuf[3 * i + 1];
+        ids[rbuf[3 * i] - pf] = rbuf[3 * i + 2];
+    }
+    for (int64_t i = 0; i < pc; i++) {
+        if ((double)w[i] > thresh) {
+            hubs[3 * nhub] = w[i];
+            hubs[3 * nhub + 1] = ids[i];
+            hubs[3 * nhub + 2] = i;
+            nhub++;
+        } else {
+            nh_local++;
+            wn_local += w[i];
+        }
+    }
+
+    /* Every process gets every hub (in position order) and runs the same
+     * LPT. */
+    {
+        int mine = (int)(3 * nhub);
+        G5_TRY(mpi_ok(MPI_Allgather(&mine, 1, MPI_INT, hcount, 1, MPI_INT, c->comm), "MPI_Allgather"));
+        for (int p = 0; p < P; p++) {
+            hdisp[p] = (int)nall;
+            nall += hcount[p];
+        }
+        hub0 = hdisp[c->me] / 3;
+        allhubs = g5_malloc((size_t)(nall + 3) * sizeof(int64_t), "partition: all hubs");
+        nall /= 3;
+        hub_piece = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub pieces");
+        hub_idx = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub indices");
+        perm = g5_malloc((size_t)(nall + 1) * sizeof(int), "partition: hub order");
+        G5_TRY(g5_agree(c->comm, allhubs && hub_piece && hub_idx && perm ? G5_OK : G5_ERR_NOMEM));
+        G5_TRY(mpi_ok(MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp, MPI_INT64_T,
+                                     c->comm), "MPI_Allgatherv"));
+        for (int64_t h = 0; h < nall; h++)
+            perm[h] = (int)h;
+        g_hubs = allhubs;
+        qsort(perm, (size_t)nall, sizeof(int), cmp_hub);
+        /* loc[2R..3R): hub load, loc[3R..4R): hub count; replicated. */
+        for (int64_t j = 0; j < nall; j++) {
+            int64_t h = perm[j], best = 0;
+            for (int k = 1; k < R; k++)
+                if (glob[2 * R + k] < glob[2 * R + best])
+                    best = k;
+            hub_piece[h] = best;
+            hub_idx[h] = glob[3 * R + best]++;
+            glob[2 * R + best] += allhubs[3 * h];
+        }
+    }
+
+    /* Non-hub targets: piece k's share is proportional to W/R - hub load. */
+    {
+        double tsum = 0, wn = 0;
+        int64_t wn_all = 0;
+        G5_TRY(mpi_ok(MPI_Allreduce(&wn_local, &wn_all, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        wn = (double)wn_all;
+        for (int k = 0; k < R; k++) {
+            double t = (double)W / R - (double)glob[2 * R + k];
+            tsum += t > 0 ? t : 0;
+        }
+        cum[0] = 0;
+        for (int k = 0; k < R; k++) {
+            double t = (double)W / R - (double)glob[2 * R + k];
+            cum[k + 1] = cum[k] + (tsum > 0 ? (t > 0 ? t : 0) * wn / tsum : wn / R);
+        }
+    }
+    G5_TRY(mpi_ok(MPI_Exscan(&nh_local, &nh_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    G5_TRY(mpi_ok(MPI_Exscan(&wn_local, &wn_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    if (c->me == 0)
+        nh_before = wn_before = 0;
+    /* loc[0..R): non-hub count, loc[R..2R): non-hub load, then first
+     * non-hub index per piece (min-reduced separately). */
+    for (int k = 0; k < R; k++)
+        loc[2 * R + k] = INT64_MAX;
+    {
+        int64_t nh = nh_before, wb = wn_before;
+        for (int64_t i = 0; i < pc; i++) {
+            double mid;
+            int lo = 0, hi = R - 1;
+            if ((double)w[i] > thresh) {
+                lp[i] = -1;
+                continue;
+            }
+            mid = (double)wb + 0.5 * (double)w[i];
+            /* The last k with cum[k] <= mid. */
+            while (lo < hi) {
+                int m = (lo + hi + 1) / 2;
+                if (cum[m] <= mid)
+                    lo = m;
+                else
+                    hi = m - 1;
+            }
+            lp[i] = lo;
+            loc[lo]++;
+            loc[R + lo] += w[i];
+            if (nh < loc[2 * R + lo])
+                loc[2 * R + lo] = nh;
+            nh++;
+            wb += w[i];
+        }
+    }
+    G5_TRY(mpi_ok(MPI_Allreduce(loc, glob, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(mpi_ok(MPI_Allreduce(MPI_IN_PLACE, loc + 2 * R, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+    for (int k = 0; k < R; k++) {
+        pcount[k] = glob[k] + glob[3 * R + k];
+        pload[k] = glob[R + k] + glob[2 * R + k];
+    }
+
+    /* Reply {id, piece, index in piece} to the owners. */
+    free(buf);
+    buf = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: piece records");
+    G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
+    memset(counts, 0, (size_t)P * sizeof(int64_t));
+    for (int64_t i = 0; i < pc; i++)
+        counts[own(c, ids[i])]++;
+    for (int p = 0, s = 0; p < P; p++)
+        cur[p] = s, s += (int)counts[p];
+    {
+        int64_t nh = nh_before, hj = hub0;
+        for (int64_t i = 0; i < pc; i++) {
+            int64_t j = cur[own(c, ids[i])]++, k, idx;
+            if (lp[i] < 0) {
+                k = hub_piece[hj];
+                idx = glob[k] + hub_idx[hj];
+                hj++;
+            } else {
+                k = lp[i];
+                idx = nh - loc[2 * R + k];
+                nh++;
+            }
+            buf[3 * j] = ids[i];
+            buf[3 * j + 1] = k;
+            buf[3 * j + 2] = idx;
+        }
+    }
+    free(rbuf);
+    rbuf = NULL;
+    rc = px_exchange(c->comm, 3, counts, buf, &rbuf, &nr, NULL);
+    G5_TRY(g5_agree(c->comm, rc));
+    for (int64_t i = 0; i < c->vc; i++)
+        piece[i] = -1;
+    for (int64_t i = 0; i < nr; i++) {
+        int64_t li = rbuf[3 * i] - c->vf;
+        piece[li] = (int32_t)rbuf[3 * i + 1];
+        idx[li] = rbuf[3 * i + 2];
+    }
+    *nhubs = nall;
+out:
+    free(counts);
+    free(cur);
+    free(buf);
+    free(rbuf);
+    free(w);
+    free(ids);
+    free(lp);
+    free(loc);
+    free(glob);
+    free(hubs);
+    free(allhubs);
+    free(hub_piece);
+    free(hub_idx);
+    free(hcount);
+    free(perm);
+    free(cum);
+    return rc;
+}
+
+/* Binary min-heap of ranks keyed by (load, vertices, rank). */
+struct heap {
+    int *h, n;
+    const int64_t *load, *verts;
+};
+
+static int heap_less(const struct heap *H, int a, int b)
+{
+    if (H->load[a] != H->load[b])
+        return H->load[a] < H->load[b];
+    if (H->verts[a] != H->verts[b])
+        return H->verts[a] < H->verts[b];
+    return a < b;
+}
+
+static void heap_down(struct heap *H, int i)
+{
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i, t;
+        if (l < H->n && heap_less(H, H->h[l], H->h[m]))
+            m = l;
+        if (r < H->n && heap_less(H, H->h[r], H->h[m]))
+            m = r;
+        if (m == i)
+            return;
+        t = H->h[i], H->h[i] = H->h[m], H->h[m] = t;
+        i = m;
+    }
+}
+
+static const int *g_rank_node; /* qsort context for walk order; set under no threads */
+static int cmp_walk(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    if (g_rank_node[x] != g_rank_node[y])
+        return g_rank_node[x] < g_rank_node[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Step 7: metrics of the three schemes from this slab's tuples. */
+static int measure(const struct ctx *c, part_result *res)
+{
+    const part_input *in = c->in;
+    const int64_t *E = in->edges;
+    int R = c->R;
+    int64_t m = in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t *counts = NULL, *rcounts = NULL, *buf = NULL, *rbuf = NULL, *reply = NULL, *ans = NULL;
+    int64_t *slot = NULL, *acc = NULL, *gacc = NULL, nr = 0, na = 0, nacc = 3 * (3 + (int64_t)R);
+    int rc = G5_OK, bad = G5_OK;
+    int64_t rmask = (R & (R - 1)) == 0 ? R - 1 : -1;
+    px_blockdiv bdiv;
+
+    px_blockdiv_init(&bdiv, c->N, R);
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    rcounts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    slot = g5_malloc((size_t)2 * chunk * sizeof(int64_t), "partition: slots");
+    acc = g5_calloc((size_t)nacc, sizeof(int64_t), "partition: metric sums");
+    gacc = g5_calloc((size_t)nacc, sizeof(int64_t), "partition: metric sums");
+    rc = counts && rcounts && slot && acc && gacc ? G5_OK : G5_ERR_NOMEM;
+    G5_TRY(g5_agree(c->comm, rc));
+    G5_TRY(agreed_rounds(c->comm, m, chunk, &rounds));
+    for (int64_t r = 0; r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, 1, counts, &buf, slot);
+        if (rc == G5_OK)
+            rc = px_exchange(c->comm, 1, counts, buf, &rbuf, &nr, rcounts);
+        free(buf);
+        buf = NULL;
+        if (rc == G5_OK) {
+            reply = g5_malloc((size_t)(nr + 1) * 2 * sizeof(int64_t), "partition: replies");
+            rc = reply ? G5_OK : G5_ERR_NOMEM;
+        }
+        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
+            int64_t li = rbuf[i] - c->vf;
+            reply[2 * i] = res->owner[li];
+            reply[2 * i + 1] = in->label[li];
+        }
+        free(rbuf);
+        rbuf = NULL;
+        G5_TRY(g5_agree(c->comm, rc));
+        rc = px_exchange(c->comm, 2, rcounts, reply, &ans, &na, NULL);
+        free(reply);
+        reply = NULL;
+        G5_TRY(g5_agree(c->comm, rc));
+        for (int64_t e = a; e < b; e++) {
+            int64_t u = E[2 * e], v = E[2 * e + 1], ou, ov;
+            const int64_t *au, *av;
+            if (u == v)
+                continue;
+            au = &ans[2 * slot[2 * (e - a)]];
+            av = &ans[2 * slot[2 * (e - a) + 1]];
+            if (au[1] != av[1] && bad == G5_OK)
+                bad = g5_error(G5_ERR_MISMATCH, "edge (%lld, %lld) joins components %lld and %lld",
+                               (long long)u, (long long)v, (long long)au[1], (long long)av[1]);
+            for (int s = 0; s < PART_NSCHEMES; s++) {
+                int64_t *A = acc + s * (3 + R);
+                if (s == PART_PLACEMENT)
+                    ou = au[0], ov = av[0];
+                else if (s == PART_CYCLIC)
+                    ou = rmask >= 0 ? (u & rmask) : u % R, ov = rmask >= 0 ? (v & rmask) : v % R;
+                else
+                    ou = px_blockdiv_owner(&bdiv, u), ov = px_blockdiv_owner(&bdiv, v);
+                A[0]++;
+                if (ou != ov) {
+                    A[1]++;
+                    A[2] += in->node_hops[(int64_t)in->rank_node[ou] * in->nnodes + in->rank_node[ov]];
+                }
+                A[3 + ou]++;
+                A[3 + ov]++;
+            }
+        }
+        free(ans);
+        ans = NULL;
+    }
+    G5_TRY(g5_agree(c->comm, bad));
+    G5_TRY(mpi_ok(MPI_Allreduce(acc, gacc, (int)nacc, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    for (int s = 0; s < PART_NSCHEMES; s++) {
+        part_metrics *M = &res->metrics[s];
+        const int64_t *A = gacc + s * (3 + R);
+        int64_t emax = 0, esum = 0, vmax = 0, vsum = 0;
+        M->total_edges = A[0];
+        M->cut_edges = A[1];
+        M->hop_cut = A[2];
+        for (int k = 0; k < R; k++) {
+            int64_t f, n;
+            M->rank_edges[k] = A[3 + k];
+            if (s == PART_PLACEMENT)
+                n = res->rank_offsets[k + 1] - res->rank_offsets[k];
+            else
+                part_block_range(c->N, k, R, &f, &n);
+            M->rank_vertices[k] = n;
+            emax = M->rank_edges[k] > emax ? M->rank_edges[k] : emax;
+            vmax = n > vmax ? n : vmax;
+            esum += M->rank_edges[k];
+            vsum += n;
+        }
+        M->edge_imbalance = esum > 0 ? (double)emax * R / (double)esum : 1.0;
+        M->vertex_imbalance = vsum > 0 ? (double)vmax * R / (double)vsum : 1.0;
+        M->bytes_per_vertex = c->N > 0 ? part_state_bytes(s == PART_PLACEMENT ? res->n_active : c->N, R) / (double)c->N : 0.0;
+    }
+out:
+    free(counts);
+    free(rcounts);
+    free(buf);
+    free(rbuf);
+    free(reply);
+    free(ans);
+    free(slot);
+    free(acc);
+    free(gacc);
+    return rc;
+}
+
+static int check_input(const struct ctx *c)
+{
+    const part_input *in = c->in;
+    if (in->nvertices < 1)
+        return g5_error(G5_ERR_ARG, "partition: no vertices");
+    if (in->nranks < 1)
+        return g5_error(G5_ERR_ARG, "partition: the number of ranks must be at least 1 (got %d)", in->nranks);
+    if (in->nranks > in->nvertices)
+        return g5_error(G5_ERR_ARG, "partition: %d ranks for %lld vertices", in->nranks, (long long)in->nvertices);
+    if (in->ncomponents < 0 || in->ncomponents > in->nvertices / 2 + 1)
+        return g5_error(G5_ERR_MISMATCH, "partition: %lld components for %lld vertices",
+                        (long long)in->ncomponents, (long long)in->nvertices);
+    if (in->tolerance < 0 || in->tolerance != in->tolerance)
+        return g5_error(G5_ERR_ARG, "partition: the tolerance must be >= 0");
+    if (in->order < PART_ORDER_BFS || in->order > PART_ORDER_LEAVES)
+        return g5_error(G5_ERR_ARG, "partition: unknown giant order %d", in->order);
+    if (in->nnodes < 1)
+        return g5_error(G5_ERR_TOPO, "partition: no nodes");
+    for (int r = 0; r < in->nranks; r++)
+        if (in->rank_node[r] < 0 || in->rank_node[r] >= in->nnodes)
+            return g5_error(G5_ERR_TOPO, "partition: rank %d is on node %d, outside [0, %d)",
+                            r, in->rank_node[r], in->nnodes);
+    for (int64_t i = 0; i < (int64_t)in->nnodes * in->nnodes; i++)
+        if (in->node_hops[i] < 0 || (i % (in->nnodes + 1) == 0 && in->node_hops[i] != 0))
+            return g5_error(G5_ERR_TOPO, "partition: bad hop matrix entry %lld", (long long)i);
+    {
+        int64_t sum = 0;
+        for (int64_t k = 0; k < in->ncomponents; k++) {
+            if (in->comp_vertices[k] < 2 || in->comp_edges[k] < in->comp_vertices[k] - 1 ||
+                (k > 0 && in->comp_vertices[k] > in->comp_vertices[k - 1]))
+                return g5_error(G5_ERR_MISMATCH, "partition: component %lld has %lld vertices and %lld edges, which is not a valid size-ordered component table",
+                                (long long)k, (long long)in->comp_vertices[k], (long long)in->comp_edges[k]);
+            sum += in->comp_vertices[k];
+        }
+        if (sum > in->nvertices)
+            return g5_error(G5_ERR_MISMATCH, "partition: the components hold %lld vertices, more than %lld",
+                            (long long)sum, (long long)in->nvertices);
+    }
+    return G5_OK;
+}
+
+int part_place(MPI_Comm comm, const part_input *in, part_result **out)
+{
+    struct ctx c;
+    part_result *res = NULL;
+    int64_t *deg = NULL, *pos = NULL, *idx = NULL, *pcount = NULL, *pload = NULL;
+    int64_t *load = NULL, *verts = NULL, *gcnt = NULL, *sfill = NULL, *cbase = NULL;
+    int64_t *mcount = NULL, *mbefore = NULL;
+    int32_t *piece = NULL;
+    int *walk = NULL, *crank = NULL, *heap = NULL;
+    int rc = G5_OK, R = in->nranks;
+    int64_t C = in->ncomponents;
+
+    *out = NULL;
+    c.comm = comm;
+    c.in = in;
+    c.R = R;
+    c.N = in->nvertices;
+    c.C = C;
+    MPI_Comm_size(comm, &c.P);
+    MPI_Comm_rank(comm, &c.me);
+    rc = check_input(&c);
+    G5_TRY(g5_agree(comm, rc));
+    part_block_range(c.N, c.me, c.P, &c.vf, &c.vc);
+    px_blockdiv_init(&c.vdiv, c.N, c.P);
+
+    res = g5_calloc(1, sizeof *res, "partition: result");
+    if (res) {
+        res->rank_offsets = g5_calloc((size_t)R + 1, sizeof(int64_t), "partition: rank offsets");
+        res->new_label = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: new labels");
+        res->owner = g5_malloc((size_t)(c.vc + 1) * sizeof(int32_t), "partition: owners");
+        for (int s = 0; s < PART_NSCHEMES; s++) {
+            res->metrics[s].rank_edges = g5_calloc((size_t)R, sizeof(int64_t), "partition: metrics");
+            res->metrics[s].rank_vertices = g5_calloc((size_t)R, sizeof(int64_t), "partition: metrics");
+        }
+    }
+    deg = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: degrees");
+    pos = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: positions");
+    idx = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: piece indices");
+    piece = g5_malloc((size_t)(c.vc + 1) * sizeof(int32_t), "partition: pieces");
+    pcount = g5_calloc((size_t)2 * R, sizeof(int64_t), "partition: pieces");
+    pload = g5_calloc((size_t)R, sizeof(int64_t), "partition: pieces");
+    load = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
+    verts = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
+    gcnt = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
+    sfill = g5_calloc((size_t)R, sizeof(int64_t), "partition: loads");
+    walk = g5_malloc((size_t)R * sizeof(int), "partition: walk");
+    heap = g5_malloc((size_t)R * sizeof(int), "partition: heap");
+    crank = g5_malloc((size_t)(C + 1) * sizeof(int), "partition: component ranks");
+    cbase = g5_malloc((size_t)(C + 1) * sizeof(int64_t), "partition: component bases");
+    mcount = g5_calloc((size_t)(C + 1), sizeof(int64_t), "partition: member counts");
+    mbefore = g5_calloc((size_t)(C + 1), sizeof(int64_t), "partition: member counts");
+    rc = res && res->rank_offsets && res->new_label && res->owner && deg && pos && idx && piece && pcount &&
+         pload && load && verts && gcnt && sfill && walk && heap && crank && cbase &&
+         mcount && mbefore ? G5_OK : G5_ERR_NOMEM;
+    for (int s = 0; rc == G5_OK && s < PART_NSCHEMES; s++)
+        if (!res->metrics[s].rank_edges || !res->metrics[s].rank_vertices)
+            rc = G5_ERR_NOMEM;
+    G5_TRY(g5_agree(comm, rc));
+    res->nranks = R;
+    res->nvertices = c.N;
+    res->giant_root = -1;
+    for (int64_t k = 0; k < C; k++)
+        res->n_active += in->comp_vertices[k];
+    res->n_giant = C > 0 ? in->comp_vertices[0] : 0;
+
+    g5_progress("partition: degrees");
+    G5_TRY(degree_pass(&c, deg));
+    G5_TRY(check_components(&c, deg));
+
+    {
+        double total = 0;
+        for (int64_t k = 0; k < C; k++)
+            total += 2.0 * (double)in->comp_edges[k];
+        res->giant_split = C > 0 && R > 1 &&
+                           2.0 * (double)in->comp_edges[0] * R > (1.0 + in->tolerance) * total;
+    }
+    if (res->giant_split) {
+        g5_progress("partition: %s order of the giant component (%lld vertices)",
+                    part_order_name(in->order), (long long)res->n_giant);
+        if (in->order == PART_ORDER_BFS)
+            G5_TRY(giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
+        else
+            G5_TRY(giant_plain_order(&c, deg, pos));
+        g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
+        /* A plain contiguous cut keeps the order whole; only if a heavy
+         * vertex on a boundary breaks the tolerance are the hubs taken out
+         * and placed by LPT (decided on replicated loads: same on all). */
+        G5_TRY(giant_cut(&c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
+        {
+            int64_t mx = 0;
+            double W = 2.0 * (double)in->comp_edges[0];
+            for (int k = 0; k < R; k++)
+                mx = pload[k] > mx ? pload[k] : mx;
+            if ((double)mx * R > (1.0 + in->tolerance) * W) {
+                double thresh = (in->tolerance > 0.01 ? in->tolerance : 0.01) * W / (2.0 * R);
+                g5_progress("partition: a heavy vertex breaks the balance (%.4f): hubs above degree %.0f go by LPT",
+                            (double)mx * R / W, thresh);
+                G5_TRY(giant_cut(&c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
+            }
+        }
+    }
+
+    /* Step 5, replicated: pieces along the switch-tree walk, then small
+     * components on the least-loaded ranks. */
+    for (int r = 0; r < R; r++)
+        walk[r] = r;
+    g_rank_node = in->rank_node;
+    qsort(walk, (size_t)R, sizeof(int), cmp_walk);
+    if (res->giant_split)
+        for (int k = 0; k < R; k++) {
+            gcnt[walk[k]] = pcount[k];
+            load[walk[k]] = pload[k];
+            verts[walk[k]] = pcount[k];
+        }
+    {
+        struct heap H = {heap, R, load, verts};
+        for (int r = 0; r < R; r++)
+            heap[r] = r;
+        for (int i = R / 2 - 1; i >= 0; i--)
+            heap_down(&H, i);
+        for (int64_t k = res->giant_split ? 1 : 0; k < C; k++) {
+            int r = heap[0];
+            crank[k] = r;
+            cbase[k] = sfill[r];
+            sfill[r] += in->comp_vertices[k];
+            load[r] += 2 * in->comp_edges[k];
+            verts[r] += in->comp_vertices[k];
+            heap_down(&H, 0);
+        }
+    }
+    for (int r = 0; r < R; r++)
+        res->rank_offsets[r + 1] = res->rank_offsets[r] + gcnt[r] + sfill[r];
+
+    /* Step 6: labels. Member rank inside a small component and isolated
+     * order follow original ids: count this block, scan over processes. */
+    {
+        int64_t iso = 0, iso_before = 0;
+        for (int64_t i = 0; i < c.vc; i++) {
+            if (in->label[i] < 0)
+                iso++;
+            else
+                mcount[in->label[i]]++;
+        }
+        mcount[C] = iso;
+        G5_TRY(mpi_ok(MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
+        if (c.me == 0)
+            memset(mbefore, 0, (size_t)(C + 1) * sizeof(int64_t));
+        iso_before = mbefore[C];
+        memset(mcount, 0, (size_t)(C + 1) * sizeof(int64_t));
+        for (int64_t i = 0; i < c.vc; i++) {
+            int64_t l = in->label[i];
+            if (l < 0) {
+                res->new_label[i] = res->n_active + iso_before++;
+                res->owner[i] = -1;
+            } else if (l == 0 && res->giant_split) {
+                int r = walk[piece[i]];
+                res->new_label[i] = res->rank_offsets[r] + idx[i];
+                res->owner[i] = r;
+            } else {
+                int r = crank[l];
+                res->new_label[i] = res->rank_offsets[r] + gcnt[r] + cbase[l] + mbefore[l] + mcount[l]++;
+                res->owner[i] = r;
+            }
+        }
+    }
+    res->nranks = R;
+    res->block_first = c.vf;
+    res->block_count = c.vc;
+
+    g5_progress("partition: measuring placement, cyclic and block");
+    G5_TRY(measure(&c, res));
+out:
+    if (rc == G5_OK)
+        *out = res;
+    else
+        part_result_free(&res);
+    free(deg);
+    free(pos);
+    free(idx);
+    free(piece);
+    free(pcount);
+    free(pload);
+    free(load);
+    free(verts);
+    free(gcnt);
+    free(sfill);
+    free(walk);
+    free(heap);
+    free(crank);
+    free(cbase);
+    free(mcount);
+    free(mbefore);
+    return rc;
+}

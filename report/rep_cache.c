@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rep_cache.c - the check `make pipeline` runs on a run directory before Make
+ * decides what to rebuild (`g500 report --check DIR ...`).
+ *
+ * Make trusts a file by its presence and time stamp. Every stage writes a
+ * temporary name and renames it when complete (io_file, kern_write_json), so
+ * presence already means "complete when written"; this check adds what Make
+ * cannot see, cheaply (one open and a few attributes per file, no data read):
+ *   - the file opens as HDF5 with the expected format and version (a file
+ *     copied in half, truncated by a full disk or damaged is caught);
+ *   - its identity matches the run: edges.h5 has the scale, edgefactor and
+ *     seed the directory stands for; components.h5 and every placement-*.h5
+ *     record the content_id of this edges.h5 (so a components file from
+ *     another graph is not reused); a placement named "...-npR-rpnK.h5"
+ *     holds R ranks and K ranks per node;
+ *   - a run-*.json parses as JSON.
+ * A file that fails is removed, so Make rebuilds it, and so is everything
+ * made from it (edges -> components -> placements -> runs -> report): an
+ * output derived from a file found untrustworthy is not trusted either,
+ * whatever the time stamps say (a damaged input may be older than the
+ * outputs that were made from its earlier, sound version). Temporary files "NAME.tmp.<pid>" whose
+ * writer is gone (no such process, a zombie, or a process started after the
+ * file last changed: the pid was reused) are removed as well.
+ */
+#include "report.h"
+
+#include "common.h"
+#include "io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct checker {
+    const rep_cache_expect *e;
+    int removed;
+    int have_id;
+    uint64_t edges_id;
+} checker;
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p);
+}
+
+static int drop(checker *c, const char *path, const char *why)
+{
+    fprintf(stderr, "g500 report --check: %s %s: %s\n", c->e->dry_run ? "would remove" : "removing",
+            path, why);
+    c->removed++;
+    if (c->e->dry_run)
+        return G5_OK;
+    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
+        return g5_error(G5_ERR_IO, "%s: cannot remove: %s", path, strerror(errno));
+    return G5_OK;
+}
+
+/* An id attribute written as uint64 or int64. */
+static int read_id(io_file *f, const char *name, uint64_t *v)
+{
+    int64_t i;
+    if (io_attr_read_uint64(f, "/", name, v) == G5_OK)
+        return G5_OK;
+    if (io_attr_read_int64(f, "/", name, &i) == G5_OK) {
+        *v = (uint64_t)i;
+        return G5_OK;
+    }
+    return g5_error(G5_ERR_FORMAT, "%s: no attribute %s", io_file_path(f), name);
+}
+
+static int expect_attr(io_file *f, const char *name, int64_t want, char *why, size_t len)
+{
+    int64_t v;
+    uint64_t u;
+    if (want < 0)
+        return 1;
+    if (io_attr_read_int64(f, "/", name, &v) != G5_OK) {
+        if (io_attr_read_uint64(f, "/", name, &u) != G5_OK) {
+            snprintf(why, len, "%s", g5_error_msg());
+            return 0;
+        }
+        v = (int64_t)u;
+    }
+    if (v != want) {
+        snprintf(why, len, "%s is %lld, this run needs %lld", name, (long long)v, (long long)want);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_edges(checker *c, const char *path)
+{
+    io_file *f = NULL;
+    char why[1200] = "";
+    int ok;
+    if (io_file_open(MPI_COMM_SELF, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f) != G5_OK)
+        return drop(c, path, g5_error_msg());
+    ok = expect_attr(f, "scale", c->e->scale, why, sizeof why) &&
+         expect_attr(f, "edgefactor", c->e->edgefactor, why, sizeof why) &&
+         expect_attr(f, "seed", c->e->seed, why, sizeof why);
+    if (ok && read_id(f, "content_id", &c->edges_id) != G5_OK) {
+        snprintf(why, sizeof why, "%s", g5_error_msg());
+        ok = 0;
+    }
+    io_file_close(&f);
+    if (!ok)
+        return drop(c, path, why);
+    c->have_id = 1;
+    return G5_OK;
+}
+
+/* Rank count and ranks per node encoded in "placement-TOPO-npR-rpnK.h5". */
+static void name_ranks(const char *name, int64_t *np, int64_t *rpn)
+{
+    const char *p = strstr(name, "-np");
+    long long a, b;
+    *np = *rpn = -1;
+    while (p) {
+        if (sscanf(p, "-np%lld-rpn%lld", &a, &b) == 2) {
+            *np = a;
+            *rpn = b;
+        }
+        p = strstr(p + 1, "-np");
+    }
+}
+
+static int check_downstream(checker *c, const char *path, const char *name, const char *format)
+{
+    io_file *f = NULL;
+    char why[1200] = "";
+    uint64_t id;
+    int ok = 1;
+    if (io_file_open(MPI_COMM_SELF, path, format, 1, &f) != G5_OK)
+        return drop(c, path, g5_error_msg());
+    if (c->have_id) {
+        if (read_id(f, "edges_content_id", &id) != G5_OK) {
+            snprintf(why, sizeof why, "%s", g5_error_msg());
+            ok = 0;
+        } else if (id != c->edges_id) {
+            snprintf(why, sizeof why, "made from another edges file (edges_content_id %llx, "
+                     "edges.h5 has %llx)", (unsigned long long)id, (unsigned long long)c->edges_id);
+            ok = 0;
+        }
+    }
+    if (ok && strcmp(format, "g500-placement") == 0) {
+        int64_t np, rpn;
+        name_ranks(name, &np, &rpn);
+        ok = expect_attr(f, "nranks", np, why, sizeof why) &&
+             expect_attr(f, "ranks_per_node", rpn, why, sizeof why);
+    }
+    io_file_close(&f);
+    return ok ? G5_OK : drop(c, path, why);
+}
+
+/* Is process pid alive and old enough to have written a file last changed
+ * at mtime? A zombie is dead (a killed writer whose parent died too may
+ * wait a moment for init), and a process started after the file's last
+ * change is a later process that reused the pid. Start time: field 22 of
+ * /proc/PID/stat, clock ticks after boot (btime in /proc/stat). Without
+ * /proc, kill(pid, 0) decides alone. */
+static int writer_alive(long pid, time_t mtime)
+{
+    char path[64], buf[1024];
+    FILE *f;
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        return 0;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (!(f = fopen(path, "r")))
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* The command name (field 2) may hold spaces: parse after its ')'. */
+    char *p = strrchr(buf, ')');
+    char state = 0;
+    unsigned long long start = 0;
+    if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                            "%*s %*s %*s %*s %llu", &state, &start) != 2)
+        return 1;
+    if (state == 'Z' || state == 'X')
+        return 0;
+    long hz = sysconf(_SC_CLK_TCK);
+    unsigned long long btime = 0;
+    if (hz > 0 && (f = fopen("/proc/stat", "r"))) {
+        char line[256];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "btime %llu", &btime) == 1)
+                break;
+        fclose(f);
+    }
+    if (btime && hz > 0 && (time_t)(btime + start / (unsigned long long)hz) > mtime + 1)
+        return 0;
+    return 1;
+}
+
+/* "NAME.tmp.<pid>" (or "report.tmp.<pid>") whose writer is gone. */
+static int stale_tmp(const char *path, const char *name)
+{
+    const char *t = strstr(name, ".tmp.");
+    struct stat st;
+    char *end;
+    long pid;
+    if (!t)
+        return 0;
+    errno = 0;
+    pid = strtol(t + 5, &end, 10);
+    if (end == t + 5 || pid <= 0)
+        return 1;
+    if (lstat(path, &st) != 0)
+        return 0;
+    return !writer_alive(pid, st.st_mtime);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Index of entry `name` in ents[0..n-1], or -1. */
+static int find_entry(struct dirent **ents, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(ents[i]->d_name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Why entry nm must go because something it was made from went, or NULL.
+ * gone[i]: entry i was removed. */
+static const char *dependent_of_gone(struct dirent **ents, int n, const char *gone, const char *nm)
+{
+    static char why[800];
+    int e = find_entry(ents, n, "edges.h5"), c = find_entry(ents, n, "components.h5");
+    int edges_gone = e >= 0 && gone[e], comp_gone = c >= 0 && gone[c];
+    const char *stem = NULL;
+    size_t len;
+    if (strcmp(nm, "components.h5") == 0 ||
+        (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) ||
+        (strncmp(nm, "run-", 4) == 0 && (has_suffix(nm, ".json") || has_suffix(nm, ".txt")))) {
+        if (edges_gone)
+            return "made from the removed edges.h5";
+    }
+    if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5") && comp_gone)
+        return "made from the removed components.h5";
+    if (strncmp(nm, "run-components-", 15) == 0) {
+        stem = nm + 15;
+        len = has_suffix(nm, ".json") ? strlen(stem) - 5 : has_suffix(nm, ".txt") ? strlen(stem) - 4 : 0;
+        if (len > 0 && len < 500) {
+            char pl[600];
+            snprintf(pl, sizeof pl, "placement-%.*s.h5", (int)len, stem);
+            int k = find_entry(ents, n, pl);
+            if (comp_gone || k < 0 || gone[k]) {
+                snprintf(why, sizeof why, "made with %s %s", k < 0 ? "the missing" : "the removed",
+                         comp_gone ? "components.h5" : pl);
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
+int rep_cache_check(const rep_cache_expect *e, int *nremoved)
+{
+    checker c = {e, 0, 0, 0};
+    struct dirent **ents = NULL;
+    char path[4096], *gone = NULL;
+    int n, rc = G5_OK;
+    *nremoved = 0;
+    if (!e || !e->dir)
+        return g5_error(G5_ERR_ARG, "no run directory given");
+    n = scandir(e->dir, &ents, NULL, alphasort);
+    if (n < 0) {
+        if (errno == ENOENT)
+            return G5_OK;   /* a new run: nothing cached */
+        return g5_error(G5_ERR_IO, "%s: cannot list: %s", e->dir, strerror(errno));
+    }
+    gone = g5_calloc((size_t)n + 1, 1, "cache check flags");
+    if (!gone) {
+        rc = G5_ERR_NOMEM;
+        goto out;
+    }
+    /* edges.h5 first: the others are checked against its content_id. */
+    snprintf(path, sizeof path, "%s/edges.h5", e->dir);
+    int ie = find_entry(ents, n, "edges.h5");
+    if (ie >= 0) {
+        rc = check_edges(&c, path);
+        gone[ie] = c.removed > 0;
+    }
+    for (int i = 0; i < n && rc == G5_OK; i++) {
+        const char *nm = ents[i]->d_name;
+        int before = c.removed;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", e->dir, nm) >= sizeof path)
+            continue;
+        if (strstr(nm, ".tmp.")) {
+            if (stale_tmp(path, nm))
+                rc = drop(&c, path, "left by an interrupted writer");
+        } else if (strcmp(nm, "components.h5") == 0) {
+            rc = check_downstream(&c, path, nm, "g500-components");
+        } else if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) {
+            rc = check_downstream(&c, path, nm, "g500-placement");
+        } else if (strncmp(nm, "run-", 4) == 0 && has_suffix(nm, ".json")) {
+            rep_json *j = NULL;
+            if (rep_json_load(path, &j) != G5_OK)
+                rc = drop(&c, path, g5_error_msg());
+            rep_json_free(&j);
+        }
+        gone[i] |= c.removed > before;
+    }
+    /* What was made from a removed file goes too (see the header). Repeat
+     * until nothing more goes (edges -> components -> placement -> run). */
+    for (int changed = 1; changed && rc == G5_OK;) {
+        changed = 0;
+        for (int i = 0; i < n && rc == G5_OK; i++) {
+            const char *nm = ents[i]->d_name, *why;
+            if (gone[i] || !(why = dependent_of_gone(ents, n, gone, nm)))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", e->dir, nm);
+            rc = drop(&c, path, why);
+            gone[i] = changed = 1;
+        }
+    }
+    /* The report summarises everything: it goes with anything removed. */
+    int ir = find_entry(ents, n, "report"), any = 0;
+    for (int i = 0; i < n; i++)
+        any |= gone[i] && !strstr(ents[i]->d_name, ".tmp.");
+    if (rc == G5_OK && ir >= 0 && any) {
+        snprintf(path, sizeof path, "%s/report", e->dir);
+        rc = drop(&c, path, "made from a removed file");
+    }
+out:
+    for (int i = 0; i < n; i++)
+        free(ents[i]);
+    free(ents);
+    free(gone);
+    if (rc == G5_OK)
+        g5_error_clear();
+    *nremoved = c.removed;
+    return rc;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - the user-facing end of the pipeline: a small JSON reader for the
+ * kernels' result files, the report writer behind `g500 report RESULTS_DIR`
+ * (Markdown page, data files and gnuplot PNG plots), and the cache check that
+ * `make pipeline` runs before it trusts files from an earlier run.
+ *
+ * Errors: as everywhere in g500 (common.h), functions return G5_OK or a
+ * negative G5_ERR_* after recording one message naming the file and the
+ * problem. Nothing in this header is collective: the report and the cache
+ * check run on one process (the `report` subcommand does the work on rank 0
+ * of MPI_COMM_WORLD with MPI_COMM_SELF and agrees on the status after).
+ */
+#ifndef G500_REPORT_H
+#define G500_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- JSON reader (rep_json.c) ---------------------------------------------
+ * RFC 8259 JSON into an immutable tree. Numbers are doubles (integers up to
+ * 2^53 are exact: byte counts and edge counts fit). Strings are UTF-8 with
+ * escapes decoded (\uXXXX and surrogate pairs); an embedded NUL ends the C
+ * string. Object keys keep their file order; a repeated key is kept twice and
+ * rep_json_get returns the first. Nesting deeper than REP_JSON_MAX_DEPTH is
+ * refused, so hostile input cannot exhaust the stack. */
+#define REP_JSON_MAX_DEPTH 128
+
+typedef enum rep_json_type {
+    REP_JSON_NULL,
+    REP_JSON_FALSE,
+    REP_JSON_TRUE,
+    REP_JSON_NUMBER,
+    REP_JSON_STRING,
+    REP_JSON_ARRAY,
+    REP_JSON_OBJECT
+} rep_json_type;
+
+typedef struct rep_json rep_json;
+
+/* Parse text[0..len-1]. `name` (a path or "<test>") is used in messages,
+ * which give the line and column: "NAME:3:14: expected ':' after key".
+ * out: a tree the caller frees with rep_json_free. Trailing non-space text
+ * is an error. Returns G5_OK, G5_ERR_FORMAT or G5_ERR_NOMEM. */
+int rep_json_parse(const char *text, size_t len, const char *name, rep_json **out);
+/* Read and parse a file; G5_ERR_IO when it cannot be read. */
+int rep_json_load(const char *path, rep_json **out);
+/* Accepts NULL and *j == NULL; sets *j to NULL. */
+void rep_json_free(rep_json **j);
+
+/* Accessors. Every one accepts NULL (returns NULL / 0 / the default), so
+ * chains like rep_json_get(rep_json_get(j, "bfs"), "time") need no checks.
+ * Returned pointers live as long as the tree. */
+rep_json_type rep_json_type_of(const rep_json *j);         /* NULL: REP_JSON_NULL */
+int rep_json_len(const rep_json *j);                       /* array/object size, else 0 */
+const rep_json *rep_json_at(const rep_json *j, int i);     /* i-th element or member value */
+const char *rep_json_key_at(const rep_json *j, int i);     /* i-th member key of an object */
+const rep_json *rep_json_get(const rep_json *obj, const char *key);
+/* Depth-first search (file order) for the first member named key anywhere
+ * under j, j included: lets the report read a field whether the writer put
+ * it at the top level or inside a group. */
+const rep_json *rep_json_find(const rep_json *j, const char *key);
+double rep_json_number(const rep_json *j, double dflt);    /* number, true=1, false=0 */
+const char *rep_json_string(const rep_json *j, const char *dflt);
+/* Numbers of an array, nested arrays flattened in order ([[1,2],[3]] gives
+ * 1 2 3); non-numbers (null) become NaN. Writes at most max into out and
+ * returns the total count (so a first call with max 0 sizes the buffer);
+ * -1 if j is not an array. */
+int64_t rep_json_numbers(const rep_json *j, double *out, int64_t max);
+
+/* ---- report (rep_report.c) -------------------------------------------------
+ * Reads what a pipeline run directory holds:
+ *   edges.h5, components.h5           (io/io.h formats)
+ *   placement-*.h5                    placement metrics (/metrics/...)
+ *   run-<name>.json [run-<name>.txt]  kernel results, Graph500 text block
+ * and writes DIR/report/ atomically (built in DIR/report.tmp.<pid>, renamed
+ * when complete): index.md, the data files data/NAME.dat and the PNG plots
+ *   components.png       component size distribution (log2 bins)
+ *   teps-bfs.png, teps-sssp.png   per-root TEPS, one series per run file
+ *   heatmap-<name>.png   rank x rank bytes and hop-weighted bytes
+ *   bfs-levels.png       per-level BFS time of the first root, per run
+ * A missing input leaves its section out with a sentence saying so. */
+typedef struct rep_options {
+    const char *dir;          /* in: the run directory                       */
+    const char *gnuplot;      /* in: gnuplot command (NULL: "gnuplot")       */
+    int plots;                /* in: 0 writes the data and script, no PNGs   */
+    int quiet;                /* in: 1 prints nothing on stdout              */
+} rep_options;
+
+/* Write the report; unless quiet, print the placement comparison and where
+ * the files are on stdout. gnuplot missing or failing is G5_ERR_IO naming
+ * the command (plots = 0 avoids it). */
+int rep_write_report(const rep_options *o);
+
+/* ---- cache check (rep_cache.c) ---------------------------------------------
+ * What `make pipeline` checks before it reuses a run directory's files: a
+ * file a Make target names is trusted only if it opens with the right format
+ * and version, and its identity matches the run (edges: scale, edgefactor,
+ * seed; components and placements: the edges file's content_id; placements:
+ * the rank count and ranks per node their name encodes; run JSON: parses).
+ * A file that fails is removed (it would be taken for complete otherwise),
+ * with one line on stderr saying why; so are leftover "*.tmp.<pid>" files
+ * whose writer process is gone. A value < 0 in the expectations is not
+ * checked. */
+typedef struct rep_cache_expect {
+    const char *dir;          /* in: the run directory                       */
+    int scale, edgefactor;    /* in: expected parameters (-1: any)          */
+    int64_t seed;             /* in: (-1: any)                              */
+    int dry_run;              /* in: 1 reports but removes nothing          */
+} rep_cache_expect;
+
+/* *nremoved: out, files removed (or that would be). Returns G5_OK unless
+ * the directory cannot be read or a file cannot be removed (G5_ERR_IO). */
+int rep_cache_check(const rep_cache_expect *e, int *nremoved);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_cmd.c - the `report` subcommand:
+ *   g500 report RESULTS_DIR            write RESULTS_DIR/report/ (index.md,
+ *                                      PNG plots, their data and script)
+ *   g500 report RESULTS_DIR --check    check the cached files of a pipeline
+ *                                      run and remove the ones not to trust
+ * The work is serial and small, so rank 0 does it on MPI_COMM_SELF and the
+ * status is agreed on MPI_COMM_WORLD afterwards: under mpirun every rank
+ * exits with the same code.
+ */
+#include "common.h"
+#include "report.h"
+
+#include <string.h>
+
+int report_cmd(int argc, char **argv)
+{
+    const char *gnuplot = "gnuplot";
+    int no_plots = 0, quiet = 0, check = 0, dry_run = 0, scale = -1, edgefactor = -1;
+    int64_t seed = -1;
+    const g5_opt opts[] = {
+        {"no-plots", 0, G5_OPT_FLAG, &no_plots, "", "write the page, data and plots.gp but do not run gnuplot"},
+        {"gnuplot", 0, G5_OPT_STRING, &gnuplot, "CMD", "gnuplot program (pngcairo terminal)"},
+        {"quiet", 'q', G5_OPT_FLAG, &quiet, "", "print nothing on stdout"},
+        {"check", 0, G5_OPT_FLAG, &check, "", "check the cached files instead: remove incomplete or stale ones"},
+        {"scale", 0, G5_OPT_INT, &scale, "S", "--check: scale edges.h5 must have (-1: any)"},
+        {"edgefactor", 0, G5_OPT_INT, &edgefactor, "E", "--check: edgefactor edges.h5 must have (-1: any)"},
+        {"seed", 0, G5_OPT_INT64, &seed, "N", "--check: seed edges.h5 must have (-1: any)"},
+        {"dry-run", 0, G5_OPT_FLAG, &dry_run, "", "--check: say what would be removed, remove nothing"},
+    };
+    const int nopts = (int)(sizeof opts / sizeof opts[0]);
+    const char *pos[2];
+    int npos = 0, rank, rc;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
+    if (rc == 1) {
+        if (rank == 0)
+            g5_opts_help(stdout, "g500 report RESULTS_DIR [options]",
+                         "Write RESULTS_DIR/report/index.md with the Graph500 blocks, component\n"
+                         "statistics, the placement comparison and gnuplot PNG plots (TEPS per root,\n"
+                         "rank x rank traffic heat maps, BFS levels, component sizes) from the files\n"
+                         "a pipeline run left in RESULTS_DIR. With --check, check those files instead\n"
+                         "(format, identity, completeness) and remove the ones a rerun must rebuild.",
+                         opts, nopts);
+        return 0;
+    }
+    if (rc == G5_OK && npos != 1)
+        rc = g5_error(G5_ERR_ARG, "expected one RESULTS_DIR (see g500 report --help)");
+    if (rc == G5_OK && rank == 0) {
+        if (check) {
+            rep_cache_expect e = {pos[0], scale, edgefactor, seed, dry_run};
+            int removed = 0;
+            rc = rep_cache_check(&e, &removed);
+            if (rc == G5_OK && !quiet && removed)
+                printf("%s: %d cached file%s removed\n", pos[0], removed, removed == 1 ? "" : "s");
+        } else {
+            rep_options o = {pos[0], gnuplot, !no_plots, quiet};
+            rc = rep_write_report(&o);
+        }
+        fflush(stdout);
+    }
+    rc = g5_agree(MPI_COMM_WORLD, rc);
+    return rc == G5_OK ? 0 : g5_cmd_fail("report", rc);
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_part.c - the placement on P processes gives exactly the result of one
+ * process (new labels, owners, offsets, metrics) for a fixed R, whatever the
+ * slab split and the exchange round size; a bad edge on one rank fails the
+ * call on every rank with the same message. Run at 1, 2 and 4 ranks.
+ */
+#include "common.h"
+#include "mpitest.h"
+#include "part.h"
+#include "part_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define R 16
+static int64_t N = 4096, M, C, *E, *label, *cv, *ce;
+static int rank_node[R], hops[64];
+static int me, P, order = PART_ORDER_BFS;
+
+static int64_t find(int64_t *p, int64_t x)
+{
+    while (p[x] != x)
+        x = p[x] = p[p[x]];
+    return x;
+}
+
+/* A skewed random graph (R-MAT-like quadrant choice) with a scrambled id
+ * map; components by union-find, ids ordered by size then smallest member. */
+static void build_graph(void)
+{
+    uint64_t s = 99;
+    int64_t *p = malloc(N * sizeof *p), *size = calloc(N, sizeof *size), *first = malloc(N * sizeof *first);
+    int64_t *order = malloc(N * sizeof *order), n = 0, *cid = malloc(N * sizeof *cid);
+    M = 8 * N;
+    E = malloc(2 * M * sizeof *E);
+    for (int64_t e = 0; e < M; e++) {
+        int64_t u = 0, v = 0;
+        for (int b = 0; b < 12; b++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            double x = (double)(s >> 11) / 9007199254740992.0;
+            int q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
+            u = 2 * u + (q >> 1), v = 2 * v + (q & 1);
+        }
+        E[2 * e] = (u * 2654435761LL + 7) % N;
+        E[2 * e + 1] = (v * 2654435761LL + 7) % N;
+    }
+    for (int64_t i = 0; i < N; i++)
+        p[i] = i, first[i] = -1;
+    for (int64_t e = 0; e < M; e++) {
+        int64_t a = find(p, E[2 * e]), b = find(p, E[2 * e + 1]);
+        if (a != b)
+            p[a < b ? b : a] = a < b ? a : b;
+    }
+    int64_t *deg = calloc(N, sizeof *deg);
+    for (int64_t e = 0; e < M; e++)
+        if (E[2 * e] != E[2 * e + 1])
+            deg[E[2 * e]]++, deg[E[2 * e + 1]]++;
+    for (int64_t v = 0; v < N; v++)
+        if (deg[v]) {
+            int64_t r = find(p, v);
+            if (size[r]++ == 0)
+                first[r] = v, order[n++] = r;
+        }
+    for (int64_t i = 1; i < n; i++)
+        for (int64_t j = i; j > 0 && (size[order[j - 1]] < size[order[j]] ||
+                                      (size[order[j - 1]] == size[order[j]] && first[order[j - 1]] > first[order[j]])); j--) {
+            int64_t t = order[j - 1];
+            order[j - 1] = order[j], order[j] = t;
+        }
+    C = n;
+    cv = calloc(C + 1, sizeof *cv);
+    ce = calloc(C + 1, sizeof *ce);
+    label = malloc(N * sizeof *label);
+    for (int64_t i = 0; i < n; i++)
+        cid[order[i]] = i;
+    for (int64_t v = 0; v < N; v++) {
+        label[v] = deg[v] ? cid[find(p, v)] : -1;
+        if (deg[v])
+            cv[label[v]]++;
+    }
+    for (int64_t e = 0; e < M; e++)
+        if (E[2 * e] != E[2 * e + 1])
+            ce[label[E[2 * e]]]++;
+    for (int r = 0; r < R; r++)
+        rank_node[r] = r / 2;
+    for (int a = 0; a < 8; a++)
+        for (int b = 0; b < 8; b++)
+            hops[a * 8 + b] = a == b ? 0 : a / 4 == b / 4 ? 1 : 3;
+    free(p), free(size), free(first), free(order), free(cid), free(deg);
+}
+
+static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
+{
+    int pme, pn;
+    int64_t vf, vc;
+    MPI_Comm_rank(comm, &pme);
+    MPI_Comm_size(comm, &pn);
+    part_block_range(N, pme, pn, &vf, &vc);
+    part_input in = {
+        .nvertices = N, .nedges_local = ecount, .edges = E + 2 * efirst, .label = label + vf,
+        .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
+        .rank_node = rank_node, .nnodes = 8, .node_hops = hops, .tolerance = 0.05, .order = order,
+    };
+    return part_place(comm, &in, res);
+}
+
+static int same(const part_result *a, const part_result *whole)
+{
+    int ok = 1;
+    MT_CHECK(memcmp(a->rank_offsets, whole->rank_offsets, (R + 1) * sizeof(int64_t)) == 0, "rank offsets differ");
+    MT_CHECK(a->giant_root == whole->giant_root, "root %lld vs %lld", (long long)a->giant_root, (long long)whole->giant_root);
+    for (int64_t i = 0; i < a->block_count; i++) {
+        int64_t v = a->block_first + i;
+        if (a->new_label[i] != whole->new_label[v] || a->owner[i] != whole->owner[v]) {
+            MT_CHECK(0, "vertex %lld: label %lld owner %d, one process says %lld owner %d", (long long)v,
+                     (long long)a->new_label[i], a->owner[i], (long long)whole->new_label[v], whole->owner[v]);
+            break;
+        }
+    }
+    for (int s = 0; s < PART_NSCHEMES; s++) {
+        const part_metrics *x = &a->metrics[s], *y = &whole->metrics[s];
+        MT_CHECK(x->cut_edges == y->cut_edges && x->hop_cut == y->hop_cut && x->total_edges == y->total_edges,
+                 "%s: cut %lld/%lld hop %lld/%lld", part_scheme_name(s), (long long)x->cut_edges,
+                 (long long)y->cut_edges, (long long)x->hop_cut, (long long)y->hop_cut);
+        MT_CHECK(memcmp(x->rank_edges, y->rank_edges, R * sizeof(int64_t)) == 0, "%s rank edges differ", part_scheme_name(s));
+        MT_CHECK(memcmp(x->rank_vertices, y->rank_vertices, R * sizeof(int64_t)) == 0, "%s rank vertices differ", part_scheme_name(s));
+    }
+    return ok;
+}
+
+static int same_result_for_any_process_count(void)
+{
+    int ok = 1;
+    int64_t ef, ec;
+    part_result *whole = NULL, *dist = NULL;
+    px_set_chunk(0);
+    MT_CHECK(run(MPI_COMM_SELF, 0, M, &whole) == G5_OK, "one process: %s", g5_error_msg());
+    part_block_range(M, me, P, &ef, &ec);
+    px_set_chunk(777);   /* many exchange rounds */
+    MT_CHECK(run(MPI_COMM_WORLD, ef, ec, &dist) == G5_OK, "%d processes: %s", P, g5_error_msg());
+    px_set_chunk(0);
+    if (ok) {
+        ok = same(dist, whole);
+        MT_CHECK(whole->giant_split, "the giant must be split over %d ranks", R);
+        MT_CHECK(whole->metrics[0].edge_imbalance <= 1.05 + 1e-9, "edge imbalance %.4f", whole->metrics[0].edge_imbalance);
+        MT_CHECK(whole->n_active < N, "some vertices are isolated");
+    }
+    part_result_free(&whole);
+    part_result_free(&dist);
+    return ok;
+}
+
+static int uneven_slabs_give_the_same_result(void)
+{
+    int ok = 1;
+    part_result *whole = NULL, *dist = NULL;
+    MT_CHECK(run(MPI_COMM_SELF, 0, M, &whole) == G5_OK, "one process: %s", g5_error_msg());
+    /* Everything on the last process; the others read nothing. */
+    MT_CHECK(run(MPI_COMM_WORLD, me == P - 1 ? 0 : M, me == P - 1 ? M : 0, &dist) == G5_OK, "%s", g5_error_msg());
+    if (ok)
+        ok = same(dist, whole);
+    part_result_free(&whole);
+    part_result_free(&dist);
+    return ok;
+}
+
+static int id_degree_and_leaves_orders_are_the_same_for_any_process_count(void)
+{
+    int ok = 1;
+    for (order = PART_ORDER_ID; order <= PART_ORDER_LEAVES && ok; order++)
+        ok = same_result_for_any_process_count();
+    order = PART_ORDER_BFS;
+    return ok;
+}
+
+static int one_bad_edge_fails_on_every_rank(void)
+{
+    int ok = 1, rc;
+    int64_t ef, ec, save;
+    part_result *dist = NULL;
+    part_block_range(M, me, P, &ef, &ec);
+    save = E[2 * (M - 1)];
+    E[2 * (M - 1)] = N + 5;   /* in the last process's slab only */
+    rc = run(MPI_COMM_WORLD, ef, ec, &dist);
+    E[2 * (M - 1)] = save;
+    MT_CHECK(rc == G5_ERR_MISMATCH, "expected a mismatch on every rank, got %d", rc);
+    MT_CHECK(strstr(g5_error_msg(), "4101") != NULL, "the message must name the endpoint: %s", g5_error_msg());
+    MT_CHECK(dist == NULL, "no result on failure");
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    build_graph();
+    MT_RUN(same_result_for_any_process_count);
+    MT_RUN(uneven_slabs_give_the_same_result);
+    MT_RUN(id_degree_and_leaves_orders_are_the_same_for_any_process_count);
+    MT_RUN(one_bad_edge_fails_on_every_rank);
+    free(E), free(label), free(cv), free(ce);
+    return mt_finish();
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# pipeline.sh - `make pipeline` end to end at a tiny SCALE: every stage's file
+# exists, both kernel runs validated, the report and its plots were written;
+# a second run rebuilds nothing; `make kernels` reruns only the kernels; a
+# new topology rebuilds only the placement and the runs.
+. "$(dirname "$0")/pipeline-lib.bash"
+
+RUN=$TMP/run
+VARS=(SCALE=10 EDGEFACTOR=16 SEED=3 NP=4 RANKS_PER_NODE=1 ROOTS=8 RUN=$RUN TOPO=configs/fat-tree-4x4.conf)
+P=fat-tree-4x4-np4-rpn1
+STAGE_FILES=("$RUN/edges.h5" "$RUN/components.h5" "$RUN/topo-$P.txt" "$RUN/placement-$P.h5")
+RUN_FILES=("$RUN/run-components-$P.json" "$RUN/run-components-$P.txt"
+           "$RUN/run-cyclic-$P.json" "$RUN/run-cyclic-$P.txt")
+REPORT=$RUN/report/index.md
+ALL=("${STAGE_FILES[@]}" "${RUN_FILES[@]}" "$REPORT")
+
+check "make pipeline succeeds" pmake pipeline "${VARS[@]}"
+for f in "${ALL[@]}"; do check "$(basename "$f") exists" test -s "$f"; done
+for s in components cyclic; do
+    check "$s run: Graph500 block printed" grep -q '^bfs  harmonic_mean_TEPS: *!' "$RUN/run-$s-$P.txt"
+    check "$s run: SSSP block printed" grep -q '^sssp harmonic_mean_TEPS: *!' "$RUN/run-$s-$P.txt"
+    check "$s run: no invalid-run line" absent 'No results printed for invalid run' "$RUN/run-$s-$P.txt"
+    check "$s run: JSON says validated" grep -Eq '"validated": *(true|1)' "$RUN/run-$s-$P.json"
+    check "$s run: report row says validated" grep -Eq "^\| $s-$P \|.*\| yes \|$" "$REPORT"
+done
+for png in components teps-bfs teps-sssp heatmap-components-$P heatmap-cyclic-$P bfs-levels; do
+    check "report plot $png.png drawn" test -s "$RUN/report/$png.png"
+    check "index.md links $png.png" grep -q "($png.png)" "$REPORT"
+done
+check "report has the placement table" grep -q "^| placement-$P.h5 | placement |" "$REPORT"
+check "make pipeline printed the Graph500 block" grep -q '^bfs  harmonic_mean_TEPS' "$LOG"
+check "make pipeline printed the placement table" grep -q '^| placement-.*| cyclic |' "$LOG"
+check "make pipeline said where the files went" grep -q "Report: $REPORT" "$LOG"
+check "no temporary file left" absent '\.tmp\.' <(ls -a "$RUN")
+
+# Cached rerun: nothing at all is rebuilt.
+before=$(mtimes "${ALL[@]}")
+: > "$LOG"
+check "second make pipeline succeeds" pmake pipeline "${VARS[@]}"
+check "second run rebuilt nothing (time stamps unchanged)" test "$before" = "$(mtimes "${ALL[@]}")"
+check "second run ran no stage" absent -E 'g500 (gen|components|partition|run) ' "$LOG"
+check "make -q says the files are up to date" pmake -q pipeline-files "${VARS[@]}"
+
+# make kernels: only the two runs (and the report) are redone.
+stages_before=$(mtimes "${STAGE_FILES[@]}")
+runs_before=$(mtimes "${RUN_FILES[@]}")
+sleep 1
+check "make kernels succeeds" pmake kernels "${VARS[@]}"
+check "make kernels kept edges, components, topology and placement" test "$stages_before" = "$(mtimes "${STAGE_FILES[@]}")"
+for f in "${RUN_FILES[@]}" "$REPORT"; do
+    check "make kernels rewrote $(basename "$f")" test "$f" -nt "$RUN/placement-$P.h5"
+done
+
+# Another topology: edges and components are reused, a placement is added.
+P2=tleaf-4x4-np4-rpn1
+g=$(mtimes "$RUN/edges.h5" "$RUN/components.h5")
+check "make pipeline with another TOPO succeeds" pmake pipeline "${VARS[@]}" TOPO=configs/tleaf-4x4.conf
+check "edges and components reused for a new topology" test "$g" = "$(mtimes "$RUN/edges.h5" "$RUN/components.h5")"
+check "new placement written" test -s "$RUN/placement-$P2.h5"
+check "new runs written" test -s "$RUN/run-components-$P2.json"
+check "report compares both topologies" grep -q "^| placement-$P2.h5 | placement |" "$REPORT"
+finish

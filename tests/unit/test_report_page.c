@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* test_report_page.c - `g500 report` on a run directory built here by hand (edges,
+ * components and placement files through io/, kernel JSON and text block),
+ * and the cache check that decides which cached files a rerun may trust. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "io.h"
+#include "report.h"
+
+static char dir[256];
+
+static void setup(void)
+{
+    MPI_Init(NULL, NULL);
+    snprintf(dir, sizeof dir, "/tmp/g500-test-report-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    (void)system(cmd);
+    MPI_Finalize();
+}
+
+TestSuite(report, .init = setup, .fini = teardown);
+
+static const char *p(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void make_edges(int scale, int64_t seed, uint64_t content_id)
+{
+    io_file *f;
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("edges.h5"), IO_EDGES_FORMAT, 1, 1, &f), G5_OK,
+                 "%s", g5_error_msg());
+    cr_assert_eq(io_attr_write_int64(f, "/", "scale", scale), G5_OK);
+    cr_assert_eq(io_attr_write_int64(f, "/", "edgefactor", 16), G5_OK);
+    cr_assert_eq(io_attr_write_int64(f, "/", "nedges", (int64_t)16 << scale), G5_OK);
+    cr_assert_eq(io_attr_write_uint64(f, "/", "seed", (uint64_t)seed), G5_OK);
+    cr_assert_eq(io_attr_write_uint64(f, "/", "content_id", content_id), G5_OK);
+    cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
+}
+
+/* Components: a giant of 700 vertices, 5 pairs and a triple. */
+static void make_components(uint64_t edges_id)
+{
+    io_file *f;
+    int64_t sizes[7] = {700, 3, 2, 2, 2, 2, 2};
+    hsize_t dims[1] = {7};
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("components.h5"), "g500-components", 1, 1, &f), G5_OK,
+                 "%s", g5_error_msg());
+    cr_assert_eq(io_attr_write_uint64(f, "/", "edges_content_id", edges_id), G5_OK);
+    cr_assert_eq(io_attr_write_int64(f, "/", "ncomponents", 7), G5_OK);
+    cr_assert_eq(io_attr_write_double(f, "/", "giant_vertex_share", 0.6836), G5_OK);
+    cr_assert_eq(io_dataset_create(f, "/component_vertices", H5T_STD_I64LE, 1, dims, 0), G5_OK);
+    cr_assert_eq(io_write_rows(f, "/component_vertices", H5T_NATIVE_INT64, 0, 7, sizes), G5_OK,
+                 "%s", g5_error_msg());
+    cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
+}
+
+static void make_placement(const char *name, uint64_t edges_id, int nranks, int rpn)
+{
+    io_file *f;
+    const char *schemes[] = {"/metrics/placement", "/metrics/cyclic", "/metrics/block"};
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p(name), "g500-placement", 1, 1, &f), G5_OK,
+                 "%s", g5_error_msg());
+    cr_assert_eq(io_attr_write_uint64(f, "/", "edges_content_id", edges_id), G5_OK);
+    cr_assert_eq(io_attr_write_int64(f, "/", "nranks", nranks), G5_OK);
+    cr_assert_eq(io_attr_write_int64(f, "/", "ranks_per_node", rpn), G5_OK);
+    for (int s = 0; s < 3; s++) {
+        cr_assert_eq(io_attr_write_int64(f, schemes[s], "cut_edges", 1111 * (s + 1)), G5_OK,
+                     "%s", g5_error_msg());
+        cr_assert_eq(io_attr_write_int64(f, schemes[s], "hop_cut", 3333 * (s + 1)), G5_OK);
+        cr_assert_eq(io_attr_write_double(f, schemes[s], "edge_imbalance", 1.25), G5_OK);
+    }
+    cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
+}
+
+/* The kernels' "g500-run" schema (kernels/report_json.c). Two roots, 2
+ * ranks; BFS TEPS 1000/0.5 = 2000 and 1000/0.25 = 4000, so the harmonic mean
+ * is 1 / mean(0.0005, 0.00025) = 2666.67; SSSP 1 / mean(0.001, 0.002) = 666.7.
+ * The writer's own harmonic_mean_teps is deliberately wrong: the report
+ * recomputes. */
+static const char *run_json =
+    "{\"format\": \"g500-run\", \"version\": 1, \"scale\": 10, \"nranks\": 2,\n"
+    " \"validated\": true, \"construction_time\": 0.125, \"nroots\": 2, \"roots\": [5, 9],\n"
+    " \"bfs\": {\"time\": [0.5, 0.25], \"nedge\": [1000, 1000], \"teps\": [2000, 4000],\n"
+    "         \"time_stats\": {\"min\": 0.25}, \"harmonic_mean_teps\": 1},\n"
+    " \"sssp\": {\"time\": [1.0, 2.0], \"nedge\": [1000, 1000]},\n"
+    " \"bfs_levels\": [{\"level\": 0, \"time\": 0.1, \"frontier\": 1, \"direction\": \"top-down\"},\n"
+    "                {\"level\": 1, \"time\": 0.2, \"frontier\": 50, \"direction\": \"bottom-up\"},\n"
+    "                {\"level\": 2, \"time\": 0.05, \"frontier\": 3, \"direction\": \"top-down\"}],\n"
+    " \"comm\": {\"total_bytes\": 300, \"total_hop_bytes\": 900,\n"
+    "          \"bytes\": [[0, 100], [200, 0]], \"hop_bytes\": [[0, 300], [600, 0]]}}\n";
+
+/* The flat layout with kern_report's field names, also accepted; no SSSP,
+ * no communication matrices. */
+static const char *flat_json =
+    "{\"nranks\": 2, \"bfs_time\": [1.0, 1.0], \"bfs_nedge\": [1000, 1000],\n"
+    " \"bfs_level_time\": [0.5, 0.5], \"bfs_level_frontier\": [1, 7]}";
+
+static void make_run_dir(void)
+{
+    make_edges(10, 7, 0xabcdef);
+    make_components(0xabcdef);
+    make_placement("placement-tree-np2-rpn1.h5", 0xabcdef, 2, 1);
+    write_text(p("run-tree-np2-rpn1.json"), run_json);
+    write_text(p("run-tree-np2-rpn1.txt"), "SCALE:                          10\nbfs  harmonic_mean_TEPS:     !  2666.67\n");
+    write_text(p("run-cyclic.json"), flat_json);
+}
+
+Test(report, writes_every_section_and_plot)
+{
+    make_run_dir();
+    rep_options o = {dir, NULL, 1, 1};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *md = slurp(p("report/index.md"));
+    cr_expect(strstr(md, "## Kernel runs"), "runs section");
+    cr_expect(strstr(md, "| tree-np2-rpn1 | 2 | 2667 | 666.7 | 0.125 |"),
+              "harmonic means recomputed from the per-root arrays (2667, 666.7):\n%s", md);
+    cr_expect(strstr(md, "| 300 | 900 | yes |"), "byte totals and validation: \n%s", md);
+    cr_expect(strstr(md, "| cyclic | 2 | 1000 | n/a | n/a |"), "a run without SSSP says n/a:\n%s", md);
+    cr_expect(strstr(md, "bfs  harmonic_mean_TEPS:     !  2666.67"), "the run's Graph500 block is quoted");
+    cr_expect(strstr(md, "| giant_vertex_share | 0.6836 |"), "component attributes listed:\n%s", md);
+    cr_expect(strstr(md, "| 2-3 | 6 |"), "size bins: five pairs and a triple in bin 2-3:\n%s", md);
+    cr_expect(strstr(md, "| 512-1023 | 1 |"), "the giant in its bin");
+    cr_expect(strstr(md, "| placement-tree-np2-rpn1.h5 | cyclic | 2222 | 6666 | 1.25 | n/a |"),
+              "placement table with a missing metric as n/a:\n%s", md);
+    cr_expect(strstr(md, "| seed | 7 |"), "graph parameters");
+    const char *pngs[] = {"components.png", "teps-bfs.png", "teps-sssp.png",
+                          "heatmap-tree-np2-rpn1.png", "bfs-levels.png"};
+    for (int i = 0; i < 5; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "report/%s", pngs[i]);
+        cr_expect(file_size(p(rel)) > 1000, "%s drawn (size %lld)", rel, (long long)file_size(p(rel)));
+        cr_expect(strstr(md, pngs[i]) != NULL, "index.md links %s", pngs[i]);
+    }
+    cr_expect(!exists(p("report/heatmap-cyclic.png")), "no heat map without comm_bytes");
+    const char *lv = slurp(p("report/data/levels-tree-np2-rpn1.dat"));
+    cr_expect(strstr(lv, "1 0.2 50 bottom-up"), "per-level data: %s", lv);
+    lv = slurp(p("report/data/levels-cyclic.dat"));
+    cr_expect(strstr(lv, "1 0.5 7 -"), "per-level data from the flat layout: %s", lv);
+}
+
+Test(report, replaces_an_old_report_and_leaves_no_temporary)
+{
+    make_run_dir();
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    write_text(p("report/stale.txt"), "old");
+    rep_options o = {dir, NULL, 0, 1};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    cr_expect(exists(p("report/index.md")));
+    cr_expect(exists(p("report/plots.gp")), "the script is written even without plots");
+    cr_expect(!exists(p("report/stale.txt")), "the old report is gone");
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls -a %s | grep -c -E 'tmp|old'", dir);
+    FILE *ls = popen(cmd, "r");
+    int n = -1;
+    cr_assert_eq(fscanf(ls, "%d", &n), 1);
+    pclose(ls);
+    cr_expect_eq(n, 0, "no report.tmp.* or report.old.* left");
+}
+
+Test(report, a_failing_gnuplot_is_an_error_and_leaves_the_old_report)
+{
+    make_run_dir();
+    rep_options ok = {dir, NULL, 0, 1};
+    cr_assert_eq(rep_write_report(&ok), G5_OK, "%s", g5_error_msg());
+    rep_options o = {dir, "false", 1, 1};
+    cr_expect_eq(rep_write_report(&o), G5_ERR_IO);
+    cr_expect(strstr(g5_error_msg(), "false plots.gp failed"), "%s", g5_error_msg());
+    cr_expect(exists(p("report/index.md")), "the previous report stays");
+    rep_options missing = {dir, "/nonexistent/gnuplot", 1, 1};
+    cr_expect_eq(rep_write_report(&missing), G5_ERR_IO, "a missing gnuplot is an error");
+}
+
+Test(report, damaged_json_is_named)
+{
+    make_run_dir();
+    write_text(p("run-bad.json"), "{\"bfs_time\": [1, 2,");
+    rep_options o = {dir, NULL, 0, 1};
+    cr_expect_eq(rep_write_report(&o), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "run-bad.json:1:"), "%s", g5_error_msg());
+    cr_expect(!exists(p("report")), "no report on failure");
+}
+
+Test(report, empty_directory_gives_a_page_that_says_what_is_missing)
+{
+    rep_options o = {dir, NULL, 0, 1};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *md = slurp(p("report/index.md"));
+    cr_expect(strstr(md, "No run-*.json"));
+    cr_expect(strstr(md, "No edges.h5"));
+    rep_options bad = {"/nonexistent/dir", NULL, 0, 1};
+    cr_expect_eq(rep_write_report(&bad), G5_ERR_ARG);
+}
+
+static int check(int scale, int64_t seed, int dry)
+{
+    rep_cache_expect e = {dir, scale, 16, seed, dry};
+    int removed = -1;
+    cr_assert_eq(rep_cache_check(&e, &removed), G5_OK, "%s", g5_error_msg());
+    return removed;
+}
+
+Test(report, cache_check_keeps_a_consistent_run)
+{
+    make_run_dir();
+    cr_expect_eq(check(10, 7, 0), 0, "nothing to remove");
+    cr_expect(exists(p("edges.h5")) && exists(p("components.h5")) &&
+              exists(p("placement-tree-np2-rpn1.h5")) && exists(p("run-cyclic.json")));
+    rep_cache_expect none = {p("absent"), 10, 16, 7, 0};
+    int removed = -1;
+    cr_expect_eq(rep_cache_check(&none, &removed), G5_OK, "a new run directory is fine");
+    cr_expect_eq(removed, 0);
+}
+
+Test(report, cache_check_removes_a_truncated_file_and_what_was_made_from_it)
+{
+    make_run_dir();
+    write_text(p("run-components-tree-np2-rpn1.json"), "{}");
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    cr_assert_eq(truncate(p("components.h5"), 100), 0);
+    cr_expect_eq(check(10, 7, 1), 4, "dry run counts components, placement, its run, the report");
+    cr_expect(exists(p("components.h5")), "dry run removes nothing");
+    cr_expect_eq(check(10, 7, 0), 4);
+    cr_expect(!exists(p("components.h5")), "truncated file removed");
+    cr_expect(!exists(p("placement-tree-np2-rpn1.h5")), "the placement made from it removed");
+    cr_expect(!exists(p("run-components-tree-np2-rpn1.json")), "the run on that placement removed");
+    cr_expect(!exists(p("report")), "the report removed");
+    cr_expect(exists(p("edges.h5")), "its input stays");
+    cr_expect(exists(p("run-cyclic.json")), "a run that does not use components stays");
+}
+
+Test(report, cache_check_removes_files_of_another_graph)
+{
+    make_run_dir();
+    make_placement("placement-tree-np4-rpn1.h5", 0x1234, 4, 1);   /* another edges file */
+    make_placement("placement-tree-np8-rpn2.h5", 0xabcdef, 4, 1); /* name says 8 ranks */
+    write_text(p("run-components-tree-np4-rpn1.json"), "{}");
+    write_text(p("run-components-tree-np4-rpn1.txt"), "block");
+    cr_expect_eq(check(10, 7, 0), 4);
+    cr_expect(!exists(p("placement-tree-np4-rpn1.h5")), "content id mismatch removed");
+    cr_expect(!exists(p("placement-tree-np8-rpn2.h5")), "rank count mismatch removed");
+    cr_expect(!exists(p("run-components-tree-np4-rpn1.json")), "its run removed");
+    cr_expect(!exists(p("run-components-tree-np4-rpn1.txt")), "and its text block");
+    cr_expect(exists(p("placement-tree-np2-rpn1.h5")));
+    cr_expect(exists(p("components.h5")));
+}
+
+Test(report, cache_check_removes_a_run_whose_placement_is_missing)
+{
+    make_run_dir();
+    write_text(p("run-components-gone-np4-rpn1.json"), "{}");
+    cr_expect_eq(check(10, 7, 0), 1);
+    cr_expect(!exists(p("run-components-gone-np4-rpn1.json")));
+    cr_expect(exists(p("run-tree-np2-rpn1.json")), "runs that are no components run stay");
+}
+
+Test(report, cache_check_removes_edges_with_other_parameters_and_everything_after)
+{
+    make_run_dir();
+    cr_expect_eq(check(11, 7, 0), 6, "edges, components, placement, two runs and a text block");
+    cr_expect(!exists(p("edges.h5")));
+    cr_expect(!exists(p("components.h5")));
+    cr_expect(!exists(p("run-cyclic.json")), "every run used the edges");
+    make_edges(10, 7, 0xabcdef);
+    cr_expect_eq(check(10, 8, 0), 1, "seed differs");
+    cr_expect(!exists(p("edges.h5")));
+}
+
+Test(report, cache_check_removes_bad_json_and_dead_temporaries)
+{
+    make_run_dir();
+    write_text(p("run-x.json"), "{\"half\": ");
+    write_text(p("edges.h5.tmp.999999999"), "partial");
+    char live[64];
+    snprintf(live, sizeof live, "components.h5.tmp.%ld", (long)getpid());
+    write_text(p(live), "being written");
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    cr_expect_eq(check(10, 7, 0), 3, "the JSON, the dead temporary and the report");
+    cr_expect(!exists(p("run-x.json")), "unparsable JSON removed");
+    cr_expect(!exists(p("edges.h5.tmp.999999999")), "temporary of a dead writer removed");
+    cr_expect(exists(p(live)), "temporary of a live writer kept");
+    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    write_text(p("edges.h5.tmp.999999998"), "partial");
+    cr_expect_eq(check(10, 7, 0), 1, "a dead temporary alone");
+    cr_expect(exists(p("report")), "does not take the report with it");
+    /* This process's pid on a file last changed in 2020: the pid was reused
+     * by a later process, the writer is gone. */
+    struct timespec old[2] = {{1577836800, 0}, {1577836800, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, p(live), old, 0), 0);
+    cr_expect_eq(check(10, 7, 0), 1, "a temporary older than the process holding its pid");
+    cr_expect(!exists(p(live)), "is removed");
+}

@@ -110,10 +110,12 @@ void kern_graph_free(kern_graph **g);            /* accepts NULL, *g == NULL */
 int64_t kern_graph_nlocal(const kern_graph *g);
 int64_t kern_graph_nnz_local(const kern_graph *g);   /* directed entries here */
 int64_t kern_graph_nnz_global(const kern_graph *g);
-/* Not collective. This rank's construction phases in seconds: t[0] pass 1
- * (count), t[1] pass 2 (fill), t[2] sort, merge and compaction (reads
- * excluded from all three), t[3] reads (0 when built from memory). */
-void kern_graph_build_times(const kern_graph *g, double t[4]);
+/* Not collective. This rank's construction phases in elapsed seconds: t[0]
+ * pass 1 (count), t[1] pass 2 (fill), t[2] sort, merge and compaction (reads
+ * excluded from all three), t[3] reads (0 when built from memory); and in
+ * CPU seconds of the process (all threads, insensitive to a shared
+ * machine): t[4] construction without the reads, t[5] the reads. */
+void kern_graph_build_times(const kern_graph *g, double t[6]);
 int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (rowptr, rawdeg, col, w) */
 /* Collective. The Graph500 TEPS edge count of a search: input tuples that
  * are not self-loops with both endpoints reached (duplicates counted), from

@@ -174,12 +174,13 @@ int run_cmd(int argc, char **argv)
     }
     G5_TRY(g5_agree(comm, rc));
     {
-        double ph[4];
+        double ph[6];
         kern_graph_build_times(g, ph);
         g5_progress("construction_time %.4f s (reads excluded: %.2f s), %lld directed entries, "
-                    "CSR %.1f MiB on rank 0; rank 0: count %.3f s, fill %.3f s, merge %.3f s",
+                    "CSR %.1f MiB on rank 0; rank 0: count %.3f s, fill %.3f s, merge %.3f s, "
+                    "%.3f CPU s",
                     rep.construction_time, rep.read_time, (long long)kern_graph_nnz_global(g),
-                    kern_graph_bytes(g) / 1048576.0, ph[0], ph[1], ph[2]);
+                    kern_graph_bytes(g) / 1048576.0, ph[0], ph[1], ph[2], ph[4]);
     }
 
     uint64_t seed = o.seed >= 0 ? (uint64_t)o.seed : meta->seed;

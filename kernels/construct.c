@@ -110,8 +110,7 @@ typedef struct build {
                                (slice 0 advances rowptr itself) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    uint32_t *col;          /* [nraw] */
-    float *w;               /* [nraw] */
+    uint64_t *pk;           /* [nraw] entries, column << 32 | weight bits */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;
@@ -139,7 +138,7 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
 
 /* Apply n entries for local rows (one slice): count them (pass 1: cnt) or
  * store them at the slice's next position in their rows (pass 2: pos). The
- * rows are random, so every entry is a cache miss on cnt/pos and on col/w:
+ * rows are random, so every entry is a cache miss on cnt/pos and on pk:
  * the block is processed in stages (prefetch all cursors, then advance them
  * and prefetch all targets, then store) so a block's misses overlap instead
  * of each waiting for the previous one. The bound check keeps memory safe;
@@ -153,22 +152,15 @@ static void apply(build *b, const rec *r, int n, int fill, uint32_t *cnt, int64_
         for (int k = 0; k < n; k++) cnt[r[k].row]++;
         return;
     }
-    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw;
-    uint32_t *col = b->col;
-    float *w = b->w;
+    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw, *pk = b->pk;
     for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
     for (int k = 0; k < n; k++) {
         p[k] = (uint64_t)pos[r[k].row]++;
-        __builtin_prefetch(&col[p[k] < nraw ? p[k] : 0], 1);
-        __builtin_prefetch(&w[p[k] < nraw ? p[k] : 0], 1);
+        __builtin_prefetch(&pk[p[k] < nraw ? p[k] : 0], 1);
     }
     for (int k = 0; k < n; k++) {
-        if (p[k] < nraw) {
-            col[p[k]] = r[k].col;
-            w[p[k]] = r[k].w;
-        } else {
-            b->overflow = 1;
-        }
+        if (p[k] < nraw) pk[p[k]] = (uint64_t)r[k].col << 32 | f2u(r[k].w);
+        else b->overflow = 1;
     }
 }
 
@@ -350,95 +342,108 @@ static int pass(build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds,
     return all;
 }
 
-/* Sort row (c, w)[0, n) by (column, weight bits). */
-static inline int pair_less(uint32_t c1, float w1, uint32_t c2, float w2)
-{
-    return c1 < c2 || (c1 == c2 && f2u(w1) < f2u(w2));
-}
-
-static void insertion_pairs(uint32_t *c, float *w, int64_t n)
+static void insertion_u64(uint64_t *a, int64_t n)
 {
     for (int64_t i = 1; i < n; i++) {
-        uint32_t x = c[i];
-        float y = w[i];
+        uint64_t x = a[i];
         int64_t j = i - 1;
-        while (j >= 0 && pair_less(x, y, c[j], w[j])) { c[j + 1] = c[j]; w[j + 1] = w[j]; j--; }
-        c[j + 1] = x; w[j + 1] = y;
+        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
+        a[j + 1] = x;
     }
 }
 
-/* Quicksort of the two arrays together: median-of-three pivot, Hoare
- * partition on the 64-bit key (column << 32 | weight bits), recursion on the
- * smaller side, insertion sort below KERN_SHORT_ROW. */
-static void sort_pairs(uint32_t *c, float *w, int64_t n)
+/* Quicksort of packed entries (column << 32 | weight bits: the order is by
+ * column, then by weight, as non-negative float bits order like the
+ * values): median-of-three pivot, Hoare partition, recursion on the smaller
+ * side, insertion sort below KERN_SHORT_ROW. */
+static void sort_u64(uint64_t *a, int64_t n)
 {
-#define KEY(i) ((uint64_t)c[i] << 32 | f2u(w[i]))
     while (n > KERN_SHORT_ROW) {
-        uint64_t x = KEY(0), y = KEY(n / 2), z = KEY(n - 1);
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
         uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
         int64_t i = -1, j = n;
         for (;;) {
-            do i++; while (KEY(i) < p);
-            do j--; while (KEY(j) > p);
+            do i++; while (a[i] < p);
+            do j--; while (a[j] > p);
             if (i >= j) break;
-            uint32_t tc = c[i]; c[i] = c[j]; c[j] = tc;
-            float tw = w[i]; w[i] = w[j]; w[j] = tw;
+            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
         }
         int64_t left = j + 1;
-        if (left < n - left) { sort_pairs(c, w, left); c += left; w += left; n -= left; }
-        else { sort_pairs(c + left, w + left, n - left); n = left; }
+        if (left < n - left) { sort_u64(a, left); a += left; n -= left; }
+        else { sort_u64(a + left, n - left); n = left; }
     }
-#undef KEY
-    insertion_pairs(c, w, n);
+    insertion_u64(a, n);
 }
 
 /* Rows of KERN_BUCKET_ROW entries or more: one bucket pass on the top bits
- * of the column (columns are < 2^bits) through scratch (sc, sw: [n]), then
+ * of the column (columns are < 2^bits) through scratch (sc: [n]), then
  * an insertion sort (or quicksort) per bucket of about KERN_BUCKET_SIZE
  * entries; a row of many equal columns degrades to the quicksort. Measured
  * at SCALE 20 (1 thread, CPU seconds of the whole construction): threshold
  * 512 / buckets of 8: 1.85-2.15; 128 / 8: 1.75-1.93; 64 / 4: 1.56-1.87;
- * 32 / 4: 1.59-1.88. */
+ * 32 / 4: 1.59-1.88 (measured with separate column and weight arrays). */
 #define KERN_BUCKET_ROW 64
 #define KERN_BUCKET_SIZE 4
 #define KERN_MAX_BUCKET_BITS 12
-static void sort_long(uint32_t *c, float *w, int64_t n, int bits, uint32_t *sc, float *sw)
+static void sort_long(uint64_t *a, int64_t n, int bits, uint64_t *sc)
 {
     int B = 0;
     while (B < KERN_MAX_BUCKET_BITS && ((int64_t)KERN_BUCKET_SIZE << B) < n) B++;
     if (B > bits) B = bits;
-    int shift = bits - B;
+    int shift = 32 + bits - B;
     int64_t start[(1 << KERN_MAX_BUCKET_BITS) + 1];
     memset(start, 0, ((size_t)(1 << B) + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) start[(c[i] >> shift) + 1]++;
+    for (int64_t i = 0; i < n; i++) start[(a[i] >> shift) + 1]++;
     for (int k = 0; k < (1 << B); k++) start[k + 1] += start[k];
-    memcpy(sc, c, (size_t)n * sizeof(uint32_t));
-    memcpy(sw, w, (size_t)n * sizeof(float));
-    for (int64_t i = 0; i < n; i++) {
-        int64_t p = start[sc[i] >> shift]++;
-        c[p] = sc[i];
-        w[p] = sw[i];
-    }
+    memcpy(sc, a, (size_t)n * sizeof(uint64_t));
+    for (int64_t i = 0; i < n; i++) a[start[sc[i] >> shift]++] = sc[i];
     /* start[k] is now the end of bucket k */
-    int64_t a = 0;
+    int64_t lo = 0;
     for (int k = 0; k < (1 << B); k++) {
-        sort_pairs(c + a, w + a, start[k] - a);
-        a = start[k];
+        sort_u64(a + lo, start[k] - lo);
+        lo = start[k];
     }
 }
 
 /* Sort a row and drop duplicate columns (the first, smallest weight, stays);
- * returns the kept length. sc, sw: per-thread scratch of at least n entries
- * for long rows, or NULL. */
-static int64_t merge_row(uint32_t *c, float *w, int64_t n, int bits, uint32_t *sc, float *sw)
+ * returns the kept length. sc: per-thread scratch of at least n entries for
+ * long rows, or NULL. */
+static int64_t merge_row(uint64_t *a, int64_t n, int bits, uint64_t *sc)
 {
     if (n <= 1) return n;
-    if (n >= KERN_BUCKET_ROW && sc) sort_long(c, w, n, bits, sc, sw);
-    else sort_pairs(c, w, n);
+    if (n >= KERN_BUCKET_ROW && sc) sort_long(a, n, bits, sc);
+    else sort_u64(a, n);
     int64_t k = 1;
     for (int64_t i = 1; i < n; i++)
-        if (c[i] != c[k - 1]) { c[k] = c[i]; w[k] = w[i]; k++; }
+        if (a[i] >> 32 != a[k - 1] >> 32) a[k++] = a[i];
     return k;
+}
+
+/* Release the pages of [p, p + bytes) that lie wholly inside it. */
+static void release_pages(void *p, size_t bytes)
+{
+    const uintptr_t pg = 4096;
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), z = ((uintptr_t)p + bytes) & ~(pg - 1);
+    if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
+/* Split the packed entries pk[0, n) into col and w, walking down from the
+ * end in blocks and releasing each block's pages of pk once copied, so the
+ * resident memory stays at about 8 bytes per entry instead of 16. */
+#define KERN_UNZIP_BLOCK ((int64_t)1 << 20)
+static void unzip(uint64_t *pk, int64_t n, uint32_t *col, float *w)
+{
+    for (int64_t hi = n; hi > 0;) {
+        int64_t lo = hi > KERN_UNZIP_BLOCK ? hi - KERN_UNZIP_BLOCK : 0;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = lo; i < hi; i++) {
+            col[i] = (uint32_t)(pk[i] >> 32);
+            uint32_t u = (uint32_t)pk[i];
+            memcpy(&w[i], &u, 4);
+        }
+        release_pages(pk + lo, (size_t)(hi - lo) * sizeof(uint64_t));
+        hi = lo;
+    }
 }
 
 /* Sort and merge every row, compact the rows in place, shrink the arrays;
@@ -454,15 +459,11 @@ static int64_t merge_rows(build *b, uint32_t *kept)
 #pragma omp parallel
     {
         /* scratch for the long rows (without it they are quicksorted) */
-        uint32_t *sc = maxrow >= KERN_BUCKET_ROW ? malloc((size_t)maxrow * sizeof(uint32_t)) : NULL;
-        float *sw = sc ? malloc((size_t)maxrow * sizeof(float)) : NULL;
-        if (!sw) { free(sc); sc = NULL; }
+        uint64_t *sc = maxrow >= KERN_BUCKET_ROW ? malloc((size_t)maxrow * sizeof(uint64_t)) : NULL;
 #pragma omp for schedule(dynamic, 64)
         for (int64_t v = 0; v < nl; v++)
-            kept[v] = (uint32_t)merge_row(b->col + rowptr[v], b->w + rowptr[v],
-                                          rowptr[v + 1] - rowptr[v], bits, sc, sw);
+            kept[v] = (uint32_t)merge_row(b->pk + rowptr[v], rowptr[v + 1] - rowptr[v], bits, sc);
         free(sc);
-        free(sw);
     }
     /* compact: each block of rows to its own start, then blocks down in order */
     int T = b->S;
@@ -471,10 +472,7 @@ static int64_t merge_rows(build *b, uint32_t *kept)
     for (int t = 0; t < T; t++) {
         int64_t a = nl * t / T, z = nl * (t + 1) / T, o = rowptr[a];
         for (int64_t v = a; v < z; v++) {
-            if (o != rowptr[v]) {
-                memmove(b->col + o, b->col + rowptr[v], kept[v] * sizeof(uint32_t));
-                memmove(b->w + o, b->w + rowptr[v], kept[v] * sizeof(float));
-            }
+            if (o != rowptr[v]) memmove(b->pk + o, b->pk + rowptr[v], kept[v] * sizeof(uint64_t));
             o += kept[v];
         }
         bcnt[t] = o - rowptr[a];
@@ -482,18 +480,12 @@ static int64_t merge_rows(build *b, uint32_t *kept)
     int64_t o = 0;
     for (int t = 0; t < T; t++) {
         int64_t a = rowptr[nl * t / T];
-        if (o != a) {
-            memmove(b->col + o, b->col + a, bcnt[t] * sizeof(uint32_t));
-            memmove(b->w + o, b->w + a, bcnt[t] * sizeof(float));
-        }
+        if (o != a) memmove(b->pk + o, b->pk + a, bcnt[t] * sizeof(uint64_t));
         o += bcnt[t];
     }
     rowptr[0] = 0;
     for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + kept[v];
-    uint32_t *c = realloc(b->col, ((size_t)o + 1) * sizeof(uint32_t));
-    if (c) b->col = c;
-    float *w = realloc(b->w, ((size_t)o + 1) * sizeof(float));
-    if (w) b->w = w;
+    release_pages(b->pk + o, (size_t)(b->nraw - o) * sizeof(uint64_t));
     return o;
 }
 
@@ -555,9 +547,8 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         free(b.cnt);
         b.cnt = NULL;
         if (ok) {
-            b.col = big_malloc(((size_t)b.nraw + 1) * sizeof(uint32_t));
-            b.w = big_malloc(((size_t)b.nraw + 1) * sizeof(float));
-            if (!b.col || !b.w) ok = 0, b.nomem = 1;
+            b.pk = big_malloc(((size_t)b.nraw + 1) * sizeof(uint64_t));
+            if (!b.pk) ok = 0, b.nomem = 1;
         }
     }
     {
@@ -585,14 +576,18 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     t2 = g5_now(); r2 = sr->read_s;
     if (all && ok) {
         g->nnz = merge_rows(&b, kept);
+        g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
+        g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
+        if (g->col && g->w) unzip(b.pk, g->nnz, g->col, g->w);
+        else ok = 0, b.nomem = 1;
+        free(b.pk);
+        b.pk = NULL;
         g->build_time[0] = t1 - t0 - (r1 - r0);
         g->build_time[1] = t2 - t1 - (r2 - r1);
         g->build_time[2] = g5_now() - t2;
         g->build_time[3] = r2 - r0;
         g->build_time[5] = sr->read_cpu - rc0;
         g->build_time[4] = cpu_now() - c0 - g->build_time[5];
-        g->col = b.col; b.col = NULL;
-        g->w = b.w; b.w = NULL;
     }
     if (kept != (uint32_t *)b.pos) free(kept);
     free(b.pos); b.pos = NULL;
@@ -628,7 +623,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.cnt); free(b.pos); free(b.scnt); free(b.col); free(b.w); free(b.sendbuf); free(b.recv);
+    free(b.cnt); free(b.pos); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
     kern_graph_free(&g);
     return rc;
 }

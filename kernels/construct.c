@@ -104,10 +104,11 @@ typedef struct build {
     const kern_dist *d;
     int P, me, S;
     int64_t nl;
-    int64_t *rowptr;        /* [nl+1] row starts before merging (pass 2) */
-    uint32_t *cnt;          /* pass 1: [S][nl] entries per row and slice */
-    int64_t *pos;           /* pass 2: [S-1][nl] next position of slices 1..S-1
-                               (slice 0 advances rowptr itself) */
+    int64_t *rowptr;        /* [nl+1] pass 2: next free position of each row */
+    uint32_t *cnt;          /* [nl] pass 1: entries per row (the graph's rawdeg) */
+    int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
+    rec *lbuf;              /* [2 * chunk] this round's entries for local rows */
+    int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
     uint64_t *pk;           /* [nraw] entries, column << 32 | weight bits */
@@ -136,23 +137,26 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
     }
 }
 
-/* Apply n entries for local rows (one slice): count them (pass 1: cnt) or
- * store them at the slice's next position in their rows (pass 2: pos). The
- * rows are random, so every entry is a cache miss on cnt/pos and on pk:
- * the block is processed in stages (prefetch all cursors, then advance them
- * and prefetch all targets, then store) so a block's misses overlap instead
- * of each waiting for the previous one. The bound check keeps memory safe;
+/* Apply n entries (rows < nl): count them (pass 1: cnt) or store them at
+ * their rows' next free positions (pass 2: rowptr as cursors). The rows are
+ * random, so every entry is a cache miss on the cursor and on pk: the block
+ * is processed in stages (prefetch all cursors, then advance them and
+ * prefetch all targets, then store) so a block's misses overlap instead of
+ * each waiting for the previous one. Only the thread owning a row range
+ * calls this for those rows: no atomics. The bound check keeps memory safe;
  * that every row got exactly its counted entries follows from both passes
  * seeing the same edges (checked by digest). */
 #define KERN_BLOCK 64
-static void apply(build *b, const rec *r, int n, int fill, uint32_t *cnt, int64_t *pos)
+static void apply(build *b, const rec *r, int n, int fill)
 {
     if (!fill) {
+        uint32_t *cnt = b->cnt;
         for (int k = 0; k < n; k++) __builtin_prefetch(&cnt[r[k].row], 1);
         for (int k = 0; k < n; k++) cnt[r[k].row]++;
         return;
     }
     uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw, *pk = b->pk;
+    int64_t *pos = b->rowptr;
     for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
     for (int k = 0; k < n; k++) {
         p[k] = (uint64_t)pos[r[k].row]++;
@@ -164,10 +168,36 @@ static void apply(build *b, const rec *r, int n, int fill, uint32_t *cnt, int64_
     }
 }
 
-static inline uint32_t *slice_cnt(build *b, int s) { return b->cnt ? b->cnt + (size_t)s * b->nl : NULL; }
-static inline int64_t *slice_pos(build *b, int s)
+/* Apply those of r[0, n) whose row is in [lo, hi), in blocks. */
+static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo, uint32_t hi)
 {
-    return s == 0 ? b->rowptr : b->pos ? b->pos + (size_t)(s - 1) * b->nl : NULL;
+    rec blk[KERN_BLOCK];
+    int nb = 0;
+    for (int64_t i = 0; i < n; i++) {
+        /* branch-free: half the rows are another thread's, at random */
+        blk[nb] = r[i];
+        nb += r[i].row - lo < hi - lo;
+        if (nb == KERN_BLOCK) { apply(b, blk, nb, fill); nb = 0; }
+    }
+    apply(b, blk, nb, fill);
+}
+
+/* Pass 1's received records are bare rows. */
+static void count_range(build *b, const uint32_t *r, int64_t n, uint32_t lo, uint32_t hi)
+{
+    uint32_t *cnt = b->cnt;
+    uint32_t blk[KERN_BLOCK];
+    int nb = 0;
+    for (int64_t i = 0; i < n; i++) {
+        blk[nb] = r[i];
+        nb += r[i] - lo < hi - lo;
+        if (nb == KERN_BLOCK) {
+            for (int k = 0; k < nb; k++) __builtin_prefetch(&cnt[blk[k]], 1);
+            for (int k = 0; k < nb; k++) cnt[blk[k]]++;
+            nb = 0;
+        }
+    }
+    for (int k = 0; k < nb; k++) cnt[blk[k]]++;
 }
 
 /* Order-independent digest of an edge (slab index i, u, v). */
@@ -195,6 +225,23 @@ static void *big_malloc(size_t bytes)
     return p;
 }
 
+/* Apply this round's entries for local rows: lbuf (slices of the n edges)
+ * and the nrecv records received, each thread taking its row range. */
+static void apply_local(build *b, int64_t n, int fill, const void *recv, int64_t nrecv)
+{
+    int S = b->S;
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < S; t++) {
+        uint32_t lo = (uint32_t)b->rlo[t], hi = (uint32_t)b->rlo[t + 1];
+        for (int s = 0; s < S; s++)
+            apply_range(b, b->lbuf + 2 * (n * s / S), b->lcnt[s], fill, lo, hi);
+        if (nrecv > 0) {
+            if (fill) apply_range(b, recv, nrecv, 1, lo, hi);
+            else count_range(b, recv, nrecv, lo, hi);
+        }
+    }
+}
+
 /* Collective. One round: route this rank's edges e[0, n) (slab indices lo..)
  * with weights wt (fill only). Entries for this rank are applied directly,
  * the others exchanged and applied by their owners. ok: this rank's state;
@@ -204,21 +251,19 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
 {
     const kern_dist *d = b->d;
     int P = b->P, S = b->S, me = b->me;
-    int64_t nl = b->nl;
     size_t esize = fill ? sizeof(rec) : sizeof(uint32_t);
     int64_t *sc = b->scnt, *so = b->scnt + (size_t)S * P;
     int lok = ok;
     if (ok) {
+        /* locate both ends: entries for this rank into lbuf, others counted */
         memset(sc, 0, (size_t)S * P * sizeof(int64_t));
 #pragma omp parallel for schedule(static, 1) reduction(&& : lok)
         for (int s = 0; s < S; s++) {
             int64_t a = n * s / S, z = n * (s + 1) / S;
-            uint32_t *cnt = slice_cnt(b, s);
-            int64_t *pos = slice_pos(b, s);
             int64_t *c = sc + (size_t)s * P;
+            rec *L = b->lbuf + 2 * a;
+            int64_t k = 0;
             uint64_t h = 0;
-            rec blk[KERN_BLOCK];
-            int nb = 0;
             for (int64_t i = a; i < z; i++) {
                 int64_t u = e[2 * i], v = e[2 * i + 1], lu, lv;
                 int ou, ov;
@@ -230,21 +275,20 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                     break;
                 }
                 float w = fill ? wt[i] : 0.0f;
-                if (ou == me) blk[nb++] = (rec){(uint32_t)lu, (uint32_t)(d->base[ov] + lv), w};
+                if (ou == me) L[k++] = (rec){(uint32_t)lu, (uint32_t)(d->base[ov] + lv), w};
                 else c[ou]++;
-                if (ov == me) blk[nb++] = (rec){(uint32_t)lv, (uint32_t)(d->base[ou] + lu), w};
+                if (ov == me) L[k++] = (rec){(uint32_t)lv, (uint32_t)(d->base[ou] + lu), w};
                 else c[ov]++;
-                if (nb > KERN_BLOCK - 2) {
-                    apply(b, blk, nb, fill, cnt, pos);
-                    nb = 0;
-                }
             }
-            apply(b, blk, nb, fill, cnt, pos);
+            b->lcnt[s] = k;
 #pragma omp atomic
             b->hash[fill] += h;
         }
     }
-    if (P == 1) return lok;
+    if (P == 1) {
+        if (lok) apply_local(b, n, fill, NULL, 0);
+        return lok;
+    }
 
     int64_t total = 0;
     if (lok) {
@@ -297,28 +341,7 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
     int all = kern_exchange(b->comm, esize, b->sendbuf, b->dest, &b->recv, &b->recvcap, &nrecv,
                             NULL, lok);
     if (!all) return 0;
-    if (nrecv > 0) {
-#pragma omp parallel for schedule(static, 1)
-        for (int s = 0; s < S; s++) {
-            int64_t a = nrecv * s / S, z = nrecv * (s + 1) / S;
-            if (fill) {
-                rec *r = b->recv;
-                int64_t *pos = slice_pos(b, s);
-                for (int64_t i = a; i < z; i += KERN_BLOCK) {
-                    int nb = (int)(z - i < KERN_BLOCK ? z - i : KERN_BLOCK);
-                    for (int k = 0; k < nb; k++)
-                        if (r[i + k].row >= (uint64_t)nl) { b->overflow = 1; r[i + k].row = 0; }
-                    apply(b, r + i, nb, 1, NULL, pos);
-                }
-            } else {
-                const uint32_t *r = b->recv;
-                uint32_t *cnt = slice_cnt(b, s);
-                for (int64_t i = a; i < z; i++)
-                    if (r[i] < (uint64_t)nl) cnt[r[i]]++;
-                    else b->overflow = 1;
-            }
-        }
-    }
+    apply_local(b, n, fill, b->recv, nrecv);
     return 1;
 }
 
@@ -446,10 +469,13 @@ static void unzip(uint64_t *pk, int64_t n, uint32_t *col, float *w)
     }
 }
 
-/* Sort and merge every row, compact the rows in place, shrink the arrays;
- * kept: [nl] scratch. Rewrites rowptr to the final layout; returns nnz. */
-static int64_t merge_rows(build *b, uint32_t *kept)
+/* Sort and merge every row, compact the rows in place, release the tail.
+ * The kept lengths are held in cnt (the raw lengths) until rowptr is
+ * rewritten to the final layout, then cnt gets the raw lengths back from
+ * the old row starts. Returns nnz. */
+static int64_t merge_rows(build *b)
 {
+    uint32_t *kept = b->cnt;
     int64_t nl = b->nl, *rowptr = b->rowptr, maxrow = 0;
     int bits = 1;
     while (bits < 32 && ((int64_t)1 << bits) < b->d->base[b->P]) bits++;
@@ -483,8 +509,14 @@ static int64_t merge_rows(build *b, uint32_t *kept)
         if (o != a) memmove(b->pk + o, b->pk + a, bcnt[t] * sizeof(uint64_t));
         o += bcnt[t];
     }
+    int64_t prev = rowptr[0];
     rowptr[0] = 0;
-    for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + kept[v];
+    for (int64_t v = 0; v < nl; v++) {
+        int64_t next = rowptr[v + 1];
+        rowptr[v + 1] = rowptr[v] + kept[v];
+        kept[v] = (uint32_t)(next - prev);
+        prev = next;
+    }
     release_pages(b->pk + o, (size_t)(b->nraw - o) * sizeof(uint64_t));
     return o;
 }
@@ -501,16 +533,24 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
     if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
-    b.cnt = big_malloc(((size_t)S * nl + 1) * sizeof(uint32_t));
-    if (b.cnt) memset(b.cnt, 0, ((size_t)S * nl + 1) * sizeof(uint32_t));
-    b.scnt = malloc(((size_t)2 * S * P + P) * sizeof(int64_t));
+    int64_t lmax = count < chunk ? count : chunk;
+    b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
+    b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
     if (g) {
         g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
-        g->rawdeg = malloc(((size_t)nl + 1) * sizeof(uint32_t));
+        g->rawdeg = big_malloc(((size_t)nl + 1) * sizeof(uint32_t));
         g->bytes_to = calloc((size_t)P, sizeof(int64_t));
     }
-    if (!g || !b.cnt || !b.scnt || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
-    if (ok) { b.dest = b.scnt + (size_t)2 * S * P; b.rowptr = g->rowptr; }
+    if (!g || !b.scnt || !b.lbuf || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
+    if (ok) {
+        b.dest = b.scnt + (size_t)2 * S * P;
+        b.lcnt = b.dest + P;
+        b.rlo = b.lcnt + S;
+        b.rowptr = g->rowptr;
+        b.cnt = g->rawdeg;
+        memset(b.cnt, 0, (size_t)nl * sizeof(uint32_t));
+        for (int t = 0; t <= S; t++) b.rlo[t] = nl * t / S;   /* pass 1: equal row ranges */
+    }
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
     MPI_Allreduce(&rounds, &maxr, 1, MPI_INT64_T, MPI_MAX, comm);
 
@@ -519,33 +559,16 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int all = pass(&b, sr, count, chunk, maxr, 0, ok, &read_rc);
     if (read_rc != G5_OK) { rc = read_rc; goto fail; }
     if (all) {
-        /* raw degrees, row starts, each slice's first position in each row */
+        /* row starts; pass 2's row ranges hold equal numbers of entries */
         int64_t *rowptr = g->rowptr;
-#pragma omp parallel for schedule(static)
-        for (int64_t v = 0; v < nl; v++) {
-            uint32_t s = 0;
-            for (int t = 0; t < S; t++) s += b.cnt[(size_t)t * nl + v];
-            g->rawdeg[v] = s;
-        }
         rowptr[0] = 0;
-        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + g->rawdeg[v];
+        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + b.cnt[v];
         b.nraw = rowptr[nl];
-        if (S > 1) {
-            b.pos = big_malloc(((size_t)(S - 1) * nl + 1) * sizeof(int64_t));
-            if (!b.pos) ok = 0, b.nomem = 1;
+        int64_t v = 0;
+        for (int t = 1; t < S; t++) {
+            while (v < nl && rowptr[v] < b.nraw * t / S) v++;
+            b.rlo[t] = v;
         }
-        if (ok && S > 1) {
-#pragma omp parallel for schedule(static)
-            for (int64_t v = 0; v < nl; v++) {
-                int64_t p = rowptr[v];
-                for (int t = 1; t < S; t++) {
-                    p += b.cnt[(size_t)(t - 1) * nl + v];
-                    b.pos[(size_t)(t - 1) * nl + v] = p;
-                }
-            }
-        }
-        free(b.cnt);
-        b.cnt = NULL;
         if (ok) {
             b.pk = big_malloc(((size_t)b.nraw + 1) * sizeof(uint64_t));
             if (!b.pk) ok = 0, b.nomem = 1;
@@ -565,17 +588,14 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     free(b.recv); b.recv = NULL; b.recvcap = 0;
     if (all && b.hash[0] != b.hash[1]) b.overflow = 1;
     if (b.overflow) ok = 0;
-    uint32_t *kept = NULL;
     if (all && ok) {
-        /* rowptr advanced as slice 0's cursor: restore the row starts */
-        g->rowptr[0] = 0;
-        for (int64_t v = 0; v < nl; v++) g->rowptr[v + 1] = g->rowptr[v] + g->rawdeg[v];
-        kept = S > 1 ? (uint32_t *)b.pos : malloc(((size_t)nl + 1) * sizeof(uint32_t));
-        if (!kept) ok = 0, b.nomem = 1;
+        /* the cursors advanced each row start to the next row's: shift back */
+#pragma omp parallel for schedule(static)
+        for (int64_t v = 0; v < nl; v++) g->rowptr[v] -= b.cnt[v];
     }
     t2 = g5_now(); r2 = sr->read_s;
     if (all && ok) {
-        g->nnz = merge_rows(&b, kept);
+        g->nnz = merge_rows(&b);
         g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
         g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
         if (g->col && g->w) unzip(b.pk, g->nnz, g->col, g->w);
@@ -589,8 +609,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->build_time[5] = sr->read_cpu - rc0;
         g->build_time[4] = cpu_now() - c0 - g->build_time[5];
     }
-    if (kept != (uint32_t *)b.pos) free(kept);
-    free(b.pos); b.pos = NULL;
+    free(b.lbuf); b.lbuf = NULL;
     {
         int64_t v[2] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0}, s[2];
         MPI_Allreduce(v, s, 2, MPI_INT64_T, MPI_SUM, comm);
@@ -623,7 +642,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.cnt); free(b.pos); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
+    free(b.lbuf); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
     kern_graph_free(&g);
     return rc;
 }

@@ -70,6 +70,19 @@ int main(int argc, char **argv)
         MPI_Allreduce(&ph[4], &cpu, 1, MPI_DOUBLE, MPI_SUM, comm);
         if (me == 0)
             printf("%5d  %9.3f  %7.3f  %6.3f  %7.3f  %16.3f  %6.2f\n", r, tm, ph[0], ph[1], ph[2], cpu, ph[3]);
+        if (r == reps - 1) {
+            /* entries before merging: twice the non-self-loop tuples */
+            int64_t nl = kern_graph_nlocal(g), tuples = 0;
+            int64_t *all = calloc((size_t)nl + 1, sizeof(int64_t));
+            rc = g5_agree(comm, all ? kern_reached_edges(g, all, &tuples) : G5_ERR_NOMEM);
+            free(all);
+            if (rc) goto out;
+            if (me == 0)
+                printf("# entries per input edge: %.4f before merging, %.4f after; graph %.2f bytes "
+                       "per input edge on rank 0 x %d ranks\n", 2.0 * tuples / meta->nedges,
+                       (double)kern_graph_nnz_global(g) / meta->nedges,
+                       (double)kern_graph_bytes(g) * P / meta->nedges, P);
+        }
         kern_graph_free(&g);
     }
     int64_t rss = g5_peak_rss(), mx;

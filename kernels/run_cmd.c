@@ -181,6 +181,10 @@ int run_cmd(int argc, char **argv)
                     "%.3f CPU s",
                     rep.construction_time, rep.read_time, (long long)kern_graph_nnz_global(g),
                     kern_graph_bytes(g) / 1048576.0, ph[0], ph[1], ph[2], ph[4]);
+        int64_t rss = g5_peak_rss(), mx;
+        MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
+        g5_progress("peak RSS after construction (max over ranks) %.1f MiB = %.1f bytes per input edge",
+                    mx / 1048576.0, (double)mx * P / (double)M);
     }
 
     uint64_t seed = o.seed >= 0 ? (uint64_t)o.seed : meta->seed;

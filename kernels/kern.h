@@ -76,23 +76,47 @@ int64_t kern_dist_orig_of_pid(const kern_dist *d, int64_t pid);
 /* ---- kernel 1: construction ---------------------------------------------- */
 typedef struct kern_graph kern_graph;
 
-/* Collective, timed. Route this rank's `count` edges (edges: in, [count][2]
- * original ids in [0, N); weights: in, [count]) to the owners of both
- * endpoints with MPI_Alltoallv (12-byte records: local row, column pid,
- * weight), and build this rank's CSR of the undirected graph: rows are local
- * vertices, columns uint32 pids, float weights. Self-loops are dropped;
- * duplicate (u, v) pairs are merged keeping the smallest weight (shortest
- * paths unchanged). Rows are sorted by column. The inputs are only read; the
- * caller may free them afterwards. The graph borrows d (keep it alive).
- * Edges out of range are G5_ERR_FORMAT; an endpoint without owner under a
- * placement is G5_ERR_MISMATCH. Caller frees with kern_graph_free. */
+/* Collective, timed. Build this rank's CSR of the undirected graph from
+ * this rank's `count` edges in memory (edges: in, [count][2] original ids in
+ * [0, N); weights: in, [count]): rows are local vertices, columns uint32
+ * pids, float weights. Self-loops are dropped; duplicate (u, v) pairs are
+ * merged keeping the smallest weight (shortest paths unchanged). Rows are
+ * sorted by column. Two passes over the edges in rounds of a bounded number
+ * of edges (count entries per row, then fill), routing each entry to the
+ * owner of its row with MPI_Alltoallv; see construct.c. The inputs are only
+ * read; the caller may free them afterwards. The graph borrows d (keep it
+ * alive). Edges out of range are G5_ERR_FORMAT; an endpoint without owner
+ * under a placement is G5_ERR_MISMATCH (the edge is named). Caller frees
+ * with kern_graph_free. */
 int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                      const float *weights, int64_t count, kern_graph **out);
+/* The same with `chunk` edges per rank per round (<= 0: the default, 2^18);
+ * the result does not depend on chunk. */
+int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
+                        const float *weights, int64_t count, int64_t chunk,
+                        kern_graph **out);
+/* Collective, timed except for the reads. The same construction streaming
+ * this rank's block of the edges file (io_block_range of the file's nedges)
+ * in chunks of `chunk` edges (<= 0: default), read twice (once per pass),
+ * so the edge list is never held in memory. ef: in, open (io.h), borrowed;
+ * its nvertices must equal d's (G5_ERR_MISMATCH). read_seconds: out, the
+ * seconds this rank spent in io_edges_read_slab (untimed by the spec: the
+ * driver subtracts them from the elapsed time). A read error (damaged
+ * chunk, edge out of range) is the reader's status, on every rank. */
+typedef struct io_edges io_edges;
+int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64_t chunk,
+                          double *read_seconds, kern_graph **out);
 void kern_graph_free(kern_graph **g);            /* accepts NULL, *g == NULL */
 int64_t kern_graph_nlocal(const kern_graph *g);
 int64_t kern_graph_nnz_local(const kern_graph *g);   /* directed entries here */
 int64_t kern_graph_nnz_global(const kern_graph *g);
-int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here */
+/* Not collective. This rank's construction phases in elapsed seconds: t[0]
+ * pass 1 (count), t[1] pass 2 (fill), t[2] sort, merge and compaction (reads
+ * excluded from all three), t[3] reads (0 when built from memory); and in
+ * CPU seconds of the process (all threads, insensitive to a shared
+ * machine): t[4] construction without the reads, t[5] the reads. */
+void kern_graph_build_times(const kern_graph *g, double t[6]);
+int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (rowptr, rawdeg, col, w) */
 /* Collective. The Graph500 TEPS edge count of a search: input tuples that
  * are not self-loops with both endpoints reached (duplicates counted), from
  * the row lengths before merging; parent: in, [nlocal], -1 = unreached. The
@@ -161,8 +185,8 @@ typedef struct kern_sssp_stats {
 } kern_sssp_stats;
 
 /* Collective, untimed. delta > 0: bucket width (weights are in [0, 1)).
- * Reorders the rows of g by weight in place unless kernel 1 already did
- * (temporary: the sort belongs in the timed construction). */
+ * Needs rows ordered by weight: kernel 1 leaves them so; a graph built
+ * otherwise is sorted here in place. */
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out);
 void kern_sssp_free(kern_sssp **s);
 /* Collective, timed. Shortest paths from original vertex root. */

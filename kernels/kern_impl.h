@@ -33,6 +33,7 @@ struct kern_graph {
     uint32_t *col;          /* [nnz] pids */
     float *w;               /* [nnz] */
     uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
+    double build_time[6];   /* kern_graph_build_times */
     int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
     int rows_by_weight;     /* 1: every row sorted by (weight, column) (csr_sort.c) */
 };

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 # kernels: `make bench-kernels [BENCH_SCALES="20 22"]` runs g500 run side by
-# side over rank/thread configurations and distributions.
+# side over rank/thread configurations and distributions;
+# `make bench-construct [BENCH_SCALES="20 22"]` times kernel 1 alone
+# (bench/bench-construct.sh) and measures its peak memory.
 BENCH_SCALES ?= 20
-.PHONY: bench-kernels
+BENCH_CONSTRUCT := $(BUILD)/bench/bench_construct
+.PHONY: bench-kernels bench-construct
 bench-kernels: $(G500)
 	G500=$(G500) bench/bench-kernels.sh $(BENCH_SCALES)
 
@@ -29,3 +32,9 @@ bench-sssp: $(BENCH_SSSP) $(G500)
 	@mkdir -p $(dir $(BENCH_SSSP_FILE))
 	@test -f $(BENCH_SSSP_FILE) || $(G500) gen --scale 18 -o $(BENCH_SSSP_FILE)
 	$(BENCH_SSSP) $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)
+$(BENCH_CONSTRUCT): $(BUILD)/bench/bench_construct.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+bench-construct: $(BENCH_CONSTRUCT) $(G500)
+	BENCH_CONSTRUCT=$(BENCH_CONSTRUCT) G500=$(G500) bench/bench-construct.sh $(BENCH_SCALES)

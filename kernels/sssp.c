@@ -163,8 +163,8 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     *out = NULL;
     if (!(delta > 0))
         return g5_agree(g->comm, g5_error(G5_ERR_ARG, "SSSP: delta must be positive, not %g", delta));
-    /* TODO(lead): the sort belongs in kernel 1's timed construction; it is
-     * done here, untimed, until construct.c does it (it is skipped then). */
+    /* Kernel 1 (construct.c) orders rows by weight as part of the timed
+     * construction; this only covers a graph that was built otherwise. */
     int rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
     if ((rc = g5_agree(g->comm, rc))) return rc;
     kern_sssp *s = calloc(1, sizeof *s);

@@ -8,13 +8,16 @@
  * whole edge list (so the results are identical across rank counts).
  */
 #include "common.h"
+#include "io.h"
 #include "kern.h"
+#include "kern_impl.h"   /* the CSR layout, checked entry by entry below */
 #include "mpitest.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rank_, nranks_;
 
@@ -34,9 +37,12 @@ static uint64_t rng(uint64_t *s)
     return *s;
 }
 
+static void tgraph_index(tgraph *t);
+
 static void tgraph_make(tgraph *t, int scale, int64_t n, int64_t m, uint64_t seed)
 {
     t->n = n; t->m = m;
+    t->off = NULL; t->adj = NULL; t->aw = NULL;
     t->e = malloc(m * 2 * sizeof(int64_t));
     t->w = malloc(m * sizeof(float));
     uint64_t s = seed * 2654435761u + 1;
@@ -55,6 +61,14 @@ static void tgraph_make(tgraph *t, int scale, int64_t n, int64_t m, uint64_t see
         t->e[2 * i] = u; t->e[2 * i + 1] = v;
         t->w[i] = (float)((rng(&s) >> 40) / 16777216.0);
     }
+    tgraph_index(t);
+}
+
+/* The serial adjacency (self-loops dropped, duplicates kept) of t->e. */
+static void tgraph_index(tgraph *t)
+{
+    int64_t n = t->n, m = t->m;
+    free(t->off); free(t->adj); free(t->aw);
     t->off = calloc(n + 1, sizeof(int64_t));
     for (int64_t i = 0; i < m; i++)
         if (t->e[2 * i] != t->e[2 * i + 1]) { t->off[t->e[2 * i] + 1]++; t->off[t->e[2 * i + 1] + 1]++; }
@@ -457,6 +471,201 @@ static int bfs_reuse_leaves_no_stale_parent(void)
     return ok;
 }
 
+/* ---- construction, entry by entry ---------------------------------------- */
+static int make_dist(MPI_Comm comm, int kind, const tgraph *t, kern_dist **d)
+{
+    int P;
+    MPI_Comm_size(comm, &P);
+    if (kind == KERN_DIST_CYCLIC) return kern_dist_create_cyclic(comm, t->n, d);
+    if (kind == KERN_DIST_BLOCK) return kern_dist_create_block(comm, t->n, d);
+    int64_t *label = malloc(t->n * sizeof(int64_t)), *off = malloc((P + 1) * sizeof(int64_t));
+    make_placement(t, P, label, off);
+    int rc = kern_dist_create_placement(comm, t->n, label, off, "test placement", d);
+    free(label); free(off);
+    return rc;
+}
+
+typedef struct pw { int64_t pid; float w; } pw;
+static int pw_cmp(const void *a, const void *b)
+{
+    const pw *x = a, *y = b;
+    if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+    return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/* Kernel 1's row order: by weight, then by pid (kernels/csr_sort.c). */
+static int pw_cmp_weight(const void *a, const void *b)
+{
+    const pw *x = a, *y = b;
+    if (x->w != y->w) return x->w < y->w ? -1 : 1;
+    return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* This rank's CSR equals the one derived here from the serial adjacency:
+ * each row the distinct neighbours' pids with the smallest weight among
+ * duplicates, ordered by (weight, pid) as kernel 1 leaves them for SSSP,
+ * raw degree = incidences with duplicates, no self-loops. */
+static int csr_matches_serial(const kern_graph *g, const tgraph *t, const char *what)
+{
+    int ok = 1;
+    const kern_dist *d = g->dist;
+    int64_t nnz = 0, bad = 0;
+    pw *row = malloc((t->off[t->n] + 1) * sizeof(pw));
+    MT_CHECK(g->rowptr[0] == 0, "%s: rowptr[0] = %lld", what, (long long)g->rowptr[0]);
+    MT_CHECK(g->rows_by_weight, "%s: kernel 1 leaves rows ordered by weight", what);
+    for (int64_t l = 0; l < g->nlocal && bad < 3; l++) {
+        int64_t v = kern_dist_orig_of_pid(d, g->base + l), n = 0;
+        if (v < 0) { MT_CHECK(0, "%s: local %lld has no original id", what, (long long)l); bad++; continue; }
+        for (int64_t k = t->off[v]; k < t->off[v + 1]; k++)
+            row[n++] = (pw){kern_dist_pid_of(d, t->adj[k]), t->aw[k]};
+        int64_t raw = n;
+        qsort(row, n, sizeof(pw), pw_cmp);
+        int64_t u = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (u == 0 || row[i].pid != row[u - 1].pid) row[u++] = row[i];
+        qsort(row, u, sizeof(pw), pw_cmp_weight);
+        nnz += u;
+        int64_t got = g->rowptr[l + 1] - g->rowptr[l];
+        int same = got == u && g->rawdeg[l] == raw;
+        for (int64_t i = 0; same && i < u; i++)
+            same = g->col[g->rowptr[l] + i] == (uint32_t)row[i].pid && g->w[g->rowptr[l] + i] == row[i].w;
+        if (!same) {
+            bad++;
+            MT_CHECK(0, "%s: row of vertex %lld: %lld entries (raw %u), expected %lld (raw %lld)%s",
+                     what, (long long)v, (long long)got, g->rawdeg[l], (long long)u, (long long)raw,
+                     got == u ? ", columns or weights differ" : "");
+        }
+    }
+    MT_CHECK(g->nnz == nnz && g->rowptr[g->nlocal] == nnz, "%s: %lld entries here, expected %lld",
+             what, (long long)g->nnz, (long long)nnz);
+    free(row);
+    return ok;
+}
+
+/* A skewed graph plus a hub (vertex 5) with 40 neighbours repeated 15 times
+ * each at varied weights: rows long enough for the bucketed sort, many
+ * duplicates whose smallest weight must win. */
+static void hub_graph(tgraph *t)
+{
+    tgraph_make(t, 10, 1024, 6144, 11);
+    uint64_t s = 99;
+    for (int64_t i = 0; i < 600; i++) {
+        int64_t j = 3 * i + 1, nb = 100 + (i % 40) * 17;
+        t->e[2 * j] = i % 2 ? 5 : nb;
+        t->e[2 * j + 1] = i % 2 ? nb : 5;
+        t->w[j] = (float)((rng(&s) >> 40) / 16777216.0);
+    }
+    tgraph_index(t);
+}
+
+static int csr_is_exact_for_any_chunk_and_distribution(void)
+{
+    int ok = 1;
+    tgraph t;
+    hub_graph(&t);
+    int64_t first, count;
+    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    const int64_t chunks[] = {0, 5, 777};
+    const char *names[] = {"cyclic", "block", "placement"};
+    int kinds[] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK, KERN_DIST_PLACEMENT};
+    for (int k = 0; k < 3; k++) {
+        kern_dist *d = NULL;
+        int rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, kinds[k], &t, &d));
+        MT_CHECK(rc == G5_OK, "%s distribution: %s", names[k], g5_error_msg());
+        for (int c = 0; rc == G5_OK && c < 3; c++) {
+            char what[64];
+            snprintf(what, sizeof what, "%s, chunk %lld", names[k], (long long)chunks[c]);
+            kern_graph *g = NULL;
+            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t.e + 2 * first, t.w + first, count, chunks[c], &g);
+            MT_CHECK(rc == G5_OK, "%s: build: %s", what, g5_error_msg());
+            if (rc == G5_OK) ok &= csr_matches_serial(g, &t, what);
+            kern_graph_free(&g);
+        }
+        kern_dist_free(&d);
+    }
+    tgraph_free(&t);
+    return ok;
+}
+
+/* Write t as an edges file (scale 10, edgefactor 6) at path, collectively. */
+static int write_edges_file(const tgraph *t, const char *path)
+{
+    io_edges_meta m = {0};
+    m.version = 1; m.scale = 10; m.edgefactor = 6;
+    m.nvertices = 1024; m.nedges = 6144; m.seed = 11;
+    m.rmat_a = 0.57; m.rmat_b = 0.19; m.rmat_c = 0.19;
+    snprintf(m.generator, sizeof m.generator, "mpi_kern");
+    io_edges_writer *w = NULL;
+    int64_t first, count;
+    kern_block_range(t->m, rank_, nranks_, &first, &count);
+    int rc = io_edges_create(MPI_COMM_WORLD, path, &m, 1, &w);
+    if (rc == G5_OK) rc = io_edges_write_slab(w, first, count, t->e + 2 * first, t->w + first);
+    if (rc == G5_OK) rc = io_edges_commit(&w, 7);
+    else io_edges_abort(&w);
+    return rc;
+}
+
+static int file_streaming_builds_the_same_csr(void)
+{
+    int ok = 1;
+    tgraph t;
+    hub_graph(&t);
+    char path[96];
+    long id = rank_ == 0 ? (long)getpid() : 0;
+    MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    snprintf(path, sizeof path, "/tmp/g500-mpi-kern-%ld.h5", id);
+    int rc = write_edges_file(&t, path);
+    MT_CHECK(rc == G5_OK, "writing %s: %s", path, g5_error_msg());
+    io_edges *ef = NULL;
+    if (rc == G5_OK) rc = io_edges_open(MPI_COMM_WORLD, path, &ef);
+    for (int k = 0; rc == G5_OK && k < 3; k++) {
+        kern_dist *d = NULL;
+        rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, k, &t, &d));
+        for (int c = 0; rc == G5_OK && c < 2; c++) {
+            int64_t chunk = c ? 300 : 0;
+            char what[64];
+            snprintf(what, sizeof what, "file, distribution %d, chunk %lld", k, (long long)chunk);
+            kern_graph *g = NULL;
+            double rd = -1;
+            rc = kern_graph_build_file(MPI_COMM_WORLD, d, ef, chunk, &rd, &g);
+            MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
+            if (rc == G5_OK) {
+                ok &= csr_matches_serial(g, &t, what);
+                double ph[6];
+                kern_graph_build_times(g, ph);
+                MT_CHECK(rd >= 0 && ph[3] == rd, "%s: read seconds %g, phases say %g", what, rd, ph[3]);
+            }
+            kern_graph_free(&g);
+        }
+        kern_dist_free(&d);
+    }
+    /* a placement whose isolated vertex has an edge in the file */
+    if (rc == G5_OK) {
+        /* vertex 5 gets the last label, outside every rank's range */
+        int64_t *label = malloc(t.n * sizeof(int64_t)), off[65];
+        for (int64_t v = 0; v < t.n; v++) label[v] = v < 5 ? v : v == 5 ? t.n - 1 : v - 1;
+        for (int r = 0; r <= nranks_; r++) off[r] = (t.n - 1) * r / nranks_;
+        kern_dist *d = NULL;
+        kern_graph *g = NULL;
+        double rd;
+        rc = g5_agree(MPI_COMM_WORLD, kern_dist_create_placement(MPI_COMM_WORLD, t.n, label, off, "test", &d));
+        free(label);
+        if (rc == G5_OK) {
+            int st = g5_agree(MPI_COMM_WORLD, kern_graph_build_file(MPI_COMM_WORLD, d, ef, 100, &rd, &g));
+            MT_CHECK(st == G5_ERR_MISMATCH, "an edge of an isolated vertex: expected a mismatch, got %d (%s)",
+                     st, g5_error_msg());
+            MT_CHECK(strstr(g5_error_msg(), "isolated") != NULL, "message names the problem: '%s'", g5_error_msg());
+            MT_CHECK(g == NULL, "no graph on failure");
+        }
+        kern_dist_free(&d);
+    }
+    io_edges_close(&ef);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) unlink(path);
+    tgraph_free(&t);
+    return ok && rc == G5_OK;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -474,5 +683,7 @@ int main(int argc, char **argv)
     MT_RUN(out_of_range_edge_fails_on_every_rank);
     MT_RUN(fewer_roots_than_asked_on_tiny_graph);
     MT_RUN(bfs_reuse_leaves_no_stale_parent);
+    MT_RUN(csr_is_exact_for_any_chunk_and_distribution);
+    MT_RUN(file_streaming_builds_the_same_csr);
     return mt_finish();
 }

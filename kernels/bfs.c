@@ -73,7 +73,7 @@
 #include <omp.h>
 
 /* Direction rule and prefetch distances, chosen by measurement at SCALE 20
- * (kernels/README-section.md): CPU time per search at one thread. */
+ * (docs/kernels.md): CPU time per search at one thread. */
 #define BFS_ALPHA 14
 #define TD_AHEAD 16             /* top-down: columns ahead */
 #define BU_AHEAD 64             /* bottom-up: unvisited vertices ahead */

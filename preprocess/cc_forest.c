@@ -312,7 +312,7 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads)
 {
     const uint64_t n = (uint64_t)f->n;
-    int64_t sample, i, b;
+    int64_t sample, i, b, len;
     int32_t *pend = NULL;
     uint64_t *giant = NULL;
     int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
@@ -352,8 +352,12 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
         return G5_ERR_NOMEM;
     }
     mark_giant(f, giant, nt);
-    for (b = sample; b < count; b += CC_BLOCK) {
-        const int64_t len = count - b < CC_BLOCK ? count - b : CC_BLOCK;
+    for (b = sample; b < count; b += len) {
+        /* The first block is short: its pending edges grow the giant, and
+         * the bitmap is refreshed after each block (an O(n) pass, cheap
+         * next to a block), so later blocks take the slow path less. */
+        len = b == sample ? CC_BLOCK / 4 : CC_BLOCK;
+        len = count - b < len ? count - b : len;
         const int64_t *e = edges + 2 * b;
         int64_t bad = len;
         const int32_t *restrict root = f->root;
@@ -396,6 +400,8 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
             for (int64_t k = 0; k < tcount[t]; k++)
                 link_one(f, p[2 * k], p[2 * k + 1]);
         }
+        if (b + len < count)
+            mark_giant(f, giant, nt);
     }
     free(pend);
     free(giant);

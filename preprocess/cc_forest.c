@@ -393,6 +393,7 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
         }
         if (bad < len) {
             free(pend);
+            free(giant);
             return bad_edge(edges, b + bad, first_index, f->n);
         }
         for (int t = 0; t < nt; t++) {

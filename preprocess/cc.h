@@ -58,8 +58,9 @@ int cc_forest_link(cc_forest *f, int64_t u, int64_t v);
  * nthreads OpenMP threads (<= 0: the OpenMP default). In: the forest may
  * already hold sets. Afforest-style: a prefix of the edges (a random sample
  * for Graph500's shuffled lists; correctness does not depend on it) is
- * linked first, then the threads scan the rest read-only and keep only the
- * edges whose ends have different roots, which are linked in turn. A vertex
+ * linked first (by all threads when the forest is empty), then the threads
+ * scan the rest read-only and keep only the edges whose ends have different
+ * roots, which are linked in turn. A vertex
  * outside [0, n) is G5_ERR_FORMAT naming the edge (index first_index + i).
  * Not collective. */
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,

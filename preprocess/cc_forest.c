@@ -22,11 +22,18 @@
  * 2018): a prefix of the edge list is linked first. Graph500 edge lists are
  * shuffled, so the prefix is a random sample, and with about one sampled
  * edge per vertex the giant component already holds most non-isolated
- * vertices. The rest is cut in blocks; in each block the threads read the
- * root vector only (no writes, no races) and keep the edges whose ends have
- * different roots or are unseen; one thread then links those few. The
- * result (the partition) does not depend on the order, so it is identical
- * for any thread count.
+ * vertices. On an empty forest all threads link the sample at once in a
+ * temporary parent-pointer forest (lock-free hooking, see sample_parallel),
+ * which is then turned into the root vector and son lists; linking it edge
+ * by edge through the son lists cost more than the whole scan (each merge
+ * walks a list of random addresses). The largest set is then marked in a
+ * bitmap (n / 8 bytes, stays in L2). The rest is cut in blocks; in each
+ * block the threads skip the edges with both ends in the bitmap (one bit
+ * each) and read the root vector (no writes, no races) for the others,
+ * keeping those whose ends have different roots or are unseen; one thread
+ * then links those few with the patent's four cases. The result (the
+ * partition) does not depend on the order, so it is identical for any
+ * thread count.
  */
 #include "cc.h"
 #include "common.h"
@@ -42,6 +49,7 @@ struct cc_forest {
     int32_t *next;  /* next member of the same son list, -1 at the end   */
     int32_t *tail;  /* at a root: last member of its son list            */
     int32_t *size;  /* at a root: number of members                      */
+    int empty;      /* no edge linked yet: the parallel sample may run   */
 };
 
 /* Edges per block of the parallel scan: the pending buffer is 8 bytes per
@@ -50,8 +58,6 @@ struct cc_forest {
  * pending edges of a block are linked before the next block is scanned, so
  * an unshuffled list (an unrepresentative sample) still converges. */
 #define CC_BLOCK ((int64_t)1 << 22)
-/* Scan iterations ahead at which the root loads are prefetched. */
-#define CC_PREFETCH 16
 
 int cc_forest_create(int64_t n, cc_forest **out)
 {
@@ -75,6 +81,7 @@ int cc_forest_create(int64_t n, cc_forest **out)
     /* -1 is all ones: memset is the fast fill. next/tail/size are written
      * before they are read (a vertex gets them when it is first seen). */
     memset(f->root, 0xff, (size_t)n * sizeof(int32_t));
+    f->empty = 1;
     *out = f;
     return G5_OK;
 }
@@ -143,6 +150,7 @@ static inline int link_one(cc_forest *f, int32_t u, int32_t v)
 int cc_forest_link(cc_forest *f, int64_t u, int64_t v)
 {
     assert(u >= 0 && u < f->n && v >= 0 && v < f->n);
+    f->empty = 0;
     return link_one(f, (int32_t)u, (int32_t)v);
 }
 
@@ -153,12 +161,160 @@ static int bad_edge(const int64_t *edges, int64_t i, int64_t first_index, int64_
                     (long long)edges[2 * i + 1], (long long)n);
 }
 
+/* ---- the parallel sample ------------------------------------------------
+ * On an empty forest the sample is linked by all threads at once in a
+ * temporary parent-pointer forest kept in the next array (Afforest's
+ * lock-free union: a root is hooked under a smaller root by compare-and-swap,
+ * finds halve their paths; every pointer goes to a smaller id, so no cycle
+ * can form, and a stale read only costs a retry). The parent forest is then
+ * turned into the root vector and son lists, which hold the result from
+ * there on. Parent entries are read and written with relaxed atomics: the
+ * races are benign by construction but must not be undefined behaviour. */
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+static inline int32_t uf_find(int32_t *parent, int32_t x)
+{
+    for (;;) {
+        const int32_t p = LD(parent[x]);
+        if (p == x)
+            return x;
+        const int32_t g = LD(parent[p]);
+        if (g == p)
+            return p;
+        ST(parent[x], g);
+        x = g;
+    }
+}
+
+static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
+{
+    for (;;) {
+        int32_t ru = uf_find(parent, u), rv = uf_find(parent, v);
+        if (ru == rv)
+            return;
+        if (ru < rv) {
+            const int32_t t = ru;
+            ru = rv;
+            rv = t;
+        }
+        if (__atomic_compare_exchange_n(&parent[ru], &ru, rv, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return;
+        u = ru;  /* hooked meanwhile: retry from the new position */
+        v = rv;
+    }
+}
+
+/* Link edges [0, count) of an empty forest in parallel (see above). Out:
+ * *bad the smallest index of an edge with a vertex outside [0, n), or
+ * count when there is none (the forest is then unusable). */
+static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt, int64_t *bad_out)
+{
+    const int64_t n = f->n;
+    int32_t *restrict parent = f->next, *restrict root = f->root;
+    int64_t bad = count;
+#pragma omp parallel num_threads(nt) reduction(min : bad)
+    {
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            parent[v] = (int32_t)v;
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < count; i++) {
+            const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+            if (u >= (uint64_t)n || v >= (uint64_t)n) {
+                if (i < bad)
+                    bad = i;
+                continue;
+            }
+            if (u != v)
+                uf_union(parent, (int32_t)u, (int32_t)v);
+        }
+        /* Flatten: parent[v] = the root of v. */
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            ST(parent[v], uf_find(parent, (int32_t)v));
+        /* Seen vertices: those in a set of two or more (self-loops were
+         * skipped, as link_one skips them). A root is seen when some other
+         * vertex points at it; all such writes store the same value. */
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++) {
+            const int32_t r = LD(parent[v]);
+            if (r != v) {
+                root[v] = r;
+                ST(root[r], r);
+            }
+        }
+    }
+    *bad_out = bad;
+    if (bad < count)
+        return;
+    /* Son lists in vertex order: the list of r starts at r, then its other
+     * members upwards. tail[r] and size[r] of the giant stay in cache. */
+    int32_t *restrict next = f->next, *restrict tail = f->tail, *restrict size = f->size;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t v = 0; v < n; v++)
+        if (root[v] == v) {
+            next[v] = -1;
+            tail[v] = (int32_t)v;
+            size[v] = 1;
+        }
+    for (int64_t v = 0; v < n; v++) {
+        const int32_t r = root[v];
+        if (r >= 0 && r != v) {
+            next[tail[r]] = (int32_t)v;
+            next[v] = -1;
+            tail[r] = (int32_t)v;
+            size[r]++;
+        }
+    }
+}
+
+/* giant: bit v set when v is in the largest set (ties: the smallest root).
+ * Sets only merge, so a set bit stays true however the forest grows: the
+ * scan may use it as a one-bit filter, n / 8 bytes that stay in cache where
+ * the root vector (4 n bytes) does not. */
+static void mark_giant(const cc_forest *f, uint64_t *giant, int nt)
+{
+    const int64_t n = f->n, words = (n + 63) / 64;
+    const int32_t *restrict root = f->root;
+    int64_t best = -1;
+    int32_t best_size = 0;
+#pragma omp parallel num_threads(nt)
+    {
+        int64_t b = -1;
+        int32_t bs = 0;
+#pragma omp for schedule(static) nowait
+        for (int64_t v = 0; v < n; v++)
+            if (root[v] == v && f->size[v] > bs) {
+                bs = f->size[v];
+                b = v;
+            }
+#pragma omp critical
+        if (bs > best_size || (bs == best_size && b >= 0 && b < best)) {
+            best_size = bs;
+            best = b;
+        }
+#pragma omp barrier
+        const int32_t g = (int32_t)best;
+#pragma omp for schedule(static)
+        for (int64_t w = 0; w < words; w++) {
+            uint64_t bits = 0;
+            const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
+            if (g >= 0)
+                for (int64_t v = lo; v < hi; v++)
+                    bits |= (uint64_t)(root[v] == g) << (v - lo);
+            giant[w] = bits;
+        }
+    }
+}
+
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads)
 {
     const uint64_t n = (uint64_t)f->n;
-    int64_t sample, i, b;
+    int64_t sample, i, b, len;
     int32_t *pend = NULL;
+    uint64_t *giant = NULL;
     int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     int64_t tcount[256];
 
@@ -166,20 +322,42 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
         nt = 256;
     /* Sample: about one edge per vertex (see the file comment). */
     sample = count < f->n ? count : f->n;
-    for (i = 0; i < sample; i++) {
-        int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        if ((uint64_t)u >= n || (uint64_t)v >= n)
-            return bad_edge(edges, i, first_index, f->n);
-        link_one(f, (int32_t)u, (int32_t)v);
+    if (f->empty && sample > 0) {
+        int64_t bad;
+        f->empty = 0;
+        sample_parallel(f, edges, sample, nt, &bad);
+        if (bad < sample) {
+            /* leave a valid (empty) forest behind */
+            memset(f->root, 0xff, (size_t)f->n * sizeof(int32_t));
+            f->empty = 1;
+            return bad_edge(edges, bad, first_index, f->n);
+        }
+    } else {
+        f->empty = 0;
+        for (i = 0; i < sample; i++) {
+            int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            if ((uint64_t)u >= n || (uint64_t)v >= n)
+                return bad_edge(edges, i, first_index, f->n);
+            link_one(f, (int32_t)u, (int32_t)v);
+        }
     }
     if (sample == count)
         return G5_OK;
     pend = g5_malloc((size_t)(count - sample < CC_BLOCK ? count - sample : CC_BLOCK) * 2 * sizeof(int32_t),
                      "pending edges");
-    if (!pend)
+    giant = g5_malloc((size_t)((n + 63) / 64) * sizeof *giant, "giant bitmap");
+    if (!pend || !giant) {
+        free(pend);
+        free(giant);
         return G5_ERR_NOMEM;
-    for (b = sample; b < count; b += CC_BLOCK) {
-        const int64_t len = count - b < CC_BLOCK ? count - b : CC_BLOCK;
+    }
+    mark_giant(f, giant, nt);
+    for (b = sample; b < count; b += len) {
+        /* The first block is short: its pending edges grow the giant, and
+         * the bitmap is refreshed after each block (an O(n) pass, cheap
+         * next to a block), so later blocks take the slow path less. */
+        len = b == sample ? CC_BLOCK / 4 : CC_BLOCK;
+        len = count - b < len ? count - b : len;
         const int64_t *e = edges + 2 * b;
         int64_t bad = len;
         const int32_t *restrict root = f->root;
@@ -190,19 +368,15 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
             int32_t *restrict out = pend + 2 * lo;
             int64_t k = 0;
             for (int64_t j = lo; j < hi; j++) {
-                const int64_t u = e[2 * j], v = e[2 * j + 1];
-                if (j + CC_PREFETCH < hi) {
-                    const uint64_t pu = (uint64_t)e[2 * (j + CC_PREFETCH)], pv = (uint64_t)e[2 * (j + CC_PREFETCH) + 1];
-                    if (pu < n && pv < n) {
-                        __builtin_prefetch(root + pu);
-                        __builtin_prefetch(root + pv);
-                    }
-                }
-                if ((uint64_t)u >= n || (uint64_t)v >= n) {
+                const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
+                if (u >= n || v >= n) {
                     if (j < bad)
                         bad = j;
                     continue;
                 }
+                /* Both ends in the giant: one bit each, from L2. */
+                if ((giant[u >> 6] >> (u & 63)) & (giant[v >> 6] >> (v & 63)) & 1)
+                    continue;
                 const int32_t ru = root[u], rv = root[v];
                 /* Keep unseen ends and different roots; self-loops drop
                  * here only when already seen, link_one skips the rest. */
@@ -219,6 +393,7 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
         }
         if (bad < len) {
             free(pend);
+            free(giant);
             return bad_edge(edges, b + bad, first_index, f->n);
         }
         for (int t = 0; t < nt; t++) {
@@ -226,8 +401,11 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
             for (int64_t k = 0; k < tcount[t]; k++)
                 link_one(f, p[2 * k], p[2 * k + 1]);
         }
+        if (b + len < count)
+            mark_giant(f, giant, nt);
     }
     free(pend);
+    free(giant);
     return G5_OK;
 }
 
@@ -235,6 +413,7 @@ void cc_forest_merge_roots(cc_forest *f, const int32_t *other_root)
 {
     /* Each seen vertex joined to its root in the other forest carries that
      * forest's sets over; link_one skips the pairs already together. */
+    f->empty = 0;
     for (int64_t v = 0; v < f->n; v++) {
         const int32_t r = other_root[v];
         if (r >= 0 && r != v)

@@ -335,3 +335,55 @@ Test(cc_forest, labels_of_an_empty_forest_are_all_isolated)
     free(cv);
     cc_forest_free(&f);
 }
+
+/* The parallel sample runs only on an empty forest; a forest that already
+ * holds sets takes the sequential one. Both must give the labels of one
+ * call, and a graph large enough for several scan blocks (the giant bitmap
+ * refreshed between them) must label the same at 1, 2 and 3 threads. */
+Test(cc_property, second_call_and_many_blocks_equal_one_call)
+{
+    rng_state = 4242;
+    const int64_t n = 1 << 17, m = 12 * n; /* m - n > CC_BLOCK: four blocks */
+    int64_t *e = malloc(2 * m * sizeof *e), nc1, nc2, *s1, *s2;
+    int32_t *a = malloc(n * 4), *b = malloc(n * 4);
+    for (int64_t i = 0; i < m; i++) {
+        /* skewed ends: a giant, small sets and isolated vertices */
+        uint64_t r = rnd();
+        if (i % 8 == 0) { /* pairs in [n/2, 3n/4); [3n/4, n) stays isolated */
+            e[2 * i] = n / 2 + 2 * (int64_t)(r % (uint64_t)(n / 8));
+            e[2 * i + 1] = e[2 * i] + 1;
+        } else { /* skewed ends in [0, n/2): a giant and a few small sets */
+            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)(n / 2));
+            e[2 * i + 1] = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)(n / 2));
+        }
+    }
+    cc_forest *one, *two;
+    cr_assert_eq(cc_forest_create(n, &one), G5_OK);
+    cr_assert_eq(cc_forest_link_edges(one, e, m, 0, 1), G5_OK, "%s", g5_error_msg());
+    check_ok(one, "after one call");
+    cr_assert_eq(cc_forest_label(one, a, &nc1, &s1), G5_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+        cr_assert_eq(cc_forest_create(n, &two), G5_OK);
+        cc_forest_link(two, e[0], e[1]); /* not empty: sequential sample */
+        cr_assert_eq(cc_forest_link_edges(two, e + 2, m / 3 - 1, 1, threads), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(two, e + 2 * (m / 3), m - m / 3, m / 3, threads), G5_OK);
+        check_ok(two, "after three calls");
+        cr_assert_eq(cc_forest_label(two, b, &nc2, &s2), G5_OK);
+        cr_assert_eq(nc1, nc2, "%d threads: %lld components, one call finds %lld", threads,
+                     (long long)nc2, (long long)nc1);
+        cr_assert(memcmp(a, b, n * 4) == 0, "%d threads: labels differ from one call's", threads);
+        free(s2);
+        cc_forest_free(&two);
+        cr_assert_eq(cc_forest_create(n, &two), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(two, e, m, 0, threads), G5_OK);
+        check_ok(two, "after one call on several threads");
+        cr_assert_eq(cc_forest_label(two, b, &nc2, &s2), G5_OK);
+        cr_assert(memcmp(a, b, n * 4) == 0, "%d threads, one call: labels differ", threads);
+        free(s2);
+        cc_forest_free(&two);
+    }
+    cr_assert_gt(nc1, 1, "the graph has several components (%lld)", (long long)nc1);
+    cr_assert_gt(s1[0], n / 4, "and a giant (%lld vertices)", (long long)s1[0]);
+    free(s1); free(e); free(a); free(b);
+    cc_forest_free(&one);
+}

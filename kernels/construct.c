@@ -38,7 +38,7 @@
  * filling and merging work of both passes.
  *
  * Memory per rank, with nraw entries before merging, nnz after, nl local
- * vertices, C = chunk edges per round (default 2^18):
+ * vertices, C = chunk edges per round (default 2^20):
  *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
  *           20 C; + sent/received rows up to 8 C each)
  *   pass 2: + packed entries 8 nraw (+ records up to 24 C each way)
@@ -55,7 +55,12 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define KERN_CHUNK_DEFAULT ((int64_t)1 << 18)   /* one chunk of the edges file */
+/* Edges per rank per round: 4 chunks of the edges file. Each round costs a
+ * few OpenMP fork/joins and collectives, which on a shared machine wait for
+ * descheduled threads: 2^20 measured 0.94-2.80 s against 2.17-3.37 s for
+ * 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), for ~44 MiB of
+ * round buffers per rank instead of ~11. */
+#define KERN_CHUNK_DEFAULT ((int64_t)1 << 20)
 #define KERN_SHORT_ROW 24                        /* insertion sort below this */
 
 typedef struct rec { uint32_t row, col; float w; } rec;

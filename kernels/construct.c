@@ -383,11 +383,12 @@ static void insertion_u64(uint64_t *a, int64_t n)
     }
 }
 
-/* Quicksort of packed entries (column << 32 | weight bits: the order is by
- * column, then by weight, as non-negative float bits order like the
- * values): median-of-three pivot, Hoare partition, recursion on the smaller
- * side, insertion sort below KERN_SHORT_ROW. */
-static void sort_u64(uint64_t *a, int64_t n)
+/* Quicksort of 64-bit keys (here packed entries, column << 32 | weight
+ * bits: the order is by column, then by weight, as non-negative float bits
+ * order like the values; csr_sort.c sorts weight << 32 | column with it):
+ * median-of-three pivot, Hoare partition, recursion on the smaller side,
+ * insertion sort below KERN_SHORT_ROW. */
+void kern_sort_u64(uint64_t *a, int64_t n)
 {
     while (n > KERN_SHORT_ROW) {
         uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
@@ -400,8 +401,8 @@ static void sort_u64(uint64_t *a, int64_t n)
             uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
         }
         int64_t left = j + 1;
-        if (left < n - left) { sort_u64(a, left); a += left; n -= left; }
-        else { sort_u64(a + left, n - left); n = left; }
+        if (left < n - left) { kern_sort_u64(a, left); a += left; n -= left; }
+        else { kern_sort_u64(a + left, n - left); n = left; }
     }
     insertion_u64(a, n);
 }
@@ -431,7 +432,7 @@ static void sort_long(uint64_t *a, int64_t n, int bits, uint64_t *sc)
     /* start[k] is now the end of bucket k */
     int64_t lo = 0;
     for (int k = 0; k < (1 << B); k++) {
-        sort_u64(a + lo, start[k] - lo);
+        kern_sort_u64(a + lo, start[k] - lo);
         lo = start[k];
     }
 }
@@ -443,7 +444,7 @@ static int64_t merge_row(uint64_t *a, int64_t n, int bits, uint64_t *sc)
 {
     if (n <= 1) return n;
     if (n >= KERN_BUCKET_ROW && sc) sort_long(a, n, bits, sc);
-    else sort_u64(a, n);
+    else kern_sort_u64(a, n);
     int64_t k = 1;
     for (int64_t i = 1; i < n; i++)
         if (a[i] >> 32 != a[k - 1] >> 32) a[k++] = a[i];

@@ -9,8 +9,7 @@
  * Algorithm: rows are independent; OpenMP threads take rows dynamically.
  * Each row's (column, weight) pairs are packed into 64-bit keys (weight bits
  * << 32 | column; non-negative float bits order like the values), sorted
- * (insertion sort up to 32 entries, an inlined quicksort with median-of-three
- * pivot above, recursing on the smaller side) and unpacked in place. A
+ * with kern_sort_u64 (construct.c) and unpacked in place. A
  * per-thread scratch buffer holds the keys of the longest row.
  *
  * Only the order inside rows changes: rowptr, rawdeg and the set of
@@ -20,40 +19,6 @@
 #include "kern_impl.h"
 
 #include <omp.h>
-
-static void insertion_sort_u64(uint64_t *a, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++) {
-        uint64_t x = a[i];
-        int64_t j = i - 1;
-        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
-        a[j + 1] = x;
-    }
-}
-
-static void sort_u64(uint64_t *a, int64_t n)
-{
-    while (n > 32) {
-        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
-        uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        int64_t i = -1, j = n;
-        for (;;) {
-            do i++; while (a[i] < p);
-            do j--; while (a[j] > p);
-            if (i >= j) break;
-            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
-        }
-        int64_t left = j + 1;
-        if (left < n - left) {
-            sort_u64(a, left);
-            a += left; n -= left;
-        } else {
-            sort_u64(a + left, n - left);
-            n = left;
-        }
-    }
-    insertion_sort_u64(a, n);
-}
 
 int kern_graph_sort_rows_by_weight(kern_graph *g)
 {
@@ -81,7 +46,7 @@ int kern_graph_sort_rows_by_weight(kern_graph *g)
                 memcpy(&wb, &w[i], 4);
                 key[i] = (uint64_t)wb << 32 | c[i];
             }
-            sort_u64(key, n);
+            kern_sort_u64(key, n);
             for (int64_t i = 0; i < n; i++) {
                 uint32_t wb = (uint32_t)(key[i] >> 32);
                 c[i] = (uint32_t)key[i];

@@ -54,6 +54,9 @@ static inline int kern_owner_of_pid(const kern_dist *d, uint64_t pid)
  * place with OpenMP, and set g->rows_by_weight. G5_OK or G5_ERR_NOMEM (a
  * per-thread scratch of the longest row). Row contents are unchanged as sets. */
 int kern_graph_sort_rows_by_weight(kern_graph *g);
+/* Sort n 64-bit keys ascending in place (quicksort, insertion sort for short
+ * runs; construct.c). Not collective; no allocation. */
+void kern_sort_u64(uint64_t *a, int64_t n);
 
 /* A growable array of fixed-size elements. */
 typedef struct kvec {

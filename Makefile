@@ -66,7 +66,7 @@ $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))"
 .PHONY: all test tests clean help
 # Object files are intermediate for the test binaries: keep them (a bare
 # .SECONDARY: would also keep stale pipeline outputs whose inputs vanished).
-.PRECIOUS: $(BUILD)/%.o
+.PRECIOUS: $(BUILD)/%.o $(BUILD)/tests/unit/%.o $(BUILD)/tests/mpi/%.o $(BUILD)/bench/%.o
 all: $(G500)
 
 $(BUILD)/%.o: %.c $(FLAGS_FILE)

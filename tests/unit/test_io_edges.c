@@ -13,33 +13,10 @@
 #include "gen_internal.h"
 #include "io.h"
 
-static char dir[256];
+#include "test_fixture.h"
 
-static void setup(void)
-{
-    MPI_Init(NULL, NULL);
-    snprintf(dir, sizeof dir, "/tmp/g500-test-edges-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    (void)system(cmd);
-    MPI_Finalize();
-}
-
-TestSuite(io_edges, .init = setup, .fini = teardown);
-
-static const char *p(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+TEST_FIXTURE("g500-test-edges")
+TestSuite(io_edges, .init = fixture_setup, .fini = fixture_teardown);
 
 static int count_files(void)
 {
@@ -80,7 +57,7 @@ static int open_fails(const char *path, int code, const char *words)
 
 Test(io_edges, generated_file_round_trips)
 {
-    const char *path = p("g.h5");
+    const char *path = fixture_path("g.h5");
     gen_params gp;
     gen g;
     gen_params_default(&gp, 10);
@@ -142,8 +119,8 @@ Test(io_edges, writer_api_round_trips_hand_made_edges)
     int64_t ed[32];
     float wt[16];
     for (int i = 0; i < 16; i++) { ed[2 * i] = i % 8; ed[2 * i + 1] = (i * 3) % 8; wt[i] = i / 16.0f; }
-    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, p("w.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
-    cr_expect_eq(access(p("w.h5"), F_OK), -1, "nothing at the final path before commit");
+    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("w.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
+    cr_expect_eq(access(fixture_path("w.h5"), F_OK), -1, "nothing at the final path before commit");
     cr_assert_eq(io_edges_write_slab(w, 0, 10, ed, wt), G5_OK, "%s", g5_error_msg());
     cr_assert_eq(io_edges_write_slab(w, 10, 6, ed + 20, wt + 10), G5_OK, "%s", g5_error_msg());
     io_edges_set_seconds(w, 1.5);
@@ -154,7 +131,7 @@ Test(io_edges, writer_api_round_trips_hand_made_edges)
     io_edges *e;
     int64_t got[32];
     float wg[16];
-    cr_assert_eq(io_edges_open(MPI_COMM_WORLD, p("w.h5"), &e), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_open(MPI_COMM_WORLD, fixture_path("w.h5"), &e), G5_OK, "%s", g5_error_msg());
     cr_expect_eq(io_edges_get_meta(e)->content_id, 0x1234);
     cr_expect_float_eq(io_edges_get_meta(e)->generation_seconds, 1.5, 1e-12);
     cr_assert_eq(io_edges_read_slab(e, 0, 16, got, wg), G5_OK, "%s", g5_error_msg());
@@ -166,60 +143,60 @@ Test(io_edges, abort_and_refusals_leave_nothing_behind)
 {
     io_edges_meta m = small_meta();
     io_edges_writer *w;
-    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, p("a.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("a.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
     io_edges_abort(&w);
     cr_expect_null(w);
     cr_expect_eq(count_files(), 0, "abort removes the temporary file");
 
-    gen_file(p("x.h5"), 4, 1, 1);
+    gen_file(fixture_path("x.h5"), 4, 1, 1);
     struct stat before, after;
-    stat(p("x.h5"), &before);
+    stat(fixture_path("x.h5"), &before);
     gen_params gp;
     gen_params_default(&gp, 5);
-    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, p("x.h5"), 0, NULL), G5_ERR_EXISTS);
+    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, fixture_path("x.h5"), 0, NULL), G5_ERR_EXISTS);
     cr_expect(strstr(g5_error_msg(), "--force"), "%s", g5_error_msg());
-    stat(p("x.h5"), &after);
+    stat(fixture_path("x.h5"), &after);
     cr_expect_eq(before.st_size, after.st_size, "the existing file is untouched");
-    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, p("nodir/x.h5"), 0, NULL), G5_ERR_IO);
+    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, fixture_path("nodir/x.h5"), 0, NULL), G5_ERR_IO);
     cr_expect(strstr(g5_error_msg(), "nodir/x.h5"), "%s", g5_error_msg());
     gp.scale = 43;
-    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, p("y.h5"), 0, NULL), G5_ERR_ARG);
+    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, fixture_path("y.h5"), 0, NULL), G5_ERR_ARG);
     cr_expect_eq(count_files(), 1, "no temporary or partial file remains");
 
     /* --force replaces it. */
     gp.scale = 5;
-    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, p("x.h5"), 1, NULL), G5_OK, "%s", g5_error_msg());
-    stat(p("x.h5"), &after);
+    cr_expect_eq(gen_write(MPI_COMM_WORLD, &gp, fixture_path("x.h5"), 1, NULL), G5_OK, "%s", g5_error_msg());
+    stat(fixture_path("x.h5"), &after);
     cr_expect_gt(after.st_size, before.st_size, "SCALE 5 replaced SCALE 4");
 
     /* Bad metadata handed to the writer. */
     m.nedges = 17;
-    cr_expect_eq(io_edges_create(MPI_COMM_WORLD, p("b.h5"), &m, 0, &w), G5_ERR_ARG);
+    cr_expect_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("b.h5"), &m, 0, &w), G5_ERR_ARG);
     cr_expect_eq(count_files(), 1);
 }
 
 Test(io_edges, not_hdf5_and_wrong_format_are_refused)
 {
-    FILE *f = fopen(p("text.h5"), "w");
+    FILE *f = fopen(fixture_path("text.h5"), "w");
     fputs("u v\n1 2\n", f);
     fclose(f);
-    open_fails(p("text.h5"), G5_ERR_FORMAT, "not an HDF5 file");
-    open_fails(p("missing.h5"), G5_ERR_IO, "cannot read");
+    open_fails(fixture_path("text.h5"), G5_ERR_FORMAT, "not an HDF5 file");
+    open_fails(fixture_path("missing.h5"), G5_ERR_IO, "cannot read");
 
     io_file *x;
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("comp.h5"), "g500-components", 1, 0, &x), G5_OK);
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path("comp.h5"), "g500-components", 1, 0, &x), G5_OK);
     cr_assert_eq(io_file_commit(&x), G5_OK);
-    open_fails(p("comp.h5"), G5_ERR_FORMAT, "'g500-components'");
+    open_fails(fixture_path("comp.h5"), G5_ERR_FORMAT, "'g500-components'");
 }
 
 Test(io_edges, truncated_file_is_refused)
 {
-    gen_file(p("t.h5"), 10, 16, 3);
+    gen_file(fixture_path("t.h5"), 10, 16, 3);
     struct stat st;
-    stat(p("t.h5"), &st);
-    cr_assert_eq(truncate(p("t.h5"), st.st_size / 2), 0);
+    stat(fixture_path("t.h5"), &st);
+    cr_assert_eq(truncate(fixture_path("t.h5"), st.st_size / 2), 0);
     io_edges *e = NULL;
-    int rc = io_edges_open(MPI_COMM_WORLD, p("t.h5"), &e);
+    int rc = io_edges_open(MPI_COMM_WORLD, fixture_path("t.h5"), &e);
     if (rc == G5_OK) {
         int64_t *buf = malloc(sizeof(int64_t) * 2 * 16384);
         rc = io_edges_read_slab(e, 0, 16384, buf, NULL);
@@ -261,53 +238,53 @@ static void write_custom(const char *path, io_edges_meta m, hid_t et, int ecols,
 Test(io_edges, missing_datasets_and_wrong_types_or_shapes_are_refused)
 {
     io_edges_meta m = small_meta();
-    write_custom(p("ok.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
+    write_custom(fixture_path("ok.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
     io_edges *e;
-    cr_expect_eq(io_edges_open(MPI_COMM_WORLD, p("ok.h5"), &e), G5_OK, "the well-formed control opens: %s",
+    cr_expect_eq(io_edges_open(MPI_COMM_WORLD, fixture_path("ok.h5"), &e), G5_OK, "the well-formed control opens: %s",
                  g5_error_msg());
     io_edges_close(&e);
-    write_custom(p("noe.h5"), m, H5T_STD_I64LE, 2, -1, H5T_IEEE_F32LE);
-    open_fails(p("noe.h5"), G5_ERR_FORMAT, "missing dataset /edges");
-    write_custom(p("now.h5"), m, H5T_STD_I64LE, 2, 16, -1);
-    open_fails(p("now.h5"), G5_ERR_FORMAT, "missing dataset /weights");
-    write_custom(p("i32.h5"), m, H5T_STD_I32LE, 2, 16, H5T_IEEE_F32LE);
-    open_fails(p("i32.h5"), G5_ERR_FORMAT, "/edges has type integer of 4 bytes");
-    write_custom(p("wint.h5"), m, H5T_STD_I64LE, 2, 16, H5T_STD_I32LE);
-    open_fails(p("wint.h5"), G5_ERR_FORMAT, "/weights has type integer");
-    write_custom(p("w64.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F64LE);
-    open_fails(p("w64.h5"), G5_ERR_FORMAT, "/weights has type float of 8 bytes");
-    write_custom(p("cols.h5"), m, H5T_STD_I64LE, 3, 16, H5T_IEEE_F32LE);
-    open_fails(p("cols.h5"), G5_ERR_FORMAT, "extent 3 in dimension 1");
-    write_custom(p("rows.h5"), m, H5T_STD_I64LE, 2, 15, H5T_IEEE_F32LE);
-    open_fails(p("rows.h5"), G5_ERR_FORMAT, "extent 15 in dimension 0");
+    write_custom(fixture_path("noe.h5"), m, H5T_STD_I64LE, 2, -1, H5T_IEEE_F32LE);
+    open_fails(fixture_path("noe.h5"), G5_ERR_FORMAT, "missing dataset /edges");
+    write_custom(fixture_path("now.h5"), m, H5T_STD_I64LE, 2, 16, -1);
+    open_fails(fixture_path("now.h5"), G5_ERR_FORMAT, "missing dataset /weights");
+    write_custom(fixture_path("i32.h5"), m, H5T_STD_I32LE, 2, 16, H5T_IEEE_F32LE);
+    open_fails(fixture_path("i32.h5"), G5_ERR_FORMAT, "/edges has type integer of 4 bytes");
+    write_custom(fixture_path("wint.h5"), m, H5T_STD_I64LE, 2, 16, H5T_STD_I32LE);
+    open_fails(fixture_path("wint.h5"), G5_ERR_FORMAT, "/weights has type integer");
+    write_custom(fixture_path("w64.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F64LE);
+    open_fails(fixture_path("w64.h5"), G5_ERR_FORMAT, "/weights has type float of 8 bytes");
+    write_custom(fixture_path("cols.h5"), m, H5T_STD_I64LE, 3, 16, H5T_IEEE_F32LE);
+    open_fails(fixture_path("cols.h5"), G5_ERR_FORMAT, "extent 3 in dimension 1");
+    write_custom(fixture_path("rows.h5"), m, H5T_STD_I64LE, 2, 15, H5T_IEEE_F32LE);
+    open_fails(fixture_path("rows.h5"), G5_ERR_FORMAT, "extent 15 in dimension 0");
 }
 
 Test(io_edges, inconsistent_attributes_are_refused)
 {
     io_edges_meta m = small_meta();
     m.nvertices = 9;
-    write_custom(p("nv.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
-    open_fails(p("nv.h5"), G5_ERR_FORMAT, "nvertices 9 is not 2^scale");
+    write_custom(fixture_path("nv.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
+    open_fails(fixture_path("nv.h5"), G5_ERR_FORMAT, "nvertices 9 is not 2^scale");
     m = small_meta();
     m.nedges = 17;
-    write_custom(p("ne.h5"), m, H5T_STD_I64LE, 2, 17, H5T_IEEE_F32LE);
-    open_fails(p("ne.h5"), G5_ERR_FORMAT, "nedges 17 is not edgefactor * nvertices");
+    write_custom(fixture_path("ne.h5"), m, H5T_STD_I64LE, 2, 17, H5T_IEEE_F32LE);
+    open_fails(fixture_path("ne.h5"), G5_ERR_FORMAT, "nedges 17 is not edgefactor * nvertices");
     m = small_meta();
     m.scale = 50;
-    write_custom(p("sc.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
-    open_fails(p("sc.h5"), G5_ERR_FORMAT, "scale = 50 is outside");
+    write_custom(fixture_path("sc.h5"), m, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE);
+    open_fails(fixture_path("sc.h5"), G5_ERR_FORMAT, "scale = 50 is outside");
 
     /* A missing attribute. */
     io_file *f;
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("na.h5"), IO_EDGES_FORMAT, 1, 0, &f), G5_OK);
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path("na.h5"), IO_EDGES_FORMAT, 1, 0, &f), G5_OK);
     io_attr_write_int64(f, "/", "scale", 3);
     cr_assert_eq(io_file_commit(&f), G5_OK);
-    open_fails(p("na.h5"), G5_ERR_FORMAT, "missing attribute edgefactor");
+    open_fails(fixture_path("na.h5"), G5_ERR_FORMAT, "missing attribute edgefactor");
 }
 
 Test(io_edges, corrupted_chunk_is_reported_on_read)
 {
-    const char *path = p("c.h5");
+    const char *path = fixture_path("c.h5");
     gen_params gp;
     gen g;
     gen_params_default(&gp, 10);
@@ -346,12 +323,12 @@ Test(io_edges, vertex_ids_out_of_range_are_refused)
     int64_t ed[32] = {0};
     float wt[16] = {0};
     ed[21] = 8; /* edge 10's v = N */
-    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, p("r.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("r.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
     cr_assert_eq(io_edges_write_slab(w, 0, 16, ed, wt), G5_OK, "%s", g5_error_msg());
     cr_assert_eq(io_edges_commit(&w, 0), G5_OK, "%s", g5_error_msg());
     io_edges *e;
     int64_t got[32];
-    cr_assert_eq(io_edges_open(MPI_COMM_WORLD, p("r.h5"), &e), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_open(MPI_COMM_WORLD, fixture_path("r.h5"), &e), G5_OK, "%s", g5_error_msg());
     cr_expect_eq(io_edges_read_slab(e, 0, 8, got, NULL), G5_OK, "edges 0..7 are fine");
     cr_expect_eq(io_edges_read_slab(e, 8, 8, got, NULL), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "edge 10 is (0, 8)"), "%s", g5_error_msg());

@@ -10,33 +10,10 @@
 #include "common.h"
 #include "io.h"
 
-static char dir[256];
+#include "test_fixture.h"
 
-static void setup(void)
-{
-    MPI_Init(NULL, NULL);
-    snprintf(dir, sizeof dir, "/tmp/g500-test-io-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    (void)system(cmd);
-    MPI_Finalize();
-}
-
-TestSuite(io_file, .init = setup, .fini = teardown);
-
-static const char *p(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+TEST_FIXTURE("g500-test-io")
+TestSuite(io_file, .init = fixture_setup, .fini = fixture_teardown);
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
@@ -74,7 +51,7 @@ static void write_sample(const char *path, int64_t rows, hsize_t chunk)
 
 Test(io_file, round_trip_of_attributes_and_rows)
 {
-    const char *path = p("a.h5");
+    const char *path = fixture_path("a.h5");
     write_sample(path, 1000, 256);
     cr_assert(exists(path), "the committed file is in place");
     cr_expect_eq(count_tmp_files(), 0, "no temporary file remains");
@@ -101,7 +78,7 @@ Test(io_file, round_trip_of_attributes_and_rows)
 
 Test(io_file, refuses_an_existing_output_unless_forced)
 {
-    const char *path = p("b.h5");
+    const char *path = fixture_path("b.h5");
     write_sample(path, 10, 0);
     io_file *f = NULL;
     cr_expect_eq(io_file_create(MPI_COMM_WORLD, path, "g500-test", 1, 0, &f), G5_ERR_EXISTS);
@@ -121,7 +98,7 @@ Test(io_file, unwritable_directory_is_an_io_error_naming_the_path)
 
 Test(io_file, nothing_appears_before_commit)
 {
-    const char *path = p("c.h5");
+    const char *path = fixture_path("c.h5");
     io_file *f;
     cr_assert_eq(io_file_create(MPI_COMM_WORLD, path, "g500-test", 1, 0, &f), G5_OK);
     cr_expect(!exists(path), "the final name does not exist while writing");
@@ -133,42 +110,42 @@ Test(io_file, nothing_appears_before_commit)
 Test(io_file, rejects_files_that_are_not_hdf5_or_not_ours)
 {
     io_file *f = NULL;
-    FILE *t = fopen(p("text.h5"), "w");
+    FILE *t = fopen(fixture_path("text.h5"), "w");
     fputs("hello, this is not HDF5\n", t);
     fclose(t);
-    cr_expect_eq(io_file_open(MPI_COMM_WORLD, p("text.h5"), NULL, 1, &f), G5_ERR_FORMAT);
+    cr_expect_eq(io_file_open(MPI_COMM_WORLD, fixture_path("text.h5"), NULL, 1, &f), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "not an HDF5 file"), "%s", g5_error_msg());
-    cr_expect_eq(io_file_open(MPI_COMM_WORLD, p("missing.h5"), NULL, 1, &f), G5_ERR_IO);
+    cr_expect_eq(io_file_open(MPI_COMM_WORLD, fixture_path("missing.h5"), NULL, 1, &f), G5_ERR_IO);
     cr_expect(strstr(g5_error_msg(), "missing.h5"), "%s", g5_error_msg());
 
-    write_sample(p("d.h5"), 10, 0);
-    cr_expect_eq(io_file_open(MPI_COMM_WORLD, p("d.h5"), "g500-edges", 1, &f), G5_ERR_FORMAT);
+    write_sample(fixture_path("d.h5"), 10, 0);
+    cr_expect_eq(io_file_open(MPI_COMM_WORLD, fixture_path("d.h5"), "g500-edges", 1, &f), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "'g500-test'") && strstr(g5_error_msg(), "g500-edges"), "%s", g5_error_msg());
 
     /* a plain HDF5 file without our attributes */
-    hid_t fid = H5Fcreate(p("plain.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t fid = H5Fcreate(fixture_path("plain.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     H5Fclose(fid);
-    cr_expect_eq(io_file_open(MPI_COMM_WORLD, p("plain.h5"), NULL, 1, &f), G5_ERR_FORMAT);
+    cr_expect_eq(io_file_open(MPI_COMM_WORLD, fixture_path("plain.h5"), NULL, 1, &f), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "no format attribute"), "%s", g5_error_msg());
 }
 
 Test(io_file, newer_version_is_refused)
 {
     io_file *f = NULL;
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("v.h5"), "g500-test", 3, 0, &f), G5_OK);
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path("v.h5"), "g500-test", 3, 0, &f), G5_OK);
     cr_assert_eq(io_file_commit(&f), G5_OK);
-    cr_expect_eq(io_file_open(MPI_COMM_WORLD, p("v.h5"), "g500-test", 1, &f), G5_ERR_FORMAT);
+    cr_expect_eq(io_file_open(MPI_COMM_WORLD, fixture_path("v.h5"), "g500-test", 1, &f), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "version 3"), "%s", g5_error_msg());
 }
 
 Test(io_file, truncated_file_is_detected)
 {
-    write_sample(p("t.h5"), 4096, 512);
+    write_sample(fixture_path("t.h5"), 4096, 512);
     struct stat st;
-    stat(p("t.h5"), &st);
-    cr_assert_eq(truncate(p("t.h5"), st.st_size / 2), 0);
+    stat(fixture_path("t.h5"), &st);
+    cr_assert_eq(truncate(fixture_path("t.h5"), st.st_size / 2), 0);
     io_file *f = NULL;
-    int rc = io_file_open(MPI_COMM_WORLD, p("t.h5"), "g500-test", 1, &f);
+    int rc = io_file_open(MPI_COMM_WORLD, fixture_path("t.h5"), "g500-test", 1, &f);
     if (rc == G5_OK) {
         int64_t *buf = malloc(4096 * 16);
         rc = io_read_rows(f, "/data", H5T_NATIVE_INT64, 0, 4096, buf);
@@ -181,7 +158,7 @@ Test(io_file, truncated_file_is_detected)
 
 Test(io_file, damaged_chunk_fails_its_checksum)
 {
-    const char *path = p("dmg.h5");
+    const char *path = fixture_path("dmg.h5");
     write_sample(path, 4096, 512);
     /* Find the bytes of row 3000 in the file and flip one. */
     FILE *fp = fopen(path, "r+b");
@@ -221,9 +198,9 @@ Test(io_file, damaged_chunk_fails_its_checksum)
 
 Test(io_file, dataset_check_names_what_is_wrong)
 {
-    write_sample(p("e.h5"), 100, 0);
+    write_sample(fixture_path("e.h5"), 100, 0);
     io_file *f;
-    cr_assert_eq(io_file_open(MPI_COMM_WORLD, p("e.h5"), NULL, 1, &f), G5_OK);
+    cr_assert_eq(io_file_open(MPI_COMM_WORLD, fixture_path("e.h5"), NULL, 1, &f), G5_OK);
     int64_t dims[2] = {100, 2};
     cr_expect_eq(io_dataset_check(f, "/weights", H5T_FLOAT, 4, 1, dims), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "missing dataset /weights"), "%s", g5_error_msg());

@@ -14,33 +14,10 @@
 #include "io.h"
 #include "report.h"
 
-static char dir[256];
+#include "test_fixture.h"
 
-static void setup(void)
-{
-    MPI_Init(NULL, NULL);
-    snprintf(dir, sizeof dir, "/tmp/g500-test-report-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    (void)system(cmd);
-    MPI_Finalize();
-}
-
-TestSuite(report, .init = setup, .fini = teardown);
-
-static const char *p(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+TEST_FIXTURE("g500-test-report")
+TestSuite(report, .init = fixture_setup, .fini = fixture_teardown);
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
@@ -72,7 +49,7 @@ static void write_text(const char *path, const char *text)
 static void make_edges(int scale, int64_t seed, uint64_t content_id)
 {
     io_file *f;
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("edges.h5"), IO_EDGES_FORMAT, 1, 1, &f), G5_OK,
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path("edges.h5"), IO_EDGES_FORMAT, 1, 1, &f), G5_OK,
                  "%s", g5_error_msg());
     cr_assert_eq(io_attr_write_int64(f, "/", "scale", scale), G5_OK);
     cr_assert_eq(io_attr_write_int64(f, "/", "edgefactor", 16), G5_OK);
@@ -88,7 +65,7 @@ static void make_components(uint64_t edges_id)
     io_file *f;
     int64_t sizes[7] = {700, 3, 2, 2, 2, 2, 2};
     hsize_t dims[1] = {7};
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p("components.h5"), "g500-components", 1, 1, &f), G5_OK,
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path("components.h5"), "g500-components", 1, 1, &f), G5_OK,
                  "%s", g5_error_msg());
     cr_assert_eq(io_attr_write_uint64(f, "/", "edges_content_id", edges_id), G5_OK);
     cr_assert_eq(io_attr_write_int64(f, "/", "ncomponents", 7), G5_OK);
@@ -103,7 +80,7 @@ static void make_placement(const char *name, uint64_t edges_id, int nranks, int 
 {
     io_file *f;
     const char *schemes[] = {"/metrics/placement", "/metrics/cyclic", "/metrics/block"};
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, p(name), "g500-placement", 1, 1, &f), G5_OK,
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path(name), "g500-placement", 1, 1, &f), G5_OK,
                  "%s", g5_error_msg());
     cr_assert_eq(io_attr_write_uint64(f, "/", "edges_content_id", edges_id), G5_OK);
     cr_assert_eq(io_attr_write_int64(f, "/", "nranks", nranks), G5_OK);
@@ -145,9 +122,9 @@ static void make_run_dir(void)
     make_edges(10, 7, 0xabcdef);
     make_components(0xabcdef);
     make_placement("placement-tree-np2-rpn1.h5", 0xabcdef, 2, 1);
-    write_text(p("run-tree-np2-rpn1.json"), run_json);
-    write_text(p("run-tree-np2-rpn1.txt"), "SCALE:                          10\nbfs  harmonic_mean_TEPS:     !  2666.67\n");
-    write_text(p("run-cyclic.json"), flat_json);
+    write_text(fixture_path("run-tree-np2-rpn1.json"), run_json);
+    write_text(fixture_path("run-tree-np2-rpn1.txt"), "SCALE:                          10\nbfs  harmonic_mean_TEPS:     !  2666.67\n");
+    write_text(fixture_path("run-cyclic.json"), flat_json);
 }
 
 Test(report, writes_every_section_and_plot)
@@ -155,7 +132,7 @@ Test(report, writes_every_section_and_plot)
     make_run_dir();
     rep_options o = {dir, NULL, 1, 1};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
-    const char *md = slurp(p("report/index.md"));
+    const char *md = slurp(fixture_path("report/index.md"));
     cr_expect(strstr(md, "## Kernel runs"), "runs section");
     cr_expect(strstr(md, "| tree-np2-rpn1 | 2 | 2667 | 666.7 | 0.125 |"),
               "harmonic means recomputed from the per-root arrays (2667, 666.7):\n%s", md);
@@ -173,26 +150,26 @@ Test(report, writes_every_section_and_plot)
     for (int i = 0; i < 5; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "report/%s", pngs[i]);
-        cr_expect(file_size(p(rel)) > 1000, "%s drawn (size %lld)", rel, (long long)file_size(p(rel)));
+        cr_expect(file_size(fixture_path(rel)) > 1000, "%s drawn (size %lld)", rel, (long long)file_size(fixture_path(rel)));
         cr_expect(strstr(md, pngs[i]) != NULL, "index.md links %s", pngs[i]);
     }
-    cr_expect(!exists(p("report/heatmap-cyclic.png")), "no heat map without comm_bytes");
-    const char *lv = slurp(p("report/data/levels-tree-np2-rpn1.dat"));
+    cr_expect(!exists(fixture_path("report/heatmap-cyclic.png")), "no heat map without comm_bytes");
+    const char *lv = slurp(fixture_path("report/data/levels-tree-np2-rpn1.dat"));
     cr_expect(strstr(lv, "1 0.2 50 bottom-up"), "per-level data: %s", lv);
-    lv = slurp(p("report/data/levels-cyclic.dat"));
+    lv = slurp(fixture_path("report/data/levels-cyclic.dat"));
     cr_expect(strstr(lv, "1 0.5 7 -"), "per-level data from the flat layout: %s", lv);
 }
 
 Test(report, replaces_an_old_report_and_leaves_no_temporary)
 {
     make_run_dir();
-    cr_assert_eq(mkdir(p("report"), 0777), 0);
-    write_text(p("report/stale.txt"), "old");
+    cr_assert_eq(mkdir(fixture_path("report"), 0777), 0);
+    write_text(fixture_path("report/stale.txt"), "old");
     rep_options o = {dir, NULL, 0, 1};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
-    cr_expect(exists(p("report/index.md")));
-    cr_expect(exists(p("report/plots.gp")), "the script is written even without plots");
-    cr_expect(!exists(p("report/stale.txt")), "the old report is gone");
+    cr_expect(exists(fixture_path("report/index.md")));
+    cr_expect(exists(fixture_path("report/plots.gp")), "the script is written even without plots");
+    cr_expect(!exists(fixture_path("report/stale.txt")), "the old report is gone");
     char cmd[400];
     snprintf(cmd, sizeof cmd, "ls -a %s | grep -c -E 'tmp|old'", dir);
     FILE *ls = popen(cmd, "r");
@@ -210,7 +187,7 @@ Test(report, a_failing_gnuplot_is_an_error_and_leaves_the_old_report)
     rep_options o = {dir, "false", 1, 1};
     cr_expect_eq(rep_write_report(&o), G5_ERR_IO);
     cr_expect(strstr(g5_error_msg(), "false plots.gp failed"), "%s", g5_error_msg());
-    cr_expect(exists(p("report/index.md")), "the previous report stays");
+    cr_expect(exists(fixture_path("report/index.md")), "the previous report stays");
     rep_options missing = {dir, "/nonexistent/gnuplot", 1, 1};
     cr_expect_eq(rep_write_report(&missing), G5_ERR_IO, "a missing gnuplot is an error");
 }
@@ -218,18 +195,18 @@ Test(report, a_failing_gnuplot_is_an_error_and_leaves_the_old_report)
 Test(report, damaged_json_is_named)
 {
     make_run_dir();
-    write_text(p("run-bad.json"), "{\"bfs_time\": [1, 2,");
+    write_text(fixture_path("run-bad.json"), "{\"bfs_time\": [1, 2,");
     rep_options o = {dir, NULL, 0, 1};
     cr_expect_eq(rep_write_report(&o), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "run-bad.json:1:"), "%s", g5_error_msg());
-    cr_expect(!exists(p("report")), "no report on failure");
+    cr_expect(!exists(fixture_path("report")), "no report on failure");
 }
 
 Test(report, empty_directory_gives_a_page_that_says_what_is_missing)
 {
     rep_options o = {dir, NULL, 0, 1};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
-    const char *md = slurp(p("report/index.md"));
+    const char *md = slurp(fixture_path("report/index.md"));
     cr_expect(strstr(md, "No run-*.json"));
     cr_expect(strstr(md, "No edges.h5"));
     rep_options bad = {"/nonexistent/dir", NULL, 0, 1};
@@ -248,9 +225,9 @@ Test(report, cache_check_keeps_a_consistent_run)
 {
     make_run_dir();
     cr_expect_eq(check(10, 7, 0), 0, "nothing to remove");
-    cr_expect(exists(p("edges.h5")) && exists(p("components.h5")) &&
-              exists(p("placement-tree-np2-rpn1.h5")) && exists(p("run-cyclic.json")));
-    rep_cache_expect none = {p("absent"), 10, 16, 7, 0};
+    cr_expect(exists(fixture_path("edges.h5")) && exists(fixture_path("components.h5")) &&
+              exists(fixture_path("placement-tree-np2-rpn1.h5")) && exists(fixture_path("run-cyclic.json")));
+    rep_cache_expect none = {fixture_path("absent"), 10, 16, 7, 0};
     int removed = -1;
     cr_expect_eq(rep_cache_check(&none, &removed), G5_OK, "a new run directory is fine");
     cr_expect_eq(removed, 0);
@@ -259,18 +236,18 @@ Test(report, cache_check_keeps_a_consistent_run)
 Test(report, cache_check_removes_a_truncated_file_and_what_was_made_from_it)
 {
     make_run_dir();
-    write_text(p("run-components-tree-np2-rpn1.json"), "{}");
-    cr_assert_eq(mkdir(p("report"), 0777), 0);
-    cr_assert_eq(truncate(p("components.h5"), 100), 0);
+    write_text(fixture_path("run-components-tree-np2-rpn1.json"), "{}");
+    cr_assert_eq(mkdir(fixture_path("report"), 0777), 0);
+    cr_assert_eq(truncate(fixture_path("components.h5"), 100), 0);
     cr_expect_eq(check(10, 7, 1), 4, "dry run counts components, placement, its run, the report");
-    cr_expect(exists(p("components.h5")), "dry run removes nothing");
+    cr_expect(exists(fixture_path("components.h5")), "dry run removes nothing");
     cr_expect_eq(check(10, 7, 0), 4);
-    cr_expect(!exists(p("components.h5")), "truncated file removed");
-    cr_expect(!exists(p("placement-tree-np2-rpn1.h5")), "the placement made from it removed");
-    cr_expect(!exists(p("run-components-tree-np2-rpn1.json")), "the run on that placement removed");
-    cr_expect(!exists(p("report")), "the report removed");
-    cr_expect(exists(p("edges.h5")), "its input stays");
-    cr_expect(exists(p("run-cyclic.json")), "a run that does not use components stays");
+    cr_expect(!exists(fixture_path("components.h5")), "truncated file removed");
+    cr_expect(!exists(fixture_path("placement-tree-np2-rpn1.h5")), "the placement made from it removed");
+    cr_expect(!exists(fixture_path("run-components-tree-np2-rpn1.json")), "the run on that placement removed");
+    cr_expect(!exists(fixture_path("report")), "the report removed");
+    cr_expect(exists(fixture_path("edges.h5")), "its input stays");
+    cr_expect(exists(fixture_path("run-cyclic.json")), "a run that does not use components stays");
 }
 
 Test(report, cache_check_removes_files_of_another_graph)
@@ -278,59 +255,59 @@ Test(report, cache_check_removes_files_of_another_graph)
     make_run_dir();
     make_placement("placement-tree-np4-rpn1.h5", 0x1234, 4, 1);   /* another edges file */
     make_placement("placement-tree-np8-rpn2.h5", 0xabcdef, 4, 1); /* name says 8 ranks */
-    write_text(p("run-components-tree-np4-rpn1.json"), "{}");
-    write_text(p("run-components-tree-np4-rpn1.txt"), "block");
+    write_text(fixture_path("run-components-tree-np4-rpn1.json"), "{}");
+    write_text(fixture_path("run-components-tree-np4-rpn1.txt"), "block");
     cr_expect_eq(check(10, 7, 0), 4);
-    cr_expect(!exists(p("placement-tree-np4-rpn1.h5")), "content id mismatch removed");
-    cr_expect(!exists(p("placement-tree-np8-rpn2.h5")), "rank count mismatch removed");
-    cr_expect(!exists(p("run-components-tree-np4-rpn1.json")), "its run removed");
-    cr_expect(!exists(p("run-components-tree-np4-rpn1.txt")), "and its text block");
-    cr_expect(exists(p("placement-tree-np2-rpn1.h5")));
-    cr_expect(exists(p("components.h5")));
+    cr_expect(!exists(fixture_path("placement-tree-np4-rpn1.h5")), "content id mismatch removed");
+    cr_expect(!exists(fixture_path("placement-tree-np8-rpn2.h5")), "rank count mismatch removed");
+    cr_expect(!exists(fixture_path("run-components-tree-np4-rpn1.json")), "its run removed");
+    cr_expect(!exists(fixture_path("run-components-tree-np4-rpn1.txt")), "and its text block");
+    cr_expect(exists(fixture_path("placement-tree-np2-rpn1.h5")));
+    cr_expect(exists(fixture_path("components.h5")));
 }
 
 Test(report, cache_check_removes_a_run_whose_placement_is_missing)
 {
     make_run_dir();
-    write_text(p("run-components-gone-np4-rpn1.json"), "{}");
+    write_text(fixture_path("run-components-gone-np4-rpn1.json"), "{}");
     cr_expect_eq(check(10, 7, 0), 1);
-    cr_expect(!exists(p("run-components-gone-np4-rpn1.json")));
-    cr_expect(exists(p("run-tree-np2-rpn1.json")), "runs that are no components run stay");
+    cr_expect(!exists(fixture_path("run-components-gone-np4-rpn1.json")));
+    cr_expect(exists(fixture_path("run-tree-np2-rpn1.json")), "runs that are no components run stay");
 }
 
 Test(report, cache_check_removes_edges_with_other_parameters_and_everything_after)
 {
     make_run_dir();
     cr_expect_eq(check(11, 7, 0), 6, "edges, components, placement, two runs and a text block");
-    cr_expect(!exists(p("edges.h5")));
-    cr_expect(!exists(p("components.h5")));
-    cr_expect(!exists(p("run-cyclic.json")), "every run used the edges");
+    cr_expect(!exists(fixture_path("edges.h5")));
+    cr_expect(!exists(fixture_path("components.h5")));
+    cr_expect(!exists(fixture_path("run-cyclic.json")), "every run used the edges");
     make_edges(10, 7, 0xabcdef);
     cr_expect_eq(check(10, 8, 0), 1, "seed differs");
-    cr_expect(!exists(p("edges.h5")));
+    cr_expect(!exists(fixture_path("edges.h5")));
 }
 
 Test(report, cache_check_removes_bad_json_and_dead_temporaries)
 {
     make_run_dir();
-    write_text(p("run-x.json"), "{\"half\": ");
-    write_text(p("edges.h5.tmp.999999999"), "partial");
+    write_text(fixture_path("run-x.json"), "{\"half\": ");
+    write_text(fixture_path("edges.h5.tmp.999999999"), "partial");
     char live[64];
     snprintf(live, sizeof live, "components.h5.tmp.%ld", (long)getpid());
-    write_text(p(live), "being written");
-    cr_assert_eq(mkdir(p("report"), 0777), 0);
+    write_text(fixture_path(live), "being written");
+    cr_assert_eq(mkdir(fixture_path("report"), 0777), 0);
     cr_expect_eq(check(10, 7, 0), 3, "the JSON, the dead temporary and the report");
-    cr_expect(!exists(p("run-x.json")), "unparsable JSON removed");
-    cr_expect(!exists(p("edges.h5.tmp.999999999")), "temporary of a dead writer removed");
-    cr_expect(exists(p(live)), "temporary of a live writer kept");
-    cr_assert_eq(mkdir(p("report"), 0777), 0);
-    write_text(p("edges.h5.tmp.999999998"), "partial");
+    cr_expect(!exists(fixture_path("run-x.json")), "unparsable JSON removed");
+    cr_expect(!exists(fixture_path("edges.h5.tmp.999999999")), "temporary of a dead writer removed");
+    cr_expect(exists(fixture_path(live)), "temporary of a live writer kept");
+    cr_assert_eq(mkdir(fixture_path("report"), 0777), 0);
+    write_text(fixture_path("edges.h5.tmp.999999998"), "partial");
     cr_expect_eq(check(10, 7, 0), 1, "a dead temporary alone");
-    cr_expect(exists(p("report")), "does not take the report with it");
+    cr_expect(exists(fixture_path("report")), "does not take the report with it");
     /* This process's pid on a file last changed in 2020: the pid was reused
      * by a later process, the writer is gone. */
     struct timespec old[2] = {{1577836800, 0}, {1577836800, 0}};
-    cr_assert_eq(utimensat(AT_FDCWD, p(live), old, 0), 0);
+    cr_assert_eq(utimensat(AT_FDCWD, fixture_path(live), old, 0), 0);
     cr_expect_eq(check(10, 7, 0), 1, "a temporary older than the process holding its pid");
-    cr_expect(!exists(p(live)), "is removed");
+    cr_expect(!exists(fixture_path(live)), "is removed");
 }

@@ -28,7 +28,7 @@ static int64_t px_chunk_records = PX_DEFAULT_CHUNK;
 int64_t px_chunk(void) { return px_chunk_records; }
 void px_set_chunk(int64_t records) { px_chunk_records = records > 0 ? records : PX_DEFAULT_CHUNK; }
 
-int px_exchange(MPI_Comm comm, int width, const int64_t *sendcounts,
+int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
                 const int64_t *sendbuf, int64_t **recvbuf, int64_t *nrecv,
                 int64_t *recvcounts)
 {
@@ -40,21 +40,29 @@ int px_exchange(MPI_Comm comm, int width, const int64_t *sendcounts,
     *recvbuf = NULL;
     *nrecv = 0;
     MPI_Comm_size(comm, &P);
+    /* A rank that failed before the exchange, or fails preparing it, must
+     * not leave the others waiting in MPI_Alltoall: agree first. */
+    rc = g5_agree(comm, status);
+    if (rc != G5_OK)
+        return rc;
     sc = g5_malloc(4 * (size_t)P * sizeof(int), "exchange counts");
-    if (!sc)
-        return G5_ERR_NOMEM;
-    rcnt = sc + P;
-    sd = sc + 2 * P;
-    rd = sc + 3 * P;
-    for (int p = 0; p < P; p++) {
-        if (sendcounts[p] > INT_MAX || stotal + sendcounts[p] > INT_MAX) {
-            rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records in one round");
-            goto out;
+    if (sc) {
+        rcnt = sc + P;
+        sd = sc + 2 * P;
+        rd = sc + 3 * P;
+        for (int p = 0; p < P && rc == G5_OK; p++) {
+            if (sendcounts[p] > INT_MAX || stotal + sendcounts[p] > INT_MAX) {
+                rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records in one round");
+                break;
+            }
+            sc[p] = (int)sendcounts[p];
+            sd[p] = (int)stotal;
+            stotal += sendcounts[p];
         }
-        sc[p] = (int)sendcounts[p];
-        sd[p] = (int)stotal;
-        stotal += sendcounts[p];
     }
+    rc = g5_agree(comm, sc ? rc : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
     if (MPI_Alltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, comm) != MPI_SUCCESS) {
         rc = g5_error(G5_ERR_MPI, "exchange: MPI_Alltoall failed");
         goto out;
@@ -69,11 +77,10 @@ int px_exchange(MPI_Comm comm, int width, const int64_t *sendcounts,
         if (recvcounts)
             recvcounts[p] = rcnt[p];
     }
-    *recvbuf = g5_malloc((size_t)total * width * sizeof(int64_t), "exchange receive buffer");
-    if (!*recvbuf) {
-        rc = G5_ERR_NOMEM;
+    *recvbuf = g5_malloc((size_t)(total ? total : 1) * width * sizeof(int64_t), "exchange receive buffer");
+    rc = g5_agree(comm, *recvbuf ? rc : G5_ERR_NOMEM);
+    if (rc != G5_OK)
         goto out;
-    }
     MPI_Type_contiguous(width, MPI_INT64_T, &rec);
     MPI_Type_commit(&rec);
     if (MPI_Alltoallv(sendbuf, sc, sd, rec, *recvbuf, rcnt, rd, rec, comm) != MPI_SUCCESS) {
@@ -125,7 +132,7 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
     MPI_Comm_size(comm, &P);
     px_sort2(recs, n);
     if (P == 1) {
-        *sorted = g5_malloc((size_t)n * 2 * sizeof(int64_t), "sorted records");
+        *sorted = g5_malloc((size_t)(n ? n : 1) * 2 * sizeof(int64_t), "sorted records");
         if (!*sorted)
             return G5_ERR_NOMEM;
         memcpy(*sorted, recs, (size_t)n * 2 * sizeof(int64_t));
@@ -137,10 +144,9 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
     scount = g5_malloc(2 * (size_t)P * sizeof(int), "sort sample counts");
     split = g5_malloc((size_t)2 * P * sizeof(int64_t), "sort splitters");
     counts = g5_calloc((size_t)P, sizeof(int64_t), "sort counts");
-    if (!samples || !scount || !split || !counts) {
-        rc = G5_ERR_NOMEM;
+    rc = g5_agree(comm, samples && scount && split && counts ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
         goto out;
-    }
     sdisp = scount + P;
     if (n > 0)
         for (int i = 1; i < P; i++) {
@@ -161,10 +167,9 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
         nall += scount[p];
     }
     all = g5_malloc((size_t)(nall ? nall : 1) * sizeof(int64_t), "sort samples");
-    if (!all) {
-        rc = G5_ERR_NOMEM;
+    rc = g5_agree(comm, all ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
         goto out;
-    }
     if (MPI_Allgatherv(samples, (int)(2 * ns), MPI_INT64_T, all, scount, sdisp,
                        MPI_INT64_T, comm) != MPI_SUCCESS) {
         rc = g5_error(G5_ERR_MPI, "sort: MPI_Allgatherv failed");
@@ -189,7 +194,7 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
         }
         /* recs is sorted, so grouping by destination keeps it in place. */
         sendbuf = recs;
-        rc = px_exchange(comm, 2, counts, sendbuf, &recvbuf, &nrecv, NULL);
+        rc = px_exchange(comm, G5_OK, 2, counts, sendbuf, &recvbuf, &nrecv, NULL);
         if (rc != G5_OK)
             goto out;
         px_sort2(recvbuf, nrecv);

@@ -57,9 +57,13 @@ static inline int px_block_owner(int64_t n, int nprocs, int64_t v)
  * destination process in order, sendcounts[p] records for process p. On
  * return *recvbuf (malloc'ed, caller frees; may be NULL when *nrecv == 0)
  * holds the records received, grouped by source in order, and recvcounts[p]
- * (if not NULL) how many came from p. Not agreed: a failure is returned
- * locally (G5_ERR_MPI/NOMEM); callers agree afterwards. */
-int px_exchange(MPI_Comm comm, int width, const int64_t *sendcounts,
+ * (if not NULL) how many came from p. status: the caller's local status
+ * so far; every rank calls this even after a local failure (sendbuf and
+ * sendcounts are then not read), the exchange agrees on it and on its own
+ * allocations before each collective, and every rank returns the same
+ * status (G5_ERR_MPI/NOMEM/INTERNAL or the caller's agreed failure), so no
+ * rank waits in a collective another one skipped. */
+int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
                 const int64_t *sendbuf, int64_t **recvbuf, int64_t *nrecv,
                 int64_t *recvcounts);
 

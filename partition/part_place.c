@@ -161,13 +161,56 @@ static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width
     return G5_OK;
 }
 
+/* Routes the endpoints of this slab's non-self-loop tuples to their
+ * owners, in agreed rounds of half a px_chunk() tuples: a record {x}
+ * (width 1) or {x, other endpoint} (width 2) per endpoint, and calls
+ * visit(arg, records, n) on each round's received records (all with x in
+ * this block). Collective; agreed status. */
+typedef void (*route_visit)(void *arg, const int64_t *rec, int64_t n);
+static int route_endpoints(const struct ctx *c, int width, route_visit visit, void *arg)
+{
+    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
+    int rc;
+
+    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
+    rc = g5_agree(c->comm, counts ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK)
+        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
+        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
+        rc = bucket_endpoints(c, a, b, width, counts, &buf, NULL);
+        rc = px_exchange(c->comm, rc, width, counts, buf, &rbuf, &nr, NULL);
+        free(buf);
+        buf = NULL;
+        if (rc == G5_OK)
+            visit(arg, rbuf, nr);
+        free(rbuf);
+        rbuf = NULL;
+    }
+    free(counts);
+    return rc;
+}
+
+struct ctx_deg {
+    const struct ctx *c;
+    int64_t *deg;
+};
+
+static void count_degree(void *arg, const int64_t *rec, int64_t n)
+{
+    struct ctx_deg *a = arg;
+    for (int64_t i = 0; i < n; i++)
+        a->deg[rec[i] - a->c->vf]++;
+}
+
 /* Step 1: degrees of this block's vertices; endpoint range check. */
 static int degree_pass(const struct ctx *c, int64_t *deg)
 {
     const int64_t *E = c->in->edges;
-    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
-    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
+    int64_t m = c->in->nedges_local;
     int rc = G5_OK, bad = G5_OK;
+    struct ctx_deg arg = {c, deg};
 
     for (int64_t e = 0; e < m && bad == G5_OK; e++)
         for (int k = 0; k < 2; k++)
@@ -181,26 +224,7 @@ static int degree_pass(const struct ctx *c, int64_t *deg)
     if (rc != G5_OK)
         return rc;
     memset(deg, 0, (size_t)c->vc * sizeof(int64_t));
-    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
-    rc = counts ? G5_OK : G5_ERR_NOMEM;
-    rc = g5_agree(c->comm, rc);
-    if (rc == G5_OK)
-        rc = agreed_rounds(c->comm, m, chunk, &rounds);
-    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
-        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
-        rc = bucket_endpoints(c, a, b, 1, counts, &buf, NULL);
-        if (rc == G5_OK)
-            rc = px_exchange(c->comm, 1, counts, buf, &rbuf, &nr, NULL);
-        free(buf);
-        buf = NULL;
-        for (int64_t i = 0; rc == G5_OK && i < nr; i++)
-            deg[rbuf[i] - c->vf]++;
-        free(rbuf);
-        rbuf = NULL;
-        rc = g5_agree(c->comm, rc);
-    }
-    free(counts);
-    return rc;
+    return route_endpoints(c, 1, count_degree, &arg);
 }
 
 /* Step 2: labels against degrees and the component tables. */
@@ -277,7 +301,7 @@ static int assign_positions(const struct ctx *c, int64_t *recs, int64_t n, int64
         buf[2 * i] = sorted[2 * k + 1];
         buf[2 * i + 1] = base + first + k;
     }
-    rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
+    rc = px_exchange(c->comm, rc, 2, counts, buf, &rbuf, &nr, NULL);
     G5_TRY(g5_agree(c->comm, rc));
     /* Sources send increasing slices, so rbuf is in position order. */
     if (ngot)
@@ -299,37 +323,29 @@ out:
 
 /* nb[i] = the one neighbour of each degree-1 vertex of component 0 in this
  * block, -1 for the others: one pass of {x, other end} records. */
+struct ctx_leaf {
+    const struct ctx *c;
+    const int64_t *deg;
+    int64_t *nb;
+};
+
+static void note_leaf(void *arg, const int64_t *rec, int64_t n)
+{
+    struct ctx_leaf *a = arg;
+    const int64_t *L = a->c->in->label;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t li = rec[2 * i] - a->c->vf;
+        if (L[li] == 0 && a->deg[li] == 1)
+            a->nb[li] = rec[2 * i + 1];
+    }
+}
+
 static int leaf_neighbours(const struct ctx *c, const int64_t *deg, int64_t *nb)
 {
-    const int64_t *L = c->in->label;
-    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
-    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
-    int rc;
-
+    struct ctx_leaf arg = {c, deg, nb};
     for (int64_t i = 0; i < c->vc; i++)
         nb[i] = -1;
-    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
-    rc = g5_agree(c->comm, counts ? G5_OK : G5_ERR_NOMEM);
-    if (rc == G5_OK)
-        rc = agreed_rounds(c->comm, m, chunk, &rounds);
-    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
-        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
-        rc = bucket_endpoints(c, a, b, 2, counts, &buf, NULL);
-        if (rc == G5_OK)
-            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
-        free(buf);
-        buf = NULL;
-        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
-            int64_t li = rbuf[2 * i] - c->vf;
-            if (L[li] == 0 && deg[li] == 1)
-                nb[li] = rbuf[2 * i + 1];
-        }
-        free(rbuf);
-        rbuf = NULL;
-        rc = g5_agree(c->comm, rc);
-    }
-    free(counts);
-    return rc;
+    return route_endpoints(c, 2, note_leaf, &arg);
 }
 
 /* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
@@ -371,12 +387,29 @@ static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *p
     return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
 }
 
+struct ctx_adj {
+    const struct ctx *c;
+    int64_t *fill, *adj;
+};
+
+/* Appends {x, other end} to x's adjacency when x is in component 0. */
+static void fill_adjacency(void *arg, const int64_t *rec, int64_t n)
+{
+    struct ctx_adj *a = arg;
+    const int64_t *L = a->c->in->label;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t li = rec[2 * i] - a->c->vf;
+        if (L[li] == 0)
+            a->adj[a->fill[li]++] = rec[2 * i + 1];
+    }
+}
+
 /* Step 3: BFS positions of component 0. pos[i] = -1 outside it. */
 static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
                      int *levels_out)
 {
     const int64_t *L = c->in->label;
-    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0, CH = px_chunk();
+    int64_t rounds = 0, CH = px_chunk();
     int64_t *rowptr = NULL, *fill = NULL, *adj = NULL, *cand = NULL, *counts = NULL;
     int64_t *front = NULL, *newl = NULL, nfront = 0, nnew = 0, assigned = 0;
     int64_t *buf = NULL, *rbuf = NULL, nr = 0;
@@ -403,23 +436,9 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
             rc = G5_ERR_NOMEM;
     }
     rc = g5_agree(c->comm, rc);
-    if (rc == G5_OK)
-        rc = agreed_rounds(c->comm, m, chunk, &rounds);
-    for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
-        int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
-        rc = bucket_endpoints(c, a, b, 2, counts, &buf, NULL);
-        if (rc == G5_OK)
-            rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
-        free(buf);
-        buf = NULL;
-        for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
-            int64_t li = rbuf[2 * i] - c->vf;
-            if (L[li] == 0)
-                adj[fill[li]++] = rbuf[2 * i + 1];
-        }
-        free(rbuf);
-        rbuf = NULL;
-        rc = g5_agree(c->comm, rc);
+    if (rc == G5_OK) {
+        struct ctx_adj arg = {c, fill, adj};
+        rc = route_endpoints(c, 2, fill_adjacency, &arg);
     }
     free(fill);
     fill = NULL;
@@ -484,8 +503,8 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
                     buf[2 * i + 1] = pos[u];
                     sj++;
                 }
-                rc = px_exchange(c->comm, 2, counts, buf, &rbuf, &nr, NULL);
             }
+            rc = px_exchange(c->comm, rc, 2, counts, buf, &rbuf, &nr, NULL);
             free(cur);
             free(buf);
             buf = NULL;
@@ -602,7 +621,7 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
             buf[3 * k + 1] = deg[i];
             buf[3 * k + 2] = c->vf + i;
         }
-    rc = px_exchange(c->comm, 3, counts, buf, &rbuf, &nr, NULL);
+    rc = px_exchange(c->comm, rc, 3, counts, buf, &rbuf, &nr, NULL);
     G5_TRY(g5_agree(c->comm, rc));
     w = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: weights");
     ids = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: ids");
@@ -748,7 +767,7 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
     }
     free(rbuf);
     rbuf = NULL;
-    rc = px_exchange(c->comm, 3, counts, buf, &rbuf, &nr, NULL);
+    rc = px_exchange(c->comm, rc, 3, counts, buf, &rbuf, &nr, NULL);
     G5_TRY(g5_agree(c->comm, rc));
     for (int64_t i = 0; i < c->vc; i++)
         piece[i] = -1;
@@ -842,8 +861,7 @@ static int measure(const struct ctx *c, part_result *res)
     for (int64_t r = 0; r < rounds; r++) {
         int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
         rc = bucket_endpoints(c, a, b, 1, counts, &buf, slot);
-        if (rc == G5_OK)
-            rc = px_exchange(c->comm, 1, counts, buf, &rbuf, &nr, rcounts);
+        rc = px_exchange(c->comm, rc, 1, counts, buf, &rbuf, &nr, rcounts);
         free(buf);
         buf = NULL;
         if (rc == G5_OK) {
@@ -858,7 +876,7 @@ static int measure(const struct ctx *c, part_result *res)
         free(rbuf);
         rbuf = NULL;
         G5_TRY(g5_agree(c->comm, rc));
-        rc = px_exchange(c->comm, 2, rcounts, reply, &ans, &na, NULL);
+        rc = px_exchange(c->comm, rc, 2, rcounts, reply, &ans, &na, NULL);
         free(reply);
         reply = NULL;
         G5_TRY(g5_agree(c->comm, rc));

@@ -190,6 +190,33 @@ static int one_bad_edge_fails_on_every_rank(void)
     return ok;
 }
 
+/* A failure on the last rank before an exchange (here: its status going in)
+ * makes every rank return that failure with its message, without a rank
+ * waiting in a collective the failing one skipped (the run is under a
+ * timeout), and the next exchange works again. */
+static int a_failure_before_an_exchange_reaches_every_rank(void)
+{
+    int ok = 1, rc, st;
+    int64_t *counts = calloc((size_t)P, sizeof(int64_t)), rec[2] = {me, me};
+    int64_t *rbuf = NULL, nr = -1;
+    counts[(me + 1) % P] = 1;
+    st = me == P - 1 ? g5_error(G5_ERR_NOMEM, "rank %d could not build its records", me) : G5_OK;
+    rc = px_exchange(MPI_COMM_WORLD, st, 2, me == P - 1 ? NULL : counts, me == P - 1 ? NULL : rec,
+                     &rbuf, &nr, NULL);
+    MT_CHECK(rc == G5_ERR_NOMEM, "every rank returns the failure, got %d", rc);
+    MT_CHECK(strstr(g5_error_msg(), "could not build its records") != NULL, "the failing rank's message: %s",
+             g5_error_msg());
+    MT_CHECK(rbuf == NULL && nr == 0, "nothing received on failure");
+    rc = px_exchange(MPI_COMM_WORLD, G5_OK, 2, counts, rec, &rbuf, &nr, NULL);
+    MT_CHECK(rc == G5_OK && nr == 1, "the next exchange works: rc %d, %lld records", rc, (long long)nr);
+    if (rc == G5_OK && nr == 1)
+        MT_CHECK(rbuf[0] == (me + P - 1) % P && rbuf[1] == rbuf[0], "record from the previous rank: {%lld, %lld}",
+                 (long long)rbuf[0], (long long)rbuf[1]);
+    free(rbuf);
+    free(counts);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -200,6 +227,7 @@ int main(int argc, char **argv)
     MT_RUN(uneven_slabs_give_the_same_result);
     MT_RUN(id_degree_and_leaves_orders_are_the_same_for_any_process_count);
     MT_RUN(one_bad_edge_fails_on_every_rank);
+    MT_RUN(a_failure_before_an_exchange_reaches_every_rank);
     free(E), free(label), free(cv), free(ce);
     return mt_finish();
 }

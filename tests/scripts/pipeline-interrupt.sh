@@ -44,7 +44,7 @@ touch "$RUN/components.h5"
 : > "$LOG"
 check "make pipeline with a truncated components.h5 succeeds" pmake pipeline "${VARS[@]}"
 check "the check named the damaged file" grep -q "removing .*components.h5" "$LOG"
-check "components.h5 rebuilt and readable" "$ROOT/bin/g500" stats "$RUN/components.h5"
+check "components.h5 rebuilt and readable" "$ROOT/${G500:-bin/g500}" stats "$RUN/components.h5"
 check "the placement was rebuilt after it" test "$RUN/placement-$P.h5" -nt "$RUN/components.h5"
 
 # A placement made for another graph (copied in from another run) is not reused.

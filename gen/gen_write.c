@@ -28,7 +28,7 @@
  * after the same round; the file is then removed (io_edges_abort).
  *
  * content_id: the sum mod 2^64 over positions of gen_content_term, summed
- * per rank by gen_slab and all-reduced.
+ * per rank by gen_slab_shared and all-reduced.
  */
 #include "gen_internal.h"
 

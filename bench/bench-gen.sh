@@ -3,9 +3,10 @@
 # bench-gen.sh - throughput of `g500 gen` (run by `make bench-gen`).
 #
 # 1. In-memory generation rate (no I/O) at 1 and 2 OpenMP threads.
-# 2. Generation + write of edges.h5 at each SCALE, 1 and 2 ranks (one
-#    thread per rank; at 2 ranks also without checksums and contiguous),
-#    against a plain sequential write of the same number
+# 2. Generation + write of edges.h5 at each SCALE: 1 rank x 1 thread, and
+#    the two ways of using 2 cores, 1 rank x 2 threads and 2 ranks x 1
+#    thread (at 2 ranks also without checksums and contiguous), against a
+#    plain sequential write of the same number
 #    of bytes to the same directory (dd from /dev/zero, conv=fdatasync).
 #    Both sides are timed to stable storage: gen's own time (barrier before
 #    create .. rename) plus an fsync of the file right after (`sync FILE`,
@@ -37,12 +38,12 @@ trap 'rm -f "$DIR"/*.h5 "$DIR"/plain' EXIT
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 now() { date +%s.%N; }
-# gen_run NP SCALE FILE [extra gen options]: prints "seconds_to_disk bytes peak_rss_mib"
+# gen_run NP THREADS SCALE FILE [extra gen options]: prints "seconds_to_disk bytes peak_rss_mib"
 gen_run() {
-    local np=$1 s=$2 f=$3; shift 3
+    local np=$1 th=$2 s=$3 f=$4; shift 4
     rm -f "$f"
     local out t0 t1 secs
-    out=$(mpirun --oversubscribe -np "$np" -x OMP_NUM_THREADS=1 "$G500" gen --scale "$s" -o "$f" "$@" 2>/dev/null)
+    out=$(mpirun --oversubscribe -np "$np" -x OMP_NUM_THREADS="$th" "$G500" gen --scale "$s" -o "$f" "$@" 2>/dev/null)
     t0=$(now); sync "$f"; t1=$(now)
     secs=$(sed -nE 's/.* in ([0-9.]+) s .*/\1/p' <<<"$out")
     rss=$(sed -nE 's/.*peak memory per rank ([0-9.]+) MiB.*/\1/p' <<<"$out")
@@ -77,24 +78,25 @@ done
 echo
 echo "## Generation + write to stable storage vs a plain write of the same bytes"
 echo
-echo "| SCALE | ranks | layout | file bytes | gen+write (s) | edges/s | plain dd write (s) | ratio gen/dd | peak RSS per rank (MiB) |"
+echo "| SCALE | ranks x threads | layout | file bytes | gen+write (s) | edges/s | plain dd write (s) | ratio gen/dd | peak RSS per rank (MiB) |"
 echo "|---|---|---|---|---|---|---|---|---|"
-configs=("1|default (Fletcher32)|" "2|default (Fletcher32)|" "2|chunked, no checksums|--no-checksums" "2|contiguous|--chunk-rows 0")
+configs=("1|1|default (Fletcher32)|" "1|2|default (Fletcher32)|" "2|1|default (Fletcher32)|"
+         "2|1|chunked, no checksums|--no-checksums" "2|1|contiguous|--chunk-rows 0")
 for s in $SCALES; do
     declare -A T=() R=() BY=(); plain=""
     for k in $(seq "$REPS"); do
         for i in "${!configs[@]}"; do
-            IFS='|' read -r np _ opt <<<"${configs[$i]}"
-            read -r t b rss < <(gen_run "$np" "$s" "$DIR/g.h5" $opt)
+            IFS='|' read -r np th _ opt <<<"${configs[$i]}"
+            read -r t b rss < <(gen_run "$np" "$th" "$s" "$DIR/g.h5" $opt)
             T[$i]="${T[$i]:-} $t"; R[$i]=$rss; BY[$i]=$b
         done
         plain="$plain $(plain_run "${BY[0]}")"
     done
     pm=$(median <<<"$plain")
     for i in "${!configs[@]}"; do
-        IFS='|' read -r np name _ <<<"${configs[$i]}"
+        IFS='|' read -r np th name _ <<<"${configs[$i]}"
         tm=$(median <<<"${T[$i]}")
-        printf "| %s | %d | %s | %d | %.2f | %.3g | %.2f | %.2f | %s |\n" "$s" "$np" "$name" "${BY[$i]}" "$tm" \
+        printf "| %s | %d x %d | %s | %d | %.2f | %.3g | %.2f | %.2f | %s |\n" "$s" "$np" "$th" "$name" "${BY[$i]}" "$tm" \
             "$(awk -v m=$((16 << s)) -v t="$tm" 'BEGIN {print m / t}')" "$pm" \
             "$(awk -v a="$tm" -v b="$pm" 'BEGIN {print a / b}')" "${R[$i]}"
     done
@@ -102,7 +104,7 @@ for s in $SCALES; do
 done
 s0=${SCALES%% *}
 echo
-echo "## Layout at SCALE $s0, 2 ranks (time to stable storage)"
+echo "## Layout at SCALE $s0, 2 ranks x 1 thread (time to stable storage)"
 echo
 echo "| layout | file bytes | gen+write (s) | relative to contiguous | read back, 2 ranks (s) |"
 echo "|---|---|---|---|---|"
@@ -115,7 +117,7 @@ layouts=("contiguous, no checksums|--chunk-rows 0"
 declare -A L=() LB=() LR=()
 for k in $(seq "$REPS"); do
     for i in "${!layouts[@]}"; do
-        read -r t b _ < <(gen_run 2 "$s0" "$DIR/l.h5" ${layouts[$i]#*|})
+        read -r t b _ < <(gen_run 2 1 "$s0" "$DIR/l.h5" ${layouts[$i]#*|})
         L[$i]="${L[$i]:-} $t"; LB[$i]=$b
         LR[$i]="${LR[$i]:-} $(mpirun --oversubscribe -np 2 -x OMP_NUM_THREADS=1 "$EDGES_READ" "$DIR/l.h5")"
     done

@@ -38,7 +38,7 @@
  * "Ciphers with arbitrary finite domains", CT-RSA 2002): apply it again
  * until the value is below M, at most 2 steps on average since 2^b < 2M.
  */
-#include "gen.h"
+#include "gen_internal.h"
 
 #include "common.h"
 
@@ -196,17 +196,25 @@ uint64_t gen_content_term(int64_t i, int64_t u, int64_t v, float w)
     return gen_mix64(h ^ wb);
 }
 
+/* The tuple at output position i (the pipeline of gen.h). */
+static inline void tuple(const gen *g, int64_t i, int64_t *u, int64_t *v, float *w)
+{
+    int64_t e = gen_shuffle(g, i);
+    gen_rmat_edge(g, (uint64_t)e, u, v);
+    *u = gen_scramble(g, *u);
+    *v = gen_scramble(g, *v);
+    *w = gen_weight(g, (uint64_t)e);
+}
+
 void gen_slab(const gen *g, int64_t first, int64_t count, int64_t *edges,
               float *weights, uint64_t *content)
 {
     uint64_t sum = 0;
 #pragma omp parallel for schedule(static) reduction(+ : sum)
     for (int64_t k = 0; k < count; k++) {
-        int64_t i = first + k, e = gen_shuffle(g, i), u, v;
-        gen_rmat_edge(g, (uint64_t)e, &u, &v);
-        u = gen_scramble(g, u);
-        v = gen_scramble(g, v);
-        float w = gen_weight(g, (uint64_t)e);
+        int64_t i = first + k, u, v;
+        float w;
+        tuple(g, i, &u, &v, &w);
         if (edges) {
             edges[2 * k] = u;
             edges[2 * k + 1] = v;
@@ -218,4 +226,25 @@ void gen_slab(const gen *g, int64_t first, int64_t count, int64_t *edges,
     }
     if (content)
         *content += sum;
+}
+
+void gen_slab_shared(const gen *g, int64_t first, int64_t count, int64_t *edges,
+                     float *weights, uint64_t *content)
+{
+    uint64_t sum = 0;
+    /* Dynamic pieces: a thread that joins late (gen_write's writer) takes
+     * what is left instead of a fixed share. */
+#pragma omp for schedule(dynamic, GEN_SHARED_PIECE) nowait
+    for (int64_t k = 0; k < count; k++) {
+        int64_t i = first + k, u, v;
+        float w;
+        tuple(g, i, &u, &v, &w);
+        edges[2 * k] = u;
+        edges[2 * k + 1] = v;
+        weights[k] = w;
+        sum += gen_content_term(i, u, v, w);
+    }
+#pragma omp atomic
+    *content += sum;
+#pragma omp barrier
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* mpi_gen.c - gen_write at 1, 2 and 4 ranks: the datasets equal the
- * one-process in-memory generation whatever the rank and thread counts
- * (checked slab by slab and by the content id), and a write failing on one
- * rank only returns the error on every rank, leaves no file and no hang. */
+ * one-process in-memory generation whatever the rank and thread counts and
+ * however many rounds the double buffer (generate batch k+1 while batch k
+ * is written) runs (checked slab by slab and by the content id), and a
+ * write failing on one rank only, in the first or a later round, returns
+ * the error on every rank, leaves no file and no hang. */
 #include "common.h"
 #include "gen_internal.h"
 #include "io.h"
@@ -49,7 +51,7 @@ static int check_file(const char *path, const gen_params *gp)
     return ok;
 }
 
-static int write_and_check(int threads, int ef, int64_t chunk_rows)
+static int write_and_check_batches(int threads, int ef, int64_t chunk_rows, int64_t batch_rows)
 {
     int ok = 1;
     char path[300];
@@ -60,14 +62,21 @@ static int write_and_check(int threads, int ef, int64_t chunk_rows)
     gp.seed = 20261122;
     gen_write_opts_default(&o);
     o.chunk_rows = chunk_rows;
+    o.batch_rows = batch_rows;
     o.quiet = 1;
-    snprintf(path, sizeof path, "%s/g-%d-%d-%lld.h5", dir, threads, ef, (long long)chunk_rows);
+    snprintf(path, sizeof path, "%s/g-%d-%d-%lld-%lld.h5", dir, threads, ef, (long long)chunk_rows,
+             (long long)batch_rows);
     omp_set_num_threads(threads);
     int rc = gen_write_ex(MPI_COMM_WORLD, &gp, path, 0, &o, NULL);
     MT_CHECK(rc == G5_OK, "gen_write: %s", g5_error_msg());
     if (rc == G5_OK)
         ok &= check_file(path, &gp);
     return ok;
+}
+
+static int write_and_check(int threads, int ef, int64_t chunk_rows)
+{
+    return write_and_check_batches(threads, ef, chunk_rows, GEN_BATCH_ROWS);
 }
 
 static int datasets_match_in_memory_generation_one_thread(void) { return write_and_check(1, 16, 1000); }
@@ -77,7 +86,16 @@ static int datasets_match_with_uneven_edge_count_and_contiguous_layout(void)
     return write_and_check(2, 3, 0) & write_and_check(1, 3, 4096);
 }
 
-static int one_ranks_failed_write_fails_everywhere(void)
+/* SCALE 11, edgefactor 16: 32768 rows; chunks of 1000 rows and batches of
+ * 3 chunks give each rank several rounds (12 at 1 rank, 3 at 4 ranks, the
+ * last rank fewer rows than the others). */
+static int datasets_match_over_many_double_buffered_rounds(void)
+{
+    return write_and_check_batches(1, 16, 1000, 3000) & write_and_check_batches(2, 16, 1000, 3500) &
+           write_and_check_batches(3, 16, 1000, 3000) & write_and_check_batches(2, 3, 0, 2000);
+}
+
+static int one_ranks_failed_write_fails_everywhere_round(int64_t fail_round, int threads)
 {
     int ok = 1, rank, size;
     char path[300], cmd[400];
@@ -89,7 +107,10 @@ static int one_ranks_failed_write_fails_everywhere(void)
     gen_write_opts_default(&o);
     o.chunk_rows = 4096;
     o.quiet = 1;
+    o.batch_rows = 4096;
     o.fail_rank = size - 1;
+    o.fail_round = fail_round;
+    omp_set_num_threads(threads);
     snprintf(path, sizeof path, "%s/fail.h5", dir);
     g5_error_clear();
     int rc = gen_write_ex(MPI_COMM_WORLD, &gp, path, 0, &o, NULL);
@@ -104,13 +125,34 @@ static int one_ranks_failed_write_fails_everywhere(void)
     o.fail_rank = -1;
     rc = gen_write_ex(MPI_COMM_WORLD, &gp, path, 0, &o, NULL);
     MT_CHECK(rc == G5_OK, "a write after the failure: %s", g5_error_msg());
+    if (rc == G5_OK)
+        ok &= check_file(path, &gp);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        unlink(path);
     return ok;
+}
+
+/* SCALE 12: 65536 rows, batches of one 4096-row chunk: 16 rounds at 1 rank,
+ * 4 at 4 ranks; the last rank fails in round 0 or in round 2. */
+static int one_ranks_failed_write_fails_everywhere(void)
+{
+    return one_ranks_failed_write_fails_everywhere_round(0, 1) &
+           one_ranks_failed_write_fails_everywhere_round(0, 2);
+}
+
+static int a_failed_write_in_a_later_round_fails_everywhere(void)
+{
+    return one_ranks_failed_write_fails_everywhere_round(2, 1) &
+           one_ranks_failed_write_fails_everywhere_round(2, 2);
 }
 
 int main(int argc, char **argv)
 {
-    int rank;
-    MPI_Init(&argc, &argv);
+    int rank, provided;
+    /* As common/main.c: gen_write calls MPI from the master thread of its
+     * parallel region while the other threads generate. */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
@@ -122,7 +164,9 @@ int main(int argc, char **argv)
     MT_RUN(datasets_match_in_memory_generation_one_thread);
     MT_RUN(datasets_match_in_memory_generation_two_threads);
     MT_RUN(datasets_match_with_uneven_edge_count_and_contiguous_layout);
+    MT_RUN(datasets_match_over_many_double_buffered_rounds);
     MT_RUN(one_ranks_failed_write_fails_everywhere);
+    MT_RUN(a_failed_write_in_a_later_round_fails_everywhere);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         char cmd[300];

@@ -229,21 +229,32 @@ static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, i
             if (u != v)
                 uf_union(parent, (int32_t)u, (int32_t)v);
         }
-        /* Flatten: parent[v] = the root of v. */
-#pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++)
-            ST(parent[v], uf_find(parent, (int32_t)v));
-        /* Seen vertices: those in a set of two or more (self-loops were
-         * skipped, as link_one skips them). A root is seen when some other
-         * vertex points at it; all such writes store the same value. */
+        /* Flatten: root[v] = the root of v, found without writing parent.
+         * (Finds that halve paths here raced with this very loop: a thread
+         * could overwrite a vertex's stored root with a grandparent it had
+         * read before, which need not be a root any more; the set then
+         * split in two.) */
 #pragma omp for schedule(static)
         for (int64_t v = 0; v < n; v++) {
-            const int32_t r = LD(parent[v]);
-            if (r != v) {
-                root[v] = r;
-                ST(root[r], r);
-            }
+            int32_t x = (int32_t)v, p;
+            while ((p = LD(parent[x])) != x)
+                x = p;
+            root[v] = x;
         }
+        /* Seen vertices: those in a set of two or more (self-loops were
+         * skipped, as link_one skips them). A root is seen when some other
+         * vertex points at it: mark it in parent, which is free now (all
+         * such writes store the same value); unseen roots go back to -1. */
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++) {
+            const int32_t r = root[v];
+            if (r != v)
+                ST(parent[r], -2);
+        }
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            if (root[v] == v && LD(parent[v]) != -2)
+                root[v] = -1;
     }
     *bad_out = bad;
     if (bad < count)

@@ -387,3 +387,48 @@ Test(cc_property, second_call_and_many_blocks_equal_one_call)
     free(s1); free(e); free(a); free(b);
     cc_forest_free(&one);
 }
+
+static void mpi_setup(void) { MPI_Init(NULL, NULL); }
+static void mpi_teardown(void) { MPI_Finalize(); }
+
+/* The duplicate count against a sort, at sizes that take each of its
+ * paths: one bucket level (up to 2^8 buckets of about 4096 keys) and two
+ * (more than 2^20 keys: buckets scattered again into sub-buckets), with
+ * heavy duplication, reversed pairs and self-loops, at 1, 2 and 3 threads. */
+Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t sizes[] = {0, 1, 2, 700, 4097, 70000, 1500000};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        const int64_t m = sizes[si];
+        /* vertex range about m / 4: many repeated pairs */
+        const int64_t n = m / 4 + 3;
+        int64_t *e = malloc((size_t)(m + 1) * 16), *keys = malloc((size_t)(m + 1) * 8), nk = 0, want = 0;
+        uint64_t s = 12345 + (uint64_t)m;
+        for (int64_t i = 0; i < m; i++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            int64_t u = (int64_t)((s >> 33) % (uint64_t)n), v = (int64_t)((s >> 13) % (uint64_t)n);
+            if (i % 97 == 5)
+                v = u;  /* self-loop */
+            if (i % 5 == 3 && i > 0) {
+                u = e[2 * (i - 1) + 1];  /* the previous pair reversed */
+                v = e[2 * (i - 1)];
+            }
+            e[2 * i] = u;
+            e[2 * i + 1] = v;
+            if (u != v)
+                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+        }
+        qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
+        for (int64_t i = 0; i < nk; i++)
+            want += i == 0 || keys[i] != keys[i - 1];
+        cr_assert(m < 1000 || want < nk * 9 / 10, "the test graph of %lld tuples must hold duplicates", (long long)m);
+        for (int t = 1; t <= 3; t++) {
+            int64_t got = -1;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got, want, "%lld tuples, %d threads: %lld distinct pairs, a sort finds %lld",
+                         (long long)m, t, (long long)got, (long long)want);
+        }
+        free(e);
+        free(keys);
+    }
+}

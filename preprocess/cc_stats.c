@@ -185,18 +185,34 @@ static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t
     }
 }
 
-/* Distinct values among h[0..len), all of one first-level bucket (same
- * top bit of the low half), with a linear-probing hash set of 2^tb >= 2 len
- * slots (table: room for them). Empty slot: h[0] with that bit flipped,
- * which is not in this bucket, so never one of the values. */
-static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t *table)
+/* Slots of the hash set for len values: the power of two >= 2 len. */
+static int table_bits(int64_t len)
 {
     int tb = 1;
+    while ((1LL << tb) < 2 * len)
+        tb++;
+    return tb;
+}
+
+/* Distinct values among h[0..len), all of one first-level bucket (same
+ * top bit of the low half), with a linear-probing hash set of
+ * 2^table_bits(len) slots (*table, *cap slots, grown here when short).
+ * Empty slot: h[0] with that bit flipped, which is not in this bucket, so
+ * never one of the values. -1 when out of memory. */
+static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, int64_t *cap)
+{
+    const int tb = table_bits(len);
     int64_t distinct = 0;
     if (len == 0)
         return 0;
-    while ((1LL << tb) < 2 * len)
-        tb++;
+    if ((1LL << tb) > *cap) {
+        free(*tablep);
+        *tablep = malloc(sizeof(uint64_t) << tb);
+        *cap = *tablep ? 1LL << tb : 0;
+        if (!*tablep)
+            return -1;
+    }
+    uint64_t *restrict table = *tablep;
     const uint64_t mask = (1ULL << tb) - 1, empty = h[0] ^ (UINT64_C(1) << 31);
     for (int64_t i = 0; i <= (int64_t)mask; i++)
         table[i] = empty;
@@ -249,19 +265,15 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
 #pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
     {
         const int ns = 1 << sub;
-        /* Hash table as hash_distinct sizes it for the largest sub-bucket
-         * (at most a bucket): the power of two >= 2 maxb; scratch and
-         * offsets for the second scatter. */
-        int tbits = 1;
-        while ((1LL << tbits) < 2 * maxb)
-            tbits++;
-        uint64_t *table = malloc(sizeof(uint64_t) << tbits);
+        /* The hash table (grown by hash_distinct to the largest
+         * sub-bucket met, about 2 BUCKET_KEYS slots); scratch (a bucket)
+         * and offsets for the second scatter. */
+        uint64_t *table = NULL;
+        int64_t cap = 0, d;
         uint64_t *scratch = sub ? malloc(sizeof(uint64_t) * (size_t)maxb) : NULL;
         int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
         /* (failed is this thread's reduction copy, which starts at INT_MIN) */
-        const int ok = table && pos && (!sub || scratch);
-        if (!ok)
-            failed = 1;
+        int ok = pos && (!sub || scratch);
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
             const int64_t blen = start[b + 1] - start[b];
@@ -269,7 +281,9 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
             if (!ok || blen == 0)
                 continue;
             if (!sub) {
-                distinct += hash_distinct(h, blen, table);
+                d = hash_distinct(h, blen, &table, &cap);
+                ok = d >= 0;
+                distinct += ok ? d : 0;
                 continue;
             }
             memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
@@ -280,11 +294,15 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
             for (int64_t i = 0; i < blen; i++)
                 scratch[pos[h_class(h[i], 0, top, sub)]++] = h[i];
             /* pos[s] is now the end of sub-bucket s */
-            for (int s = 0; s < ns; s++) {
+            for (int s = 0; s < ns && ok; s++) {
                 const int64_t lo = s ? pos[s - 1] : 0;
-                distinct += hash_distinct(scratch + lo, pos[s] - lo, table);
+                d = hash_distinct(scratch + lo, pos[s] - lo, &table, &cap);
+                ok = d >= 0;
+                distinct += ok ? d : 0;
             }
         }
+        if (!ok)
+            failed = 1;
         free(table);
         free(scratch);
         free(pos);

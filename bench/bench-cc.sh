@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # bench-cc.sh - connected components: the in-memory union-find against a
 # plain union-find (union by size + path halving, in bench_cc.c) measured in
-# the same run, at 1 rank x 1 and 2 threads and 2 ranks x 1 thread; then the
-# whole stage (read, compute, write) with bin/g500 when the gen stage exists.
+# the same run, at 1 rank x 1 and 2 threads and 2 ranks x 1 thread, all on
+# the generator's own edge list (seed 1, as `g500 gen --scale S` writes it);
+# `stream` (one read of the edge list) is the bandwidth ceiling. Then the
+# whole stage (read, compute, write) with bin/g500, with its phase times.
 # Ratios are against the plain baseline of the same SCALE in this run.
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
@@ -26,7 +28,8 @@ for s in $SCALES; do
     c=$(mpirun -np 2 -x OMP_NUM_THREADS=1 "$BENCH_CC" "$s" 1 "$REPS")
     printf '%s\n%s\n%s\n' "$a" "$b" "$c"
     base=$(field edges_per_s "$(grep '^plain' <<<"$a")")
-    for line in "$(grep '^forest' <<<"$a")" "$(grep '^forest' <<<"$b")" "$(grep '^forest' <<<"$c")" \
+    for line in "$(grep '^stream' <<<"$a")" "$(grep '^stream' <<<"$b")" "$(grep '^stream' <<<"$c")" \
+                "$(grep '^forest' <<<"$a")" "$(grep '^forest' <<<"$b")" "$(grep '^forest' <<<"$c")" \
                 "$(grep '^stage' <<<"$a")" "$(grep '^stage' <<<"$b")" "$(grep '^stage' <<<"$c")"; do
         eps=$(field edges_per_s "$line")
         printf 'SCALE %s %-6s ranks=%s threads=%s %.3e edges/s = %.2fx plain (%.3e)\n' "$s" \
@@ -39,11 +42,19 @@ for s in $SCALES; do
         for cfg in "1 1" "1 2" "2 1"; do
             set -- $cfg
             t0=$(date +%s.%N)
-            mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
-                --force --threads "$2" -q || { echo "components failed"; break; }
+            out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
+                --force --threads "$2" 2>&1) || { echo "components failed"; break; }
             t1=$(date +%s.%N)
-            awk -v s="$s" -v p="$1" -v t="$2" -v a="$t0" -v b="$t1" -v m="$m" \
-                'BEGIN{printf "SCALE %s whole  ranks=%s threads=%s %.2f s (mpirun included) %.3e edges/s\n", s, p, t, b-a, m/(b-a)}'
+            # phases from the progress lines: read, compute (of which the
+            # duplicate count), write, whole stage inside the program
+            rd=$(sed -nE 's/.*read in ([0-9.]+)s.*/\1/p' <<<"$out")
+            cp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' <<<"$out")
+            du=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
+            wr=$(sed -nE 's/.*in ([0-9.]+)s; whole stage.*/\1/p' <<<"$out")
+            st=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
+            awk -v s="$s" -v p="$1" -v t="$2" -v a="$t0" -v b="$t1" -v m="$m" -v rd="$rd" -v cp="$cp" \
+                -v du="$du" -v wr="$wr" -v st="$st" \
+                'BEGIN{printf "SCALE %s whole  ranks=%s threads=%s read %.2fs compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f; %.2fs with mpirun\n", s, p, t, rd, cp, du, wr, st, m/st, cp/rd, b-a}'
         done
     fi
 done

@@ -109,9 +109,10 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 
 /* Collective on comm. Distinct unordered non-self-loop pairs {u, v} over
  * the union of every rank's slab (edges [count][2], n vertices). Each pair
- * is sent to an owner rank chosen by a hash, which sorts and counts its
- * keys, so no rank holds more than its share of the edges. Out: *distinct,
- * the same on every rank. */
+ * is hashed once and the hash sent to an owner rank chosen by it, which
+ * counts its distinct values in cache-sized buckets, so no rank holds more
+ * than its share of the edges (8 bytes per slab tuple on one rank, 16 on
+ * several, transiently). Out: *distinct, the same on every rank. */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 
@@ -137,7 +138,8 @@ typedef struct cc_result {
  * along a binary tree of ranks to rank 0, which labels; labels and
  * component sizes are broadcast; edges per component and the statistics
  * are reduced. Memory per rank: 16 n bytes (forest) + 4 n (merge buffer)
- * + 4 n (labels) + about 32 bytes per local edge for the duplicate count.
+ * + 4 n (labels) + 8 bytes per local edge for the duplicate count on one
+ * rank, 16 on several.
  * Identical on every rank and for any number of ranks and threads. Caller
  * frees with cc_result_free. */
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,

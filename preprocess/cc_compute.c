@@ -14,8 +14,8 @@
  * size, ties by smallest vertex) is the same for any P and thread count.
  *
  * Memory per rank: O(n + m/P): the forest (16 B/vertex), one received root
- * vector (4 B/vertex), the labels (4 B/vertex), and 16 B/edge of the slab
- * twice during the duplicate count. The vertex-indexed arrays are not
+ * vector (4 B/vertex), the labels (4 B/vertex), and during the duplicate
+ * count 8 B per slab edge on one rank, 16 on several. The vertex-indexed arrays are not
  * divided by P: a distributed union-find over owner ranks would reach
  * O(n/P), at the price of many more message rounds.
  */

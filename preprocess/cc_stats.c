@@ -8,10 +8,14 @@
  * key = min(u,v) * n + max(u,v). Each key goes to the rank chosen by a hash
  * of it (splitmix64's finaliser), so equal keys meet on one rank and every
  * rank receives about M/P keys whatever the graph's skew; each rank
- * scatters its keys into buckets by their top bits (about 4096 keys a
- * bucket) and counts the distinct keys of each bucket with a small
- * linear-probing hash set that stays in cache (buckets shared among
- * threads). duplicate_edges = non-self-loop tuples - distinct pairs.
+ * scatters its keys into buckets by other bits of the same hash (about 4096
+ * keys a bucket, even sizes) and counts the distinct keys of each bucket
+ * with a small linear-probing hash set that stays in cache (buckets shared
+ * among threads). Every pass is a parallel counting scatter; on one rank
+ * the buckets are filled straight from the edge list (no key array).
+ * Memory: 8 bytes per local key (send buffer) + 8 per received key twice
+ * (receive buffer, buckets); one rank: 8 bytes per tuple.
+ * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
  * isolated vertices count as components of one vertex (bin 0).
@@ -93,50 +97,65 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
-/* Owner rank of a key: the high half of the hash scaled to [0, p)
- * (a multiply, not a division). */
-static inline int owner(uint64_t key, int p)
-{
-    return (int)(((mix64(key) >> 32) * (uint64_t)p) >> 32);
-}
-
 /* Keys per bucket aimed at by the bucket pass: a bucket's hash table
  * (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
 #define BUCKET_KEYS 4096
+/* At most 2^8 buckets per scatter pass: one write stream per bucket, and
+ * more streams than the TLB holds pages (thousands of 4 KiB pages far
+ * apart) made the scatter cost 5x the rest of the count. Larger inputs are
+ * scattered twice: into 256 buckets, then each bucket, inside the cache,
+ * into sub-buckets of about BUCKET_KEYS. */
+#define SCATTER_BITS 8
 
-/* Distinct values among keys[0..len) (tmp: scratch of len keys); -1 when
- * out of memory. Buckets by the top bits (parallel counting scatter), then
- * a linear-probing hash set per bucket, buckets shared among threads. */
-static int64_t count_distinct_local(const uint64_t *keys, uint64_t *tmp, int64_t len, int nt)
+/* What is scattered is not the pair key but h = mix64(key), a bijection
+ * of 64-bit words, so equal pairs give equal h and the distinct h are the
+ * distinct pairs; the hash is computed once per tuple and every class is a
+ * few bits of it: owner rank = the high half of h scaled to [0, p) (a
+ * multiply, not a division); bucket = `bits` bits of the low half after
+ * its first `skip` (the first scatter takes the top bits, the second the
+ * next ones); hash slot inside a bucket = the low bits of the high half.
+ * Owner, buckets and slot use different bits (the slot's and the owner's
+ * overlap only with more than 2^(32 - slot bits) ranks, which only makes
+ * probing a little longer), so the values an owner receives still fill its
+ * buckets evenly. */
+static inline int64_t h_class(uint64_t h, int p, int skip, int bits)
 {
-    uint64_t maxkey = 0;
-    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL;
-    int bits, top = 1, shift, nb, failed = 0;
+    if (p > 0)
+        return (int64_t)(((h >> 32) * (uint64_t)p) >> 32);
+    return (int64_t)(((uint32_t)h << skip) >> (32 - bits));
+}
 
-    if (len == 0)
-        return 0;
-    for (int64_t i = 0; i < len; i++)
-        maxkey = keys[i] > maxkey ? keys[i] : maxkey;
-    bits = maxkey ? 64 - __builtin_clzll(maxkey) : 1;
-    while (top < 20 && ((int64_t)BUCKET_KEYS << top) < len)
-        top++;
-    top = top < bits ? top : bits;
-    shift = bits - top;
-    nb = 1 << top;
-    cnt = calloc((size_t)nt * (size_t)nb, sizeof *cnt);
-    start = calloc((size_t)nb + 1, sizeof *start);
-    if (!cnt || !start) {
-        free(cnt);
-        free(start);
-        return -1;
-    }
+static inline uint64_t pair_hash(uint64_t u, uint64_t v, uint64_t n)
+{
+    return mix64(u < v ? u * n + v : v * n + u);
+}
+
+/* Counting scatter, in parallel: out[] = the hashes of the source grouped
+ * by class (h_class(h, p, 0, bits); nb classes; bits >= 1 unless p > 0),
+ * start[c] = where class c begins (start[nb] = the total). Source: the
+ * non-self-loop tuples of edges[len][2] when edges != NULL (hashed here),
+ * otherwise hashes[len]. Two passes over the source (count, then place),
+ * both split statically among the threads so each thread places what it
+ * counted; cnt: scratch of nt * nb. */
+static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n,
+                           int p, int bits, int nb, int nt, int64_t *cnt, int64_t *start, uint64_t *out)
+{
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
         const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
-        int64_t *c = cnt + (size_t)t * (size_t)nb;
-        for (int64_t i = lo; i < hi; i++)
-            c[keys[i] >> shift]++;
+        int64_t *restrict c = cnt + (size_t)t * (size_t)nb;
+        memset(c, 0, (size_t)nb * sizeof *c);
+        if (edges) {
+            for (int64_t i = lo; i < hi; i++) {
+                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+                if (u != v)
+                    c[h_class(pair_hash(u, v, n), p, 0, bits)]++;
+            }
+        } else {
+            for (int64_t i = lo; i < hi; i++)
+                c[h_class(hashes[i], p, 0, bits)]++;
+        }
 #pragma omp barrier
 #pragma omp single
         {
@@ -144,51 +163,153 @@ static int64_t count_distinct_local(const uint64_t *keys, uint64_t *tmp, int64_t
             for (int b = 0; b < nb; b++) {
                 start[b] = sum;
                 for (int s = 0; s < tn; s++) {
-                    int64_t x = cnt[(size_t)s * (size_t)nb + (size_t)b];
+                    const int64_t x = cnt[(size_t)s * (size_t)nb + (size_t)b];
                     cnt[(size_t)s * (size_t)nb + (size_t)b] = sum;
                     sum += x;
                 }
-                maxb = sum - start[b] > maxb ? sum - start[b] : maxb;
             }
             start[nb] = sum;
         }
-        for (int64_t i = lo; i < hi; i++)
-            tmp[c[keys[i] >> shift]++] = keys[i];
-    }
-#pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
-    {
-        int tbits = 1;
-        while ((1LL << tbits) < 2 * maxb)
-            tbits++;
-        /* Empty slot: UINT64_MAX, never a key (keys are below n^2 < 2^62). */
-        uint64_t *table = malloc(sizeof(uint64_t) << tbits);
-        if (!table)
-            failed = 1;
-#pragma omp for schedule(dynamic, 16)
-        for (int b = 0; b < nb; b++) {
-            const int64_t blen = start[b + 1] - start[b];
-            const uint64_t *k = tmp + start[b];
-            int tb = 1;
-            if (!table || blen == 0)
-                continue;
-            while ((1LL << tb) < 2 * blen)
-                tb++;
-            const uint64_t mask = (1ULL << tb) - 1;
-            memset(table, 0xff, sizeof(uint64_t) << tb);
-            for (int64_t i = 0; i < blen; i++) {
-                uint64_t h = (k[i] * 0x9e3779b97f4a7c15ULL) >> (64 - tb);
-                while (table[h] != UINT64_MAX && table[h] != k[i])
-                    h = (h + 1) & mask;
-                if (table[h] == UINT64_MAX) {
-                    table[h] = k[i];
-                    distinct++;
+        if (edges) {
+            for (int64_t i = lo; i < hi; i++) {
+                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+                if (u != v) {
+                    const uint64_t h = pair_hash(u, v, n);
+                    out[c[h_class(h, p, 0, bits)]++] = h;
                 }
             }
+        } else {
+            for (int64_t i = lo; i < hi; i++)
+                out[c[h_class(hashes[i], p, 0, bits)]++] = hashes[i];
         }
+    }
+}
+
+/* Slots of the hash set for len values: the power of two >= 2 len. */
+static int table_bits(int64_t len)
+{
+    int tb = 1;
+    while ((1LL << tb) < 2 * len)
+        tb++;
+    return tb;
+}
+
+/* Distinct values among h[0..len), all of one first-level bucket (same
+ * top bit of the low half), with a linear-probing hash set of
+ * 2^table_bits(len) slots (*table, *cap slots, grown here when short).
+ * Empty slot: h[0] with that bit flipped, which is not in this bucket, so
+ * never one of the values. -1 when out of memory. */
+static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, int64_t *cap)
+{
+    const int tb = table_bits(len);
+    int64_t distinct = 0;
+    if (len == 0)
+        return 0;
+    if ((1LL << tb) > *cap) {
+        free(*tablep);
+        *tablep = malloc(sizeof(uint64_t) << tb);
+        *cap = *tablep ? 1LL << tb : 0;
+        if (!*tablep)
+            return -1;
+    }
+    uint64_t *restrict table = *tablep;
+    const uint64_t mask = (1ULL << tb) - 1, empty = h[0] ^ (UINT64_C(1) << 31);
+    for (int64_t i = 0; i <= (int64_t)mask; i++)
+        table[i] = empty;
+    for (int64_t i = 0; i < len; i++) {
+        uint64_t s = (h[i] >> 32) & mask;
+        while (table[s] != empty && table[s] != h[i])
+            s = (s + 1) & mask;
+        if (table[s] == empty) {
+            table[s] = h[i];
+            distinct++;
+        }
+    }
+    return distinct;
+}
+
+/* Distinct pairs among the non-self-loop tuples of edges[len][2] (when
+ * edges != NULL) or distinct values among hashes[len]; -1 when out of
+ * memory. The hashes are scattered into 2 to 2^SCATTER_BITS buckets (even
+ * sizes whatever the graph's skew); each bucket (buckets shared among
+ * threads) is scattered again into sub-buckets of about BUCKET_KEYS in a
+ * per-thread scratch that stays in cache, and each sub-bucket goes through
+ * a linear-probing hash set that stays in L2. */
+static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes, int64_t len,
+                                    uint64_t n, int nt)
+{
+    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL;
+    uint64_t *tmp = NULL;
+    int top = 1, sub = 0, nb, failed = 0;
+
+    if (len == 0)
+        return 0;
+    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
+        top++;
+    nb = 1 << top;
+    cnt = malloc((size_t)nt * (size_t)nb * sizeof *cnt);
+    start = malloc(((size_t)nb + 1) * sizeof *start);
+    tmp = g5_malloc((size_t)len * sizeof *tmp, "duplicate count: buckets");
+    if (!cnt || !start || !tmp) {
+        free(cnt);
+        free(start);
+        free(tmp);
+        return -1;
+    }
+    scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp);
+    for (int b = 0; b < nb; b++)
+        maxb = start[b + 1] - start[b] > maxb ? start[b + 1] - start[b] : maxb;
+    /* Sub-buckets per bucket: the same for all (buckets are even). */
+    while (sub < 32 - top && ((int64_t)BUCKET_KEYS << sub) < maxb)
+        sub++;
+#pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
+    {
+        const int ns = 1 << sub;
+        /* The hash table (grown by hash_distinct to the largest
+         * sub-bucket met, about 2 BUCKET_KEYS slots); scratch (a bucket)
+         * and offsets for the second scatter. */
+        uint64_t *table = NULL;
+        int64_t cap = 0, d;
+        uint64_t *scratch = sub ? malloc(sizeof(uint64_t) * (size_t)maxb) : NULL;
+        int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
+        /* (failed is this thread's reduction copy, which starts at INT_MIN) */
+        int ok = pos && (!sub || scratch);
+#pragma omp for schedule(dynamic, 1)
+        for (int b = 0; b < nb; b++) {
+            const int64_t blen = start[b + 1] - start[b];
+            const uint64_t *h = tmp + start[b];
+            if (!ok || blen == 0)
+                continue;
+            if (!sub) {
+                d = hash_distinct(h, blen, &table, &cap);
+                ok = d >= 0;
+                distinct += ok ? d : 0;
+                continue;
+            }
+            memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
+            for (int64_t i = 0; i < blen; i++)
+                pos[h_class(h[i], 0, top, sub) + 1]++;
+            for (int s = 0; s < ns; s++)
+                pos[s + 1] += pos[s];
+            for (int64_t i = 0; i < blen; i++)
+                scratch[pos[h_class(h[i], 0, top, sub)]++] = h[i];
+            /* pos[s] is now the end of sub-bucket s */
+            for (int s = 0; s < ns && ok; s++) {
+                const int64_t lo = s ? pos[s - 1] : 0;
+                d = hash_distinct(scratch + lo, pos[s] - lo, &table, &cap);
+                ok = d >= 0;
+                distinct += ok ? d : 0;
+            }
+        }
+        if (!ok)
+            failed = 1;
         free(table);
+        free(scratch);
+        free(pos);
     }
     free(cnt);
     free(start);
+    free(tmp);
     return failed ? -1 : distinct;
 }
 
@@ -197,65 +318,48 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
 {
     int p, rc = G5_OK;
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int64_t *scount = NULL, *rcount = NULL, *pos = NULL, nrecv = 0, nkeys = 0, local = 0;
+    int64_t *scount = NULL, *rcount = NULL, *cnt = NULL, nrecv = 0, local = 0;
     int *sc = NULL, *rc_ = NULL, *sd = NULL, *rd = NULL;
-    uint64_t *keys = NULL, *send = NULL, *recv = NULL;
+    uint64_t *send = NULL, *recv = NULL;
 
     *distinct = 0;
     MPI_Comm_size(comm, &p);
-    scount = calloc((size_t)p, sizeof *scount);
+    if (p == 1) {
+        /* The keys are already where they belong: bucket them straight from
+         * the edge list. */
+        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt);
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        *distinct = local;
+        return rc;
+    }
+    scount = calloc((size_t)p + 1, sizeof *scount);
     rcount = calloc((size_t)p, sizeof *rcount);
-    pos = calloc((size_t)p, sizeof *pos);
+    cnt = malloc((size_t)nt * (size_t)p * sizeof *cnt);
     sc = calloc((size_t)p, sizeof *sc);
     rc_ = calloc((size_t)p, sizeof *rc_);
     sd = calloc((size_t)p, sizeof *sd);
     rd = calloc((size_t)p, sizeof *rd);
-    keys = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *keys, "duplicate count: keys");
-    if (!scount || !rcount || !pos || !sc || !rc_ || !sd || !rd || !keys)
+    send = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *send, "duplicate count: send buffer");
+    if (!scount || !rcount || !cnt || !sc || !rc_ || !sd || !rd || !send)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     if (rc == G5_OK) {
-        for (int64_t i = 0; i < count; i++) {
-            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if (u != v)
-                keys[nkeys++] = u < v ? (uint64_t)u * (uint64_t)n + (uint64_t)v
-                                      : (uint64_t)v * (uint64_t)n + (uint64_t)u;
-        }
-        if (p > 1)
-            for (int64_t i = 0; i < nkeys; i++)
-                scount[owner(keys[i], p)]++;
-        else
-            scount[0] = nkeys;
-        /* one rank: the keys are already where they belong */
-        send = g5_malloc((size_t)(nkeys > 0 ? nkeys : 1) * sizeof *send, "duplicate count: send buffer");
-        if (!send)
-            rc = G5_ERR_NOMEM;
-    }
-    if (rc == G5_OK && p > 1) {
-        int64_t sum = 0;
+        /* Each key to the owner rank chosen by its hash; scount holds
+         * where each owner's keys start. */
+        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send);
         for (int r = 0; r < p; r++) {
-            if (sum > INT_MAX || scount[r] > INT_MAX)
+            if (scount[r + 1] > INT_MAX)
                 rc = g5_error(G5_ERR_ARG, "duplicate count: %lld edges per rank exceed one exchange; use more ranks",
                               (long long)count);
-            pos[r] = sum;
-            sd[r] = (int)sum;
-            sc[r] = (int)scount[r];
-            sum += scount[r];
+            sd[r] = (int)scount[r];
+            sc[r] = (int)(scount[r + 1] - scount[r]);
         }
-        for (int64_t i = 0; i < nkeys && rc == G5_OK; i++)
-            send[pos[owner(keys[i], p)]++] = keys[i];
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (p == 1) {
-        local = count_distinct_local(keys, send, nkeys, nt);
-        if (local < 0)
-            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate hash tables");
-        *distinct = local;
-        goto out;
-    }
-    free(keys);
-    keys = NULL;
+    for (int r = 0; r < p; r++)
+        scount[r] = sc[r];
     if (MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
     for (int r = 0; r < p && rc == G5_OK; r++) {
@@ -278,16 +382,11 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    /* The send buffer is free now: reuse it as scratch when large enough. */
-    if (nkeys < nrecv) {
-        free(send);
-        send = g5_malloc((size_t)nrecv * sizeof *send, "duplicate count: scratch buffer");
-        if (!send)
-            rc = G5_ERR_NOMEM;
-    }
-    local = rc == G5_OK ? count_distinct_local(recv, send, nrecv, nt) : 0;
+    free(send);
+    send = NULL;
+    local = count_distinct_local(NULL, recv, nrecv, (uint64_t)n, nt);
     if (local < 0)
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate hash tables");
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
@@ -297,12 +396,11 @@ out:
     rc = g5_agree(comm, rc);
     free(scount);
     free(rcount);
-    free(pos);
+    free(cnt);
     free(sc);
     free(rc_);
     free(sd);
     free(rd);
-    free(keys);
     free(send);
     free(recv);
     return rc;

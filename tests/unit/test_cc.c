@@ -387,3 +387,98 @@ Test(cc_property, second_call_and_many_blocks_equal_one_call)
     free(s1); free(e); free(a); free(b);
     cc_forest_free(&one);
 }
+
+/* The scan's giant bitmap is built once and then follows its set through
+ * the links: here the marked set (a path over 0..9, the only set the
+ * sample builds) is moved into a larger one in the first block, and the
+ * second block's edges must be filtered against the larger set. Labels
+ * equal the BFS labelling at 1, 2 and 3 threads. */
+Test(cc_forest, giant_bitmap_follows_its_set_into_a_larger_one)
+{
+    const int64_t n = 4096, b1 = n + (1 << 20), m = b1 + 200000;
+    int64_t *e = malloc(2 * m * sizeof *e), *want = malloc(n * 8), *wsizes = malloc(n * 8), wc, nc, *cv;
+    int32_t *got = malloc(n * 4);
+    for (int64_t i = 0; i < m; i++) /* filler: self-loops */
+        e[2 * i] = e[2 * i + 1] = i < n ? 0 : 1;
+    for (int64_t i = 0; i < 9; i++) { /* sample: path 0..9 */
+        e[2 * i] = i;
+        e[2 * i + 1] = i + 1;
+    }
+    for (int64_t i = 0; i < 199; i++) { /* block 1: path 100..299, then 150-5 */
+        e[2 * (n + i)] = 100 + i;
+        e[2 * (n + i) + 1] = 101 + i;
+    }
+    e[2 * (n + 500)] = 150;
+    e[2 * (n + 500) + 1] = 5;
+    int64_t k = b1; /* block 2 */
+    for (int64_t i = 0; i < 99; i++, k++) { /* path 1000..1099 */
+        e[2 * k] = 1000 + i;
+        e[2 * k + 1] = 1001 + i;
+    }
+    const int64_t extra[][2] = {{1050, 250}, {2000, 2001}, {3000, 3001}, {3001, 7}, {120, 9}, {4000, 4001}};
+    for (size_t i = 0; i < sizeof extra / sizeof *extra; i++, k++) {
+        e[2 * k] = extra[i][0];
+        e[2 * k + 1] = extra[i][1];
+    }
+    bfs_labels(n, e, m, want, &wc, wsizes);
+    cr_assert_eq(wc, 3, "the graph: one big set, two pairs (BFS finds %lld)", (long long)wc);
+    for (int threads = 1; threads <= 3; threads++) {
+        cc_forest *f;
+        cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+        cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
+        check_ok(f, "after the blocks");
+        cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
+        cr_assert_eq(nc, wc, "%d threads: %lld components, BFS finds %lld", threads, (long long)nc, (long long)wc);
+        for (int64_t v = 0; v < n; v++)
+            cr_assert_eq(got[v], want[v], "%d threads: label[%lld] = %d, BFS says %lld", threads,
+                         (long long)v, got[v], (long long)want[v]);
+        free(cv);
+        cc_forest_free(&f);
+    }
+    free(e); free(want); free(wsizes); free(got);
+}
+
+static void mpi_setup(void) { MPI_Init(NULL, NULL); }
+static void mpi_teardown(void) { MPI_Finalize(); }
+
+/* The duplicate count against a sort, at sizes that take each of its
+ * paths: one bucket level (up to 2^8 buckets of about 4096 keys) and two
+ * (more than 2^20 keys: buckets scattered again into sub-buckets), with
+ * heavy duplication, reversed pairs and self-loops, at 1, 2 and 3 threads. */
+Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t sizes[] = {0, 1, 2, 700, 4097, 70000, 1500000};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        const int64_t m = sizes[si];
+        /* vertex range about m / 4: many repeated pairs */
+        const int64_t n = m / 4 + 3;
+        int64_t *e = malloc((size_t)(m + 1) * 16), *keys = malloc((size_t)(m + 1) * 8), nk = 0, want = 0;
+        uint64_t s = 12345 + (uint64_t)m;
+        for (int64_t i = 0; i < m; i++) {
+            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+            int64_t u = (int64_t)((s >> 33) % (uint64_t)n), v = (int64_t)((s >> 13) % (uint64_t)n);
+            if (i % 97 == 5)
+                v = u;  /* self-loop */
+            if (i % 5 == 3 && i > 0) {
+                u = e[2 * (i - 1) + 1];  /* the previous pair reversed */
+                v = e[2 * (i - 1)];
+            }
+            e[2 * i] = u;
+            e[2 * i + 1] = v;
+            if (u != v)
+                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+        }
+        qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
+        for (int64_t i = 0; i < nk; i++)
+            want += i == 0 || keys[i] != keys[i - 1];
+        cr_assert(m < 1000 || want < nk * 9 / 10, "the test graph of %lld tuples must hold duplicates", (long long)m);
+        for (int t = 1; t <= 3; t++) {
+            int64_t got = -1;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got, want, "%lld tuples, %d threads: %lld distinct pairs, a sort finds %lld",
+                         (long long)m, t, (long long)got, (long long)want);
+        }
+        free(e);
+        free(keys);
+    }
+}

@@ -2,6 +2,7 @@
 /* test_io_file.c - the generic HDF5 layer on one rank: atomic create and
  * commit, attributes, datasets, and every way a file read can be wrong. */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,6 +95,45 @@ Test(io_file, unwritable_directory_is_an_io_error_naming_the_path)
     io_file *f = NULL;
     cr_expect_eq(io_file_create(MPI_COMM_WORLD, "/nonexistent-dir/x.h5", "g500-test", 1, 0, &f), G5_ERR_IO);
     cr_expect(strstr(g5_error_msg(), "/nonexistent-dir/x.h5") != NULL, "%s", g5_error_msg());
+}
+
+/* Descriptors open in this process (read in-process: a child's
+ * /proc/self would not show close-on-exec descriptors). */
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (!d)
+        return -1;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* Writes start the kernel's writeback through a descriptor of the
+ * temporary file and commit fdatasyncs it: commit and abort close it, so
+ * many files in one process do not leak descriptors. */
+Test(io_file, writeback_descriptors_are_closed_by_commit_and_abort)
+{
+    write_sample(fixture_path("w0.h5"), 1000, 64);
+    int before = open_fds();
+    for (int k = 0; k < 5; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "w%d.h5", k + 1);
+        write_sample(fixture_path(name), 1000, 64);
+        io_file *f;
+        hsize_t dims[2] = {10, 2};
+        int64_t rows[20] = {0};
+        snprintf(name, sizeof name, "a%d.h5", k);
+        cr_assert_eq(io_file_create(MPI_COMM_WORLD, fixture_path(name), "g500-test", 1, 0, &f), G5_OK);
+        cr_assert_eq(io_dataset_create(f, "/data", H5T_STD_I64LE, 2, dims, 4), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(io_write_rows(f, "/data", H5T_NATIVE_INT64, 0, 10, rows), G5_OK, "%s", g5_error_msg());
+        io_file_abort(&f);
+        cr_expect(!exists(fixture_path(name)), "an aborted file leaves nothing");
+    }
+    cr_expect_eq(count_tmp_files(), 0, "no temporary file left");
+    cr_expect_eq(open_fds(), before, "descriptors after 5 commits and 5 aborts: %d, before %d", open_fds(), before);
 }
 
 Test(io_file, nothing_appears_before_commit)

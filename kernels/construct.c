@@ -106,18 +106,53 @@ static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, c
     return rc;
 }
 
+/* The rank whose range [B[r], B[r+1]) of a non-decreasing bounds array
+ * B[0..P] holds x, in O(1): a table gives the rank holding the first x of
+ * each of up to KERN_RANK_TABLE equal slices of [0, B[P]), and a forward
+ * walk (skipping empty ranks, or crossing a bound inside the slice) is
+ * rarely more than a predicted not-taken branch. A binary search over P+1
+ * bounds per endpoint cost ~30 instructions and mispredicted. */
+#define KERN_RANK_TABLE 1024
+typedef struct rank_table {
+    const int64_t *B;
+    int shift;
+    int32_t first[KERN_RANK_TABLE];
+} rank_table;
+
+static void rank_table_init(rank_table *t, const int64_t *B, int P)
+{
+    t->B = B;
+    t->shift = 0;
+    while (((B[P] - 1) >> t->shift) >= KERN_RANK_TABLE) t->shift++;
+    int r = 0;
+    for (int64_t j = 0; j < KERN_RANK_TABLE; j++) {
+        int64_t x = j << t->shift;
+        while (r < P - 1 && B[r + 1] <= x) r++;
+        t->first[j] = r;
+    }
+}
+
+/* x in [0, B[P]). */
+static inline int rank_of(const rank_table *t, int64_t x)
+{
+    int r = t->first[x >> t->shift];
+    while (t->B[r + 1] <= x) r++;
+    return r;
+}
+
 /* Where the endpoints go, without a call per endpoint: cyclic with a
  * power-of-two P is a mask and a shift; a placement is one load from its
  * new_of_old map (prefetched a few edges ahead by the caller: the map is
- * N entries, far larger than the caches) and a branch-free count of the
- * ranks whose range starts at or before the new label; block (and cyclic
- * with another P) take kern_dist_locate. Same results as kern_dist_locate. */
+ * N entries, far larger than the caches) and a rank table lookup on the new
+ * label; block (and cyclic with another P) take kern_dist_locate. Same
+ * results as kern_dist_locate. */
 typedef struct finder {
     const kern_dist *d;
-    int kind, P, shift;     /* shift: log2 P for cyclic with P a power of two, else -1 */
+    int shift;              /* log2 P for cyclic with P a power of two, else -1 */
     uint64_t n;
     const uint32_t *label;  /* placement: new_of_old */
     const int64_t *first;   /* placement: first new label of each rank */
+    const rank_table *by_label; /* placement: ranks of new labels */
 } finder;
 
 static inline int find(const finder *f, int64_t v, int *o, int64_t *l)
@@ -131,25 +166,12 @@ static inline int find(const finder *f, int64_t v, int *o, int64_t *l)
     if (f->label) {
         uint32_t g = f->label[v];
         if (g == UINT32_MAX) return 0;
-        int r = 0;
-        if (f->P <= 16)
-            for (int k = 1; k < f->P; k++) r += f->first[k] <= (int64_t)g;
-        else
-            return kern_dist_locate(f->d, v, o, l);
+        int r = rank_of(f->by_label, g);
         *o = r;
         *l = (int64_t)g - f->first[r];
         return 1;
     }
     return kern_dist_locate(f->d, v, o, l);
-}
-
-/* The owner of pid p (P <= 16: a branch-free count, else a binary search). */
-static inline int owner_of(const kern_dist *d, int P, uint32_t p)
-{
-    if (P > 16) return kern_owner_of_pid(d, p);
-    int r = 0;
-    for (int k = 1; k < P; k++) r += d->base[k] <= (int64_t)p;
-    return r;
 }
 
 /* The state of one construction. */
@@ -162,6 +184,8 @@ typedef struct build {
     uint32_t *cnt;          /* [nl] pass 1: entries per row (the graph's rawdeg) */
     int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
     finder find;            /* where the endpoints go */
+    rank_table by_label;    /* placement: owner of a new label */
+    rank_table by_pid;      /* owner of a pid */
     uint32_t *pid;          /* P > 1: [2 * chunk] both endpoints' pids (self-loops: unset) */
     rec *lbuf;              /* [2 * chunk] this round's entries for local rows */
     int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
@@ -326,29 +350,38 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             rec *L = b->lbuf + 2 * a;
             int64_t k = 0;
             uint64_t h = 0;
+            /* local copies: the stores below could alias the structs */
+            finder F = *f;
+            rank_table T;
+            if (F.by_label) { T = *F.by_label; F.by_label = &T; }
             const int64_t *base = d->base;
+            uint32_t *pd = pid;
+            const int my = me;
             for (int64_t i = a; i < z; i++) {
                 int64_t u = e[2 * i], v = e[2 * i + 1], lu, lv;
                 int ou, ov;
-                if (f->label && i + KERN_AHEAD < z) {
+                if (F.label && i + KERN_AHEAD < z) {
                     uint64_t pu = (uint64_t)e[2 * (i + KERN_AHEAD)], pv = (uint64_t)e[2 * (i + KERN_AHEAD) + 1];
-                    __builtin_prefetch(&f->label[pu < f->n ? pu : 0]);
-                    __builtin_prefetch(&f->label[pv < f->n ? pv : 0]);
+                    __builtin_prefetch(&F.label[pu < F.n ? pu : 0]);
+                    __builtin_prefetch(&F.label[pv < F.n ? pv : 0]);
                 }
                 h += edge_digest(lo + i, u, v);
                 if (u == v) continue;
-                if (!find(f, u, &ou, &lu) || !find(f, v, &ov, &lv)) {
+                if (!find(&F, u, &ou, &lu) || !find(&F, v, &ov, &lv)) {
                     note_bad(b, lo + i, u, v);
                     lok = 0;
                     break;
                 }
                 uint32_t gu = (uint32_t)(base[ou] + lu), gv = (uint32_t)(base[ov] + lv);
                 float w = fill ? wt[i] : 0.0f;
-                if (pid) { pid[2 * i] = gu; pid[2 * i + 1] = gv; }
-                if (ou == me) L[k++] = (rec){(uint32_t)lu, gv, w};
-                else c[ou]++;
-                if (ov == me) L[k++] = (rec){(uint32_t)lv, gu, w};
-                else c[ov]++;
+                if (pd) { pd[2 * i] = gu; pd[2 * i + 1] = gv; }
+                /* branch-free: at P > 1 local or remote is a coin toss */
+                L[k] = (rec){(uint32_t)lu, gv, w};
+                k += ou == my;
+                c[ou] += ou != my;
+                L[k] = (rec){(uint32_t)lv, gu, w};
+                k += ov == my;
+                c[ov] += ov != my;
             }
             b->lcnt[s] = k;
 #pragma omp atomic
@@ -371,8 +404,11 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                 b->dest[p] += sc[(size_t)s * P + p];
             }
         }
-        if ((size_t)total * esize > b->sendcap) {
-            size_t cap = (size_t)total * esize + 64;
+        /* this rank's own "destination" is one sink slot per slice past
+         * the records, so packing needs no branch on the owner */
+        for (int s = 0; s < S; s++) so[(size_t)s * P + me] = total + s;
+        if ((size_t)(total + S) * esize > b->sendcap) {
+            size_t cap = (size_t)(total + S) * esize + 64;
             char *p = realloc(b->sendbuf, cap);
             if (p) { b->sendbuf = p; b->sendcap = cap; }
             else { b->nomem = 1; lok = 0; }
@@ -385,18 +421,23 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             int64_t a = n * s / S, z = n * (s + 1) / S;
             int64_t *o = so + (size_t)s * P;
             const int64_t *base = d->base;
+            const rank_table T = b->by_pid;     /* a copy no store can alias */
             for (int64_t i = a; i < z; i++) {
                 if (e[2 * i] == e[2 * i + 1]) continue;
                 uint32_t gu = pid[2 * i], gv = pid[2 * i + 1];
-                int ou = owner_of(d, P, gu), ov = owner_of(d, P, gv);
+                int ou = rank_of(&T, gu), ov = rank_of(&T, gv);
                 if (fill) {
                     rec *r = (rec *)sb;
-                    if (ou != me) r[o[ou]++] = (rec){(uint32_t)(gu - base[ou]), gv, wt[i]};
-                    if (ov != me) r[o[ov]++] = (rec){(uint32_t)(gv - base[ov]), gu, wt[i]};
+                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wt[i]};
+                    o[ou] += ou != me;
+                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wt[i]};
+                    o[ov] += ov != me;
                 } else {
                     uint32_t *r = (uint32_t *)sb;
-                    if (ou != me) r[o[ou]++] = (uint32_t)(gu - base[ou]);
-                    if (ov != me) r[o[ov]++] = (uint32_t)(gv - base[ov]);
+                    r[o[ou]] = (uint32_t)(gu - base[ou]);
+                    o[ou] += ou != me;
+                    r[o[ov]] = (uint32_t)(gv - base[ov]);
+                    o[ov] += ov != me;
                 }
             }
         }
@@ -659,16 +700,18 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
     b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
     if (P > 1) b.pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
-    b.find = (finder){.d = d, .kind = kern_dist_kind_of(d), .P = P, .shift = -1,
-                      .n = (uint64_t)d->nvertices};
-    if (b.find.kind == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
+    b.find = (finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
+    rank_table_init(&b.by_pid, d->base, P);
+    if (kern_dist_kind_of(d) == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
         int sh = 0;
         while ((1 << sh) < P) sh++;
         b.find.shift = sh;
     }
-    if (b.find.kind == KERN_DIST_PLACEMENT) {
+    if (kern_dist_kind_of(d) == KERN_DIST_PLACEMENT) {
         b.find.label = d->new_of_old;
         b.find.first = d->first;
+        rank_table_init(&b.by_label, d->first, P);
+        b.find.by_label = &b.by_label;
     }
     if (g) {
         g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));

@@ -251,6 +251,12 @@ static void apply(build *b, const rec *r, int n, int fill)
 /* Apply those of r[0, n) whose row is in [lo, hi), in blocks. */
 static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo, uint32_t hi)
 {
+    if (lo == 0 && hi == b->nl) {
+        /* one thread: every row is its own, no copy */
+        for (int64_t i = 0; i < n; i += KERN_BLOCK)
+            apply(b, r + i, n - i < KERN_BLOCK ? (int)(n - i) : KERN_BLOCK, fill);
+        return;
+    }
     rec blk[KERN_BLOCK];
     int nb = 0;
     for (int64_t i = 0; i < n; i++) {

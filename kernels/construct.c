@@ -7,8 +7,13 @@
  * Algorithm: two passes over the edges, each in rounds of `chunk` edges per
  * rank (every rank makes the same number of rounds; a rank with fewer edges
  * takes part with empty rounds). In a round, threads take slices of the
- * edges, locate both ends (owner, local row) and put every entry for this
- * rank into a round buffer; entries for other ranks go out in one
+ * edges, locate both ends (owner, local row: a mask and a shift for cyclic
+ * with P a power of two; for a placement one load from its N-entry
+ * new_of_old map, prefetched KERN_AHEAD edges ahead, and the owner of the
+ * new label from a rank table, O(1) without a binary search) and put every
+ * entry for this rank into a round buffer, branch-free; entries for other
+ * ranks are counted, and at P > 1 both ends' pids are kept per edge so the
+ * packing loop does not locate them again. Remote entries go out in one
  * kern_exchange (MPI_Alltoallv). Then each thread applies the round's local
  * and received entries whose row lies in its own row range (no atomics, no
  * per-thread arrays).
@@ -17,20 +22,26 @@
  *   entries travel as their 4-byte local row. rowptr = prefix sum; the
  *   entries array is allocated once at its exact pre-merge size.
  *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
- *   weight) records; each entry is stored as one 64-bit word (column << 32 |
- *   weight bits) at its row's cursor (rowptr itself, shifted back after).
+ *   weight) records; each entry is stored as one 64-bit key (weight bits
+ *   << 32 | column) at its row's cursor (rowptr itself, shifted back after).
  *   One word per entry is one cache line touched per random store; the
  *   stores go in staged blocks (prefetch cursors, advance and prefetch
  *   targets, store) so their misses overlap. A digest of the edges seen by
  *   each pass must agree (the file cannot change in between unnoticed).
- *   Merge: each row sorted as integers (insertion sort when short; rows of
- *   64 or more: one bucket pass on the top column bits, then per bucket),
- *   duplicates dropped keeping the first, i.e. the smallest weight
- *   (non-negative float bits order like the values; shortest paths are
- *   unchanged); rows compacted in place (threads compact their blocks, then
- *   blocks move down in order); then the words are split into col (uint32)
- *   and w (float) walking down from the end, releasing the words' pages as
- *   they are copied, so the split costs no extra resident memory.
+ *   Merge: each row is put in (weight, column) order at once, the order
+ *   kernel 3 wants (non-negative float bits order like the values): rows
+ *   of KERN_BUCKET_ROW entries or more are bucketed by weight then sorted
+ *   per bucket, shorter rows sorted as integers. Walking the row in that
+ *   order, an entry whose column was already seen (a per-thread bitmap over
+ *   the pid space, cleared after each row) is a duplicate with a larger or
+ *   equal weight and is dropped: the kept entry is the smallest weight, as
+ *   a sort by column would keep (shortest paths are unchanged). Kept
+ *   entries are written back as column << 32 | weight bits; rows compacted
+ *   in place (threads compact their blocks, then blocks move down in
+ *   order); then the words are split into col (uint32) and w (float)
+ *   walking down from the end, releasing the words' pages as they are
+ *   copied, so the split costs no extra resident memory. The graph records
+ *   rows_by_weight, so csr_sort.c has nothing left to do.
  *
  * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
  * the spec) happen inside this function; their seconds are returned so the
@@ -40,9 +51,12 @@
  * Memory per rank, with nraw entries before merging, nnz after, nl local
  * vertices, C = chunk edges per round (default 2^20):
  *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
- *           20 C; + sent/received rows up to 8 C each)
+ *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
+ *           8 C each)
  *   pass 2: + packed entries 8 nraw (+ records up to 24 C each way)
- *   merge:  the same, tail pages released; split: 8 nnz throughout
+ *   merge:  the same, tail pages released; per thread a bitmap of the pid
+ *           space (pid space / 8 bytes) and scratch for the longest row
+ *           (12 bytes per entry); split: 8 nnz throughout
  *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + w 4 nnz.
  * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M, nnz ~ 1.87
  * M for M input edges at SCALE 20) the peak is 8 nraw + 12 nl ~ 16.75 bytes
@@ -191,7 +205,8 @@ typedef struct build {
     int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    uint64_t *pk;           /* [nraw] entries, column << 32 | weight bits */
+    uint64_t *pk;           /* [nraw] entries: weight bits << 32 | column when filled,
+                               column << 32 | weight bits once merged */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;

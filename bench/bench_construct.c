@@ -2,8 +2,10 @@
 /*
  * bench_construct.c - kernel 1 (construction) alone, on an edges file:
  *
- *   mpirun -np P bench_construct EDGES.h5 [file|memory] [reps] [chunk]
+ *   mpirun -np P bench_construct EDGES.h5 [file|memory] [reps] [chunk] [DIST]
  *
+ * DIST: cyclic (default), block, or a placement file from `g500 partition`
+ * made for P ranks (its relabelling is part of the timed routing).
  * file:   kern_graph_build_file, streaming the file twice per build (the
  *         way `g500 run` builds);
  * memory: this rank's block is read once (untimed), then kern_graph_build.
@@ -30,20 +32,26 @@ int main(int argc, char **argv)
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
     if (argc < 2) {
-        if (me == 0) fprintf(stderr, "usage: bench_construct EDGES.h5 [file|memory] [reps] [chunk]\n");
+        if (me == 0)
+            fprintf(stderr, "usage: bench_construct EDGES.h5 [file|memory] [reps] [chunk] "
+                    "[cyclic|block|PLACEMENT.h5]\n");
         MPI_Finalize();
         return 2;
     }
     int memory = argc > 2 && strcmp(argv[2], "memory") == 0;
     int reps = argc > 3 ? atoi(argv[3]) : 3;
     int64_t chunk = argc > 4 ? atoll(argv[4]) : 0;
+    const char *dist = argc > 5 ? argv[5] : "cyclic";
     io_edges *ef = NULL;
     kern_dist *d = NULL;
     int64_t *edges = NULL;
     float *weights = NULL;
     if ((rc = io_edges_open(comm, argv[1], &ef))) goto out;
     const io_edges_meta *meta = io_edges_get_meta(ef);
-    if ((rc = g5_agree(comm, kern_dist_create_cyclic(comm, meta->nvertices, &d)))) goto out;
+    if (strcmp(dist, "cyclic") == 0) rc = kern_dist_create_cyclic(comm, meta->nvertices, &d);
+    else if (strcmp(dist, "block") == 0) rc = kern_dist_create_block(comm, meta->nvertices, &d);
+    else rc = kern_dist_load_placement(comm, dist, meta->nvertices, &d, NULL, NULL, NULL);
+    if ((rc = g5_agree(comm, rc))) goto out;
     int64_t first, count;
     io_block_range(meta->nedges, me, P, &first, &count);
     if (memory) {
@@ -53,9 +61,9 @@ int main(int argc, char **argv)
         if (rc || (rc = io_edges_read_slab(ef, first, count, edges, weights))) goto out;
     }
     if (me == 0)
-        printf("# SCALE %d, %d ranks x %d threads, %s, chunk %lld\n"
+        printf("# SCALE %d, %d ranks x %d threads, %s, chunk %lld, distribution %s\n"
                "# rep  elapsed_s  count_s  fill_s  merge_s  cpu_s(all ranks)  read_s\n",
-               meta->scale, P, omp_get_max_threads(), memory ? "memory" : "file", (long long)chunk);
+               meta->scale, P, omp_get_max_threads(), memory ? "memory" : "file", (long long)chunk, dist);
     for (int r = 0; r < reps; r++) {
         kern_graph *g = NULL;
         double rd = 0, ph[6] = {0};

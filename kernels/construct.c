@@ -7,8 +7,13 @@
  * Algorithm: two passes over the edges, each in rounds of `chunk` edges per
  * rank (every rank makes the same number of rounds; a rank with fewer edges
  * takes part with empty rounds). In a round, threads take slices of the
- * edges, locate both ends (owner, local row) and put every entry for this
- * rank into a round buffer; entries for other ranks go out in one
+ * edges, locate both ends (owner, local row: a mask and a shift for cyclic
+ * with P a power of two; for a placement one load from its N-entry
+ * new_of_old map, prefetched KERN_AHEAD edges ahead, and the owner of the
+ * new label from a rank table, O(1) without a binary search) and put every
+ * entry for this rank into a round buffer, branch-free; entries for other
+ * ranks are counted, and at P > 1 both ends' pids are kept per edge so the
+ * packing loop does not locate them again. Remote entries go out in one
  * kern_exchange (MPI_Alltoallv). Then each thread applies the round's local
  * and received entries whose row lies in its own row range (no atomics, no
  * per-thread arrays).
@@ -17,20 +22,26 @@
  *   entries travel as their 4-byte local row. rowptr = prefix sum; the
  *   entries array is allocated once at its exact pre-merge size.
  *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
- *   weight) records; each entry is stored as one 64-bit word (column << 32 |
- *   weight bits) at its row's cursor (rowptr itself, shifted back after).
+ *   weight) records; each entry is stored as one 64-bit key (weight bits
+ *   << 32 | column) at its row's cursor (rowptr itself, shifted back after).
  *   One word per entry is one cache line touched per random store; the
  *   stores go in staged blocks (prefetch cursors, advance and prefetch
  *   targets, store) so their misses overlap. A digest of the edges seen by
  *   each pass must agree (the file cannot change in between unnoticed).
- *   Merge: each row sorted as integers (insertion sort when short; rows of
- *   64 or more: one bucket pass on the top column bits, then per bucket),
- *   duplicates dropped keeping the first, i.e. the smallest weight
- *   (non-negative float bits order like the values; shortest paths are
- *   unchanged); rows compacted in place (threads compact their blocks, then
- *   blocks move down in order); then the words are split into col (uint32)
- *   and w (float) walking down from the end, releasing the words' pages as
- *   they are copied, so the split costs no extra resident memory.
+ *   Merge: each row is put in (weight, column) order at once, the order
+ *   kernel 3 wants (non-negative float bits order like the values): rows
+ *   of KERN_BUCKET_ROW entries or more are bucketed by weight then sorted
+ *   per bucket, shorter rows sorted as integers. Walking the row in that
+ *   order, an entry whose column was already seen (a per-thread bitmap over
+ *   the pid space, cleared after each row) is a duplicate with a larger or
+ *   equal weight and is dropped: the kept entry is the smallest weight, as
+ *   a sort by column would keep (shortest paths are unchanged). Kept
+ *   entries are written back as column << 32 | weight bits; rows compacted
+ *   in place (threads compact their blocks, then blocks move down in
+ *   order); then the words are split into col (uint32) and w (float)
+ *   walking down from the end, releasing the words' pages as they are
+ *   copied, so the split costs no extra resident memory. The graph records
+ *   rows_by_weight, so csr_sort.c has nothing left to do.
  *
  * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
  * the spec) happen inside this function; their seconds are returned so the
@@ -40,9 +51,12 @@
  * Memory per rank, with nraw entries before merging, nnz after, nl local
  * vertices, C = chunk edges per round (default 2^20):
  *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
- *           20 C; + sent/received rows up to 8 C each)
+ *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
+ *           8 C each)
  *   pass 2: + packed entries 8 nraw (+ records up to 24 C each way)
- *   merge:  the same, tail pages released; split: 8 nnz throughout
+ *   merge:  the same, tail pages released; per thread a bitmap of the pid
+ *           space (pid space / 8 bytes) and scratch for the longest row
+ *           (12 bytes per entry); split: 8 nnz throughout
  *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + w 4 nnz.
  * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M, nnz ~ 1.87
  * M for M input edges at SCALE 20) the peak is 8 nraw + 12 nl ~ 16.75 bytes
@@ -106,6 +120,74 @@ static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, c
     return rc;
 }
 
+/* The rank whose range [B[r], B[r+1]) of a non-decreasing bounds array
+ * B[0..P] holds x, in O(1): a table gives the rank holding the first x of
+ * each of up to KERN_RANK_TABLE equal slices of [0, B[P]), and a forward
+ * walk (skipping empty ranks, or crossing a bound inside the slice) is
+ * rarely more than a predicted not-taken branch. A binary search over P+1
+ * bounds per endpoint cost ~30 instructions and mispredicted. */
+#define KERN_RANK_TABLE 1024
+typedef struct rank_table {
+    const int64_t *B;
+    int shift;
+    int32_t first[KERN_RANK_TABLE];
+} rank_table;
+
+static void rank_table_init(rank_table *t, const int64_t *B, int P)
+{
+    t->B = B;
+    t->shift = 0;
+    while (((B[P] - 1) >> t->shift) >= KERN_RANK_TABLE) t->shift++;
+    int r = 0;
+    for (int64_t j = 0; j < KERN_RANK_TABLE; j++) {
+        int64_t x = j << t->shift;
+        while (r < P - 1 && B[r + 1] <= x) r++;
+        t->first[j] = r;
+    }
+}
+
+/* x in [0, B[P]). */
+static inline int rank_of(const rank_table *t, int64_t x)
+{
+    int r = t->first[x >> t->shift];
+    while (t->B[r + 1] <= x) r++;
+    return r;
+}
+
+/* Where the endpoints go, without a call per endpoint: cyclic with a
+ * power-of-two P is a mask and a shift; a placement is one load from its
+ * new_of_old map (prefetched a few edges ahead by the caller: the map is
+ * N entries, far larger than the caches) and a rank table lookup on the new
+ * label; block (and cyclic with another P) take kern_dist_locate. Same
+ * results as kern_dist_locate. */
+typedef struct finder {
+    const kern_dist *d;
+    int shift;              /* log2 P for cyclic with P a power of two, else -1 */
+    uint64_t n;
+    const uint32_t *label;  /* placement: new_of_old */
+    const int64_t *first;   /* placement: first new label of each rank */
+    const rank_table *by_label; /* placement: ranks of new labels */
+} finder;
+
+static inline int find(const finder *f, int64_t v, int *o, int64_t *l)
+{
+    if ((uint64_t)v >= f->n) return 0;
+    if (f->shift >= 0) {
+        *o = (int)(v & ((1 << f->shift) - 1));
+        *l = v >> f->shift;
+        return 1;
+    }
+    if (f->label) {
+        uint32_t g = f->label[v];
+        if (g == UINT32_MAX) return 0;
+        int r = rank_of(f->by_label, g);
+        *o = r;
+        *l = (int64_t)g - f->first[r];
+        return 1;
+    }
+    return kern_dist_locate(f->d, v, o, l);
+}
+
 /* The state of one construction. */
 typedef struct build {
     MPI_Comm comm;
@@ -115,11 +197,16 @@ typedef struct build {
     int64_t *rowptr;        /* [nl+1] pass 2: next free position of each row */
     uint32_t *cnt;          /* [nl] pass 1: entries per row (the graph's rawdeg) */
     int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
+    finder find;            /* where the endpoints go */
+    rank_table by_label;    /* placement: owner of a new label */
+    rank_table by_pid;      /* owner of a pid */
+    uint32_t *pid;          /* P > 1: [2 * chunk] both endpoints' pids (self-loops: unset) */
     rec *lbuf;              /* [2 * chunk] this round's entries for local rows */
     int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    uint64_t *pk;           /* [nraw] entries, column << 32 | weight bits */
+    uint64_t *pk;           /* [nraw] entries: weight bits << 32 | column when filled,
+                               column << 32 | weight bits once merged */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;
@@ -171,7 +258,7 @@ static void apply(build *b, const rec *r, int n, int fill)
         __builtin_prefetch(&pk[p[k] < nraw ? p[k] : 0], 1);
     }
     for (int k = 0; k < n; k++) {
-        if (p[k] < nraw) pk[p[k]] = (uint64_t)r[k].col << 32 | f2u(r[k].w);
+        if (p[k] < nraw) pk[p[k]] = (uint64_t)f2u(r[k].w) << 32 | r[k].col;
         else b->overflow = 1;
     }
 }
@@ -179,6 +266,12 @@ static void apply(build *b, const rec *r, int n, int fill)
 /* Apply those of r[0, n) whose row is in [lo, hi), in blocks. */
 static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo, uint32_t hi)
 {
+    if (lo == 0 && hi == b->nl) {
+        /* one thread: every row is its own, no copy */
+        for (int64_t i = 0; i < n; i += KERN_BLOCK)
+            apply(b, r + i, n - i < KERN_BLOCK ? (int)(n - i) : KERN_BLOCK, fill);
+        return;
+    }
     rec blk[KERN_BLOCK];
     int nb = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -250,17 +343,23 @@ static void apply_local(build *b, int64_t n, int fill, const void *recv, int64_t
     }
 }
 
+#define KERN_AHEAD 16   /* edges between a placement prefetch and its use */
+
 /* Collective. One round: route this rank's edges e[0, n) (slab indices lo..)
  * with weights wt (fill only). Entries for this rank are applied directly,
  * the others exchanged and applied by their owners. ok: this rank's state;
- * returns 1 when every rank is still ok (0 on every rank otherwise). */
+ * returns 1 when every rank is still ok (0 on every rank otherwise). At
+ * P > 1 the locating loop leaves both endpoints' pids in b->pid, so packing
+ * the remote entries does not locate them again. */
 static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, int64_t lo,
                        int fill, int ok)
 {
     const kern_dist *d = b->d;
+    const finder *f = &b->find;
     int P = b->P, S = b->S, me = b->me;
     size_t esize = fill ? sizeof(rec) : sizeof(uint32_t);
     int64_t *sc = b->scnt, *so = b->scnt + (size_t)S * P;
+    uint32_t *pid = b->pid;
     int lok = ok;
     if (ok) {
         /* locate both ends: entries for this rank into lbuf, others counted */
@@ -272,21 +371,38 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             rec *L = b->lbuf + 2 * a;
             int64_t k = 0;
             uint64_t h = 0;
+            /* local copies: the stores below could alias the structs */
+            finder F = *f;
+            rank_table T;
+            if (F.by_label) { T = *F.by_label; F.by_label = &T; }
+            const int64_t *base = d->base;
+            uint32_t *pd = pid;
+            const int my = me;
             for (int64_t i = a; i < z; i++) {
                 int64_t u = e[2 * i], v = e[2 * i + 1], lu, lv;
                 int ou, ov;
+                if (F.label && i + KERN_AHEAD < z) {
+                    uint64_t pu = (uint64_t)e[2 * (i + KERN_AHEAD)], pv = (uint64_t)e[2 * (i + KERN_AHEAD) + 1];
+                    __builtin_prefetch(&F.label[pu < F.n ? pu : 0]);
+                    __builtin_prefetch(&F.label[pv < F.n ? pv : 0]);
+                }
                 h += edge_digest(lo + i, u, v);
                 if (u == v) continue;
-                if (!kern_dist_locate(d, u, &ou, &lu) || !kern_dist_locate(d, v, &ov, &lv)) {
+                if (!find(&F, u, &ou, &lu) || !find(&F, v, &ov, &lv)) {
                     note_bad(b, lo + i, u, v);
                     lok = 0;
                     break;
                 }
+                uint32_t gu = (uint32_t)(base[ou] + lu), gv = (uint32_t)(base[ov] + lv);
                 float w = fill ? wt[i] : 0.0f;
-                if (ou == me) L[k++] = (rec){(uint32_t)lu, (uint32_t)(d->base[ov] + lv), w};
-                else c[ou]++;
-                if (ov == me) L[k++] = (rec){(uint32_t)lv, (uint32_t)(d->base[ou] + lu), w};
-                else c[ov]++;
+                if (pd) { pd[2 * i] = gu; pd[2 * i + 1] = gv; }
+                /* branch-free: at P > 1 local or remote is a coin toss */
+                L[k] = (rec){(uint32_t)lu, gv, w};
+                k += ou == my;
+                c[ou] += ou != my;
+                L[k] = (rec){(uint32_t)lv, gu, w};
+                k += ov == my;
+                c[ov] += ov != my;
             }
             b->lcnt[s] = k;
 #pragma omp atomic
@@ -309,8 +425,11 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                 b->dest[p] += sc[(size_t)s * P + p];
             }
         }
-        if ((size_t)total * esize > b->sendcap) {
-            size_t cap = (size_t)total * esize + 64;
+        /* this rank's own "destination" is one sink slot per slice past
+         * the records, so packing needs no branch on the owner */
+        for (int s = 0; s < S; s++) so[(size_t)s * P + me] = total + s;
+        if ((size_t)(total + S) * esize > b->sendcap) {
+            size_t cap = (size_t)(total + S) * esize + 64;
             char *p = realloc(b->sendbuf, cap);
             if (p) { b->sendbuf = p; b->sendcap = cap; }
             else { b->nomem = 1; lok = 0; }
@@ -322,20 +441,24 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
         for (int s = 0; s < S; s++) {
             int64_t a = n * s / S, z = n * (s + 1) / S;
             int64_t *o = so + (size_t)s * P;
+            const int64_t *base = d->base;
+            const rank_table T = b->by_pid;     /* a copy no store can alias */
             for (int64_t i = a; i < z; i++) {
-                int64_t u = e[2 * i], v = e[2 * i + 1], lu, lv;
-                int ou, ov;
-                if (u == v) continue;
-                kern_dist_locate(d, u, &ou, &lu);
-                kern_dist_locate(d, v, &ov, &lv);
+                if (e[2 * i] == e[2 * i + 1]) continue;
+                uint32_t gu = pid[2 * i], gv = pid[2 * i + 1];
+                int ou = rank_of(&T, gu), ov = rank_of(&T, gv);
                 if (fill) {
                     rec *r = (rec *)sb;
-                    if (ou != me) r[o[ou]++] = (rec){(uint32_t)lu, (uint32_t)(d->base[ov] + lv), wt[i]};
-                    if (ov != me) r[o[ov]++] = (rec){(uint32_t)lv, (uint32_t)(d->base[ou] + lu), wt[i]};
+                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wt[i]};
+                    o[ou] += ou != me;
+                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wt[i]};
+                    o[ov] += ov != me;
                 } else {
                     uint32_t *r = (uint32_t *)sb;
-                    if (ou != me) r[o[ou]++] = (uint32_t)lu;
-                    if (ov != me) r[o[ov]++] = (uint32_t)lv;
+                    r[o[ou]] = (uint32_t)(gu - base[ou]);
+                    o[ou] += ou != me;
+                    r[o[ov]] = (uint32_t)(gv - base[ov]);
+                    o[ov] += ov != me;
                 }
             }
         }
@@ -407,47 +530,92 @@ void kern_sort_u64(uint64_t *a, int64_t n)
     insertion_u64(a, n);
 }
 
-/* Rows of KERN_BUCKET_ROW entries or more: one bucket pass on the top bits
- * of the column (columns are < 2^bits) through scratch (sc: [n]), then
- * an insertion sort (or quicksort) per bucket of about KERN_BUCKET_SIZE
- * entries; a row of many equal columns degrades to the quicksort. Measured
- * at SCALE 20 (1 thread, CPU seconds of the whole construction): threshold
- * 512 / buckets of 8: 1.85-2.15; 128 / 8: 1.75-1.93; 64 / 4: 1.56-1.87;
- * 32 / 4: 1.59-1.88 (measured with separate column and weight arrays). */
+/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n / 
+ * KERN_BUCKET_SIZE buckets of equal width between the row's smallest and
+ * largest weight (the bucket of a weight never decreases as the weight
+ * grows, so bucket order is weight order), one counting pass and one
+ * scatter into scratch, then each bucket sorted as keys (insertion sort when
+ * short; a bucket of many equal weights, e.g. weights from a small set, is
+ * quicksorted). Uniform weights give buckets of ~KERN_BUCKET_SIZE keys, and
+ * no comparison sort runs over the whole row. */
 #define KERN_BUCKET_ROW 64
 #define KERN_BUCKET_SIZE 4
-#define KERN_MAX_BUCKET_BITS 12
-static void sort_long(uint64_t *a, int64_t n, int bits, uint64_t *sc)
+
+/* The bucket of a key: its weight's offset from the row's smallest, scaled
+ * and truncated, at most top. */
+static inline int64_t bucket_of(uint64_t key, float lo, double scale, double top)
 {
-    int B = 0;
-    while (B < KERN_MAX_BUCKET_BITS && ((int64_t)KERN_BUCKET_SIZE << B) < n) B++;
-    if (B > bits) B = bits;
-    int shift = 32 + bits - B;
-    int64_t start[(1 << KERN_MAX_BUCKET_BITS) + 1];
-    memset(start, 0, ((size_t)(1 << B) + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) start[(a[i] >> shift) + 1]++;
-    for (int k = 0; k < (1 << B); k++) start[k + 1] += start[k];
-    memcpy(sc, a, (size_t)n * sizeof(uint64_t));
-    for (int64_t i = 0; i < n; i++) a[start[sc[i] >> shift]++] = sc[i];
-    /* start[k] is now the end of bucket k */
-    int64_t lo = 0;
-    for (int k = 0; k < (1 << B); k++) {
-        kern_sort_u64(a + lo, start[k] - lo);
-        lo = start[k];
+    uint32_t b = (uint32_t)(key >> 32);
+    float w;
+    memcpy(&w, &b, 4);
+    double x = ((double)w - (double)lo) * scale;
+    return (int64_t)(x < top ? x : top);
+}
+
+/* Sort the keys a[0, n) (weight bits << 32 | column) into sc[0, n), using
+ * cnt ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
+static void bucket_by_weight(const uint64_t *a, int64_t n, uint64_t *sc, int64_t *cnt)
+{
+    int64_t nb = n / KERN_BUCKET_SIZE;
+    float lo, hi;
+    uint32_t b0 = (uint32_t)(a[0] >> 32);
+    memcpy(&lo, &b0, 4);
+    hi = lo;
+    for (int64_t i = 1; i < n; i++) {
+        uint32_t b = (uint32_t)(a[i] >> 32);
+        float w;
+        memcpy(&w, &b, 4);
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+    }
+    /* in double: the scale stays finite however close lo and hi are; a NaN
+     * falls into the last bucket (x < nb is false), so indices stay in range */
+    double scale = hi > lo ? (double)nb / ((double)hi - (double)lo) : 0.0, top = (double)(nb - 1);
+    memset(cnt, 0, ((size_t)nb + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < n; i++) cnt[bucket_of(a[i], lo, scale, top) + 1]++;
+    for (int64_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
+    for (int64_t i = 0; i < n; i++) sc[cnt[bucket_of(a[i], lo, scale, top)]++] = a[i];
+    /* cnt[k] is now the end of bucket k */
+    int64_t s = 0;
+    for (int64_t k = 0; k < nb; k++) {
+        if (cnt[k] - s > 1) kern_sort_u64(sc + s, cnt[k] - s);
+        s = cnt[k];
     }
 }
 
-/* Sort a row and drop duplicate columns (the first, smallest weight, stays);
- * returns the kept length. sc: per-thread scratch of at least n entries for
- * long rows, or NULL. */
-static int64_t merge_row(uint64_t *a, int64_t n, int bits, uint64_t *sc)
+/* Per-thread scratch of the merge: keys of the longest row, its bucket
+ * starts, and one bit per pid of the whole pid space (all clear between
+ * rows). */
+typedef struct merge_ws {
+    uint64_t *sc;
+    int64_t *cnt;
+    uint64_t *seen;
+} merge_ws;
+
+/* Order a row (keys: weight bits << 32 | column) by (weight, column), drop
+ * every entry whose column came earlier in that order (the first, smallest
+ * weight, stays: the same entry a sort by column would keep) and write the
+ * kept ones back as column << 32 | weight bits; returns the kept length. */
+static int64_t merge_row(uint64_t *a, int64_t n, merge_ws *ws)
 {
-    if (n <= 1) return n;
-    if (n >= KERN_BUCKET_ROW && sc) sort_long(a, n, bits, sc);
-    else kern_sort_u64(a, n);
-    int64_t k = 1;
-    for (int64_t i = 1; i < n; i++)
-        if (a[i] >> 32 != a[k - 1] >> 32) a[k++] = a[i];
+    const uint64_t *s = a;
+    if (n >= KERN_BUCKET_ROW && ws->sc) {
+        bucket_by_weight(a, n, ws->sc, ws->cnt);
+        s = ws->sc;
+    } else {
+        kern_sort_u64(a, n);
+    }
+    uint64_t *seen = ws->seen;
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t x = s[i];
+        uint32_t c = (uint32_t)x;
+        uint64_t bit = (uint64_t)1 << (c & 63);
+        if (seen[c >> 6] & bit) continue;
+        seen[c >> 6] |= bit;
+        a[k++] = x << 32 | x >> 32;
+    }
+    for (int64_t i = 0; i < k; i++) seen[a[i] >> 38] = 0;
     return k;
 }
 
@@ -486,20 +654,27 @@ static int64_t merge_rows(build *b)
 {
     uint32_t *kept = b->cnt;
     int64_t nl = b->nl, *rowptr = b->rowptr, maxrow = 0;
-    int bits = 1;
-    while (bits < 32 && ((int64_t)1 << bits) < b->d->base[b->P]) bits++;
+    size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
+    int fail = 0;
 #pragma omp parallel for reduction(max : maxrow)
     for (int64_t v = 0; v < nl; v++)
         if (rowptr[v + 1] - rowptr[v] > maxrow) maxrow = rowptr[v + 1] - rowptr[v];
-#pragma omp parallel
+#pragma omp parallel reduction(| : fail)
     {
-        /* scratch for the long rows (without it they are quicksorted) */
-        uint64_t *sc = maxrow >= KERN_BUCKET_ROW ? malloc((size_t)maxrow * sizeof(uint64_t)) : NULL;
+        /* without the key scratch, long rows are quicksorted */
+        merge_ws ws = {NULL, NULL, calloc(words, sizeof(uint64_t))};
+        if (maxrow >= KERN_BUCKET_ROW) {
+            ws.sc = malloc((size_t)maxrow * sizeof(uint64_t));
+            ws.cnt = malloc(((size_t)maxrow / KERN_BUCKET_SIZE + 1) * sizeof(int64_t));
+            if (!ws.sc || !ws.cnt) { free(ws.sc); ws.sc = NULL; }
+        }
+        if (!ws.seen) fail = 1;
 #pragma omp for schedule(dynamic, 64)
         for (int64_t v = 0; v < nl; v++)
-            kept[v] = (uint32_t)merge_row(b->pk + rowptr[v], rowptr[v + 1] - rowptr[v], bits, sc);
-        free(sc);
+            if (ws.seen) kept[v] = (uint32_t)merge_row(b->pk + rowptr[v], rowptr[v + 1] - rowptr[v], &ws);
+        free(ws.sc); free(ws.cnt); free(ws.seen);
     }
+    if (fail) return -1;
     /* compact: each block of rows to its own start, then blocks down in order */
     int T = b->S;
     int64_t bcnt[T];
@@ -545,12 +720,26 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int64_t lmax = count < chunk ? count : chunk;
     b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
     b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
+    if (P > 1) b.pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
+    b.find = (finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
+    rank_table_init(&b.by_pid, d->base, P);
+    if (kern_dist_kind_of(d) == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
+        int sh = 0;
+        while ((1 << sh) < P) sh++;
+        b.find.shift = sh;
+    }
+    if (kern_dist_kind_of(d) == KERN_DIST_PLACEMENT) {
+        b.find.label = d->new_of_old;
+        b.find.first = d->first;
+        rank_table_init(&b.by_label, d->first, P);
+        b.find.by_label = &b.by_label;
+    }
     if (g) {
         g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
         g->rawdeg = big_malloc(((size_t)nl + 1) * sizeof(uint32_t));
         g->bytes_to = calloc((size_t)P, sizeof(int64_t));
     }
-    if (!g || !b.scnt || !b.lbuf || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
+    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
     if (ok) {
         b.dest = b.scnt + (size_t)2 * S * P;
         b.lcnt = b.dest + P;
@@ -605,6 +794,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     t2 = g5_now(); r2 = sr->read_s;
     if (all && ok) {
         g->nnz = merge_rows(&b);
+        if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
         g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
         g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
         if (g->col && g->w) unzip(b.pk, g->nnz, g->col, g->w);
@@ -612,10 +802,10 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         free(b.pk);
         b.pk = NULL;
         /* Kernel 3's light/heavy delta-stepping wants every row ordered by
-         * weight (its light edges a prefix): that ordering is part of the
-         * structure kernel 1 builds, so it is timed here. */
+         * weight (its light edges a prefix): merge_rows left them in
+         * (weight, column) order, inside the timed region. */
         g->nlocal = nl;
-        if (ok && kern_graph_sort_rows_by_weight(g) != G5_OK) ok = 0, b.nomem = 1;
+        g->rows_by_weight = ok;
         g->build_time[0] = t1 - t0 - (r1 - r0);
         g->build_time[1] = t2 - t1 - (r2 - r1);
         g->build_time[2] = g5_now() - t2;
@@ -624,6 +814,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->build_time[4] = cpu_now() - c0 - g->build_time[5];
     }
     free(b.lbuf); b.lbuf = NULL;
+    free(b.pid); b.pid = NULL;
     {
         int64_t v[2] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0}, s[2];
         MPI_Allreduce(v, s, 2, MPI_INT64_T, MPI_SUM, comm);
@@ -656,7 +847,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.lbuf); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
+    free(b.lbuf); free(b.pid); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
     kern_graph_free(&g);
     return rc;
 }

@@ -4,7 +4,10 @@
  * (ties by column), so that the light edges of a row (w < delta) are a
  * prefix for any delta: delta-stepping SSSP (sssp.c) relaxes the prefix
  * inside a bucket and the rest once when the bucket settles, and finds the
- * split by binary search instead of testing every weight.
+ * split by binary search instead of testing every weight. Kernel 1
+ * (construct.c) already merges rows into this order and records it
+ * (rows_by_weight), so kern_sssp_create skips this pass for its graphs; it
+ * stays for graphs whose rows were reordered otherwise (tests).
  *
  * Algorithm: rows are independent; OpenMP threads take rows dynamically.
  * Each row's (column, weight) pairs are packed into 64-bit keys (weight bits

@@ -587,6 +587,52 @@ static int csr_is_exact_for_any_chunk_and_distribution(void)
     return ok;
 }
 
+/* Long rows with tied weights: hubs 7, 8 and 9 of a 3000-vertex graph get
+ * ~1500 entries each over 600 neighbours (duplicates), weights from {0,
+ * 0.25, 0.5} (hub 9: all 0.25), so the merge's weight buckets hold long runs
+ * of equal weights, duplicates tie on weight too, and the pid space spans
+ * several slices of construction's rank tables. */
+static void tied_graph(tgraph *t)
+{
+    tgraph_make(t, 12, 3000, 12000, 5);
+    uint64_t s = 7;
+    for (int64_t i = 0; i < 4500; i++) {
+        int64_t j = 2 * i + 1, hub = 7 + i % 3, nb = 20 + (int64_t)(rng(&s) % 600);
+        t->e[2 * j] = i % 2 ? hub : nb;
+        t->e[2 * j + 1] = i % 2 ? nb : hub;
+        t->w[j] = hub == 9 ? 0.25f : (float)(rng(&s) % 3) * 0.25f;
+    }
+    tgraph_index(t);
+}
+
+static int csr_is_exact_with_tied_weights_in_long_rows(void)
+{
+    int ok = 1;
+    tgraph t;
+    tied_graph(&t);
+    int64_t first, count;
+    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    const char *names[] = {"cyclic", "block", "placement"};
+    int kinds[] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK, KERN_DIST_PLACEMENT};
+    for (int k = 0; k < 3; k++) {
+        kern_dist *d = NULL;
+        int rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, kinds[k], &t, &d));
+        MT_CHECK(rc == G5_OK, "%s distribution: %s", names[k], g5_error_msg());
+        for (int c = 0; rc == G5_OK && c < 2; c++) {
+            char what[64];
+            snprintf(what, sizeof what, "tied weights, %s, chunk %d", names[k], c ? 333 : 0);
+            kern_graph *g = NULL;
+            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t.e + 2 * first, t.w + first, count, c ? 333 : 0, &g);
+            MT_CHECK(rc == G5_OK, "%s: build: %s", what, g5_error_msg());
+            if (rc == G5_OK) ok &= csr_matches_serial(g, &t, what);
+            kern_graph_free(&g);
+        }
+        kern_dist_free(&d);
+    }
+    tgraph_free(&t);
+    return ok;
+}
+
 /* Write t as an edges file (scale 10, edgefactor 6) at path, collectively. */
 static int write_edges_file(const tgraph *t, const char *path)
 {
@@ -684,6 +730,7 @@ int main(int argc, char **argv)
     MT_RUN(fewer_roots_than_asked_on_tiny_graph);
     MT_RUN(bfs_reuse_leaves_no_stale_parent);
     MT_RUN(csr_is_exact_for_any_chunk_and_distribution);
+    MT_RUN(csr_is_exact_with_tied_weights_in_long_rows);
     MT_RUN(file_streaming_builds_the_same_csr);
     return mt_finish();
 }

@@ -30,16 +30,23 @@ static int block_owner(int64_t n, int P, int64_t v)
 int kern_to_original(kern_graph *g, const int64_t *parent, const double *dist,
                      int64_t *parent_out, double *dist_out)
 {
+    return kern_to_original_ex(g, parent, dist, parent_out, dist_out, CONV_CHUNK);
+}
+
+int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist,
+                        int64_t *parent_out, double *dist_out, int64_t conv_chunk)
+{
     const kern_dist *d = g->dist;
     int P = g->nranks, me = g->rank, ok = 1, all = 1;
     int64_t N = d->nvertices, first, count, nl = g->nlocal;
     kern_block_range(N, me, P, &first, &count);
     int64_t *cnt = calloc((size_t)P * 2, sizeof(int64_t)), *pos = cnt + P;
-    int64_t chunk = nl < CONV_CHUNK ? nl : CONV_CHUNK;
+    if (conv_chunk < 1) conv_chunk = CONV_CHUNK;
+    int64_t chunk = nl < conv_chunk ? nl : conv_chunk;
     crec *sb = malloc(((size_t)chunk + 1) * sizeof(crec));
     void *recv = NULL;
     size_t recvcap = 0;
-    int64_t nrecv = 0, rounds = (nl + CONV_CHUNK - 1) / CONV_CHUNK;
+    int64_t nrecv = 0, rounds = (nl + conv_chunk - 1) / conv_chunk;
     if (!cnt || !sb) ok = 0;
     MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, g->comm);
     for (int64_t i = 0; i < count; i++) {
@@ -49,8 +56,8 @@ int kern_to_original(kern_graph *g, const int64_t *parent, const double *dist,
     int64_t zero[P];
     memset(zero, 0, sizeof zero);
     for (int64_t rd = 0; rd < rounds; rd++) {
-        int64_t lo = rd * CONV_CHUNK < nl ? rd * CONV_CHUNK : nl;
-        int64_t hi = lo + CONV_CHUNK < nl ? lo + CONV_CHUNK : nl;
+        int64_t lo = rd * conv_chunk < nl ? rd * conv_chunk : nl;
+        int64_t hi = lo + conv_chunk < nl ? lo + conv_chunk : nl;
         if (ok && all) {
             memset(cnt, 0, (size_t)P * 2 * sizeof(int64_t));
             for (int64_t l = lo; l < hi; l++)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_kern_weights.c - the two weight layouts of the CSR (kern_impl.h):
+ * mpi_kern_mem.c - the memory-saving representations of the kernels.
+ * 1. The two weight layouts of the CSR (kern_impl.h):
  * weights that are all multiples of 2^-24 in [0, 1) (the generator's) are
  * stored as 3-byte integers, anything else as floats, decided on all ranks
  * together. The same graph is built both ways (the float build gets one
@@ -9,7 +10,12 @@
  * paths) and SSSP must give bit-identical distances and the same parents
  * from the same roots, and the rows the same (column, weight) entries. Also:
  * the layout is the same on every rank, and -0.0 or 1.0 force the floats.
- * Runs at 1, 2 and 4 ranks, cyclic and block.
+ * 2. Results converted to original ids in rounds of a few local vertices
+ * (convert.c) equal the conversion in one round, for BFS parents and SSSP
+ * distances, under cyclic, block and a placement; kern_ids_are_original
+ * holds exactly at one rank without a placement, where the conversion is
+ * the identity.
+ * Runs at 1, 2 and 4 ranks.
  */
 #include "common.h"
 #include "kern.h"
@@ -190,10 +196,86 @@ static int odd_weights_fall_back_to_floats(void)
     return ok;
 }
 
+/* a placement that reverses the vertex order, split evenly */
+static int make_reversed(int64_t n, kern_dist **d)
+{
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    int64_t *label = malloc(n * sizeof(int64_t)), *off = malloc((P + 1) * sizeof(int64_t));
+    for (int64_t v = 0; v < n; v++) label[v] = n - 1 - v;
+    for (int r = 0; r <= P; r++) off[r] = n * r / P;
+    int rc = kern_dist_create_placement(MPI_COMM_WORLD, n, label, off, "reversed", d);
+    free(label); free(off);
+    return rc;
+}
+
+static int conversion_in_rounds_equals_one_round(void)
+{
+    int ok = 1, P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (int kind = 0; kind < 3; kind++) {
+        tg t;
+        tg_make(&t, 1000, 6000, 21 + kind);
+        /* every vertex has an edge, so the placement may hold them all */
+        for (int64_t v = 0; v < t.n; v++) { t.e[2 * v] = v; t.e[2 * v + 1] = (v + 1) % t.n; }
+        kern_dist *d = NULL;
+        kern_graph *g = NULL;
+        int64_t first, count;
+        kern_block_range(t.m, me, P, &first, &count);
+        int rc = kind == 0 ? kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d)
+                 : kind == 1 ? kern_dist_create_block(MPI_COMM_WORLD, t.n, &d)
+                             : make_reversed(t.n, &d);
+        rc = g5_agree(MPI_COMM_WORLD, rc);
+        if (rc == G5_OK)
+            rc = g5_agree(MPI_COMM_WORLD, kern_graph_build(MPI_COMM_WORLD, d, t.e + 2 * first,
+                                                           t.w + first, count, &g));
+        MT_CHECK(rc == G5_OK, "build failed: %s", g5_error_msg());
+        if (rc == G5_OK) {
+            MT_CHECK(kern_ids_are_original(g) == (P == 1 && kind < 2),
+                     "kind %d at %d ranks: kern_ids_are_original = %d", kind, P, kern_ids_are_original(g));
+            int64_t nl = g->nlocal, bf, bc;
+            kern_block_range(t.n, me, P, &bf, &bc);
+            kern_sssp *s = NULL;
+            int64_t *pl = malloc((nl + 1) * 8), *pa = malloc((bc + 1) * 8), *pb = malloc((bc + 1) * 8);
+            double *dl = malloc((nl + 1) * 8), *xa = malloc((bc + 1) * 8), *xb = malloc((bc + 1) * 8);
+            rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(g, 0.05, &s));
+            if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, 3));
+            if (rc == G5_OK) {
+                kern_sssp_result(s, pl, dl);
+                rc = kern_to_original_ex(g, pl, dl, pa, xa, 0);
+                if (rc == G5_OK) rc = kern_to_original_ex(g, pl, dl, pb, xb, 7);
+            }
+            MT_CHECK(rc == G5_OK, "kind %d: %s", kind, g5_error_msg());
+            int64_t reached = 0;
+            for (int64_t i = 0; rc == G5_OK && i < bc; i++) {
+                MT_CHECK(pa[i] == pb[i] && memcmp(&xa[i], &xb[i], 8) == 0,
+                         "kind %d vertex %lld: (%lld, %g) in one round, (%lld, %g) in rounds of 7", kind,
+                         (long long)(bf + i), (long long)pa[i], xa[i], (long long)pb[i], xb[i]);
+                if (!ok) break;
+                reached += pa[i] >= 0;
+                if (kern_ids_are_original(g))
+                    MT_CHECK(pa[i] == pl[i] && memcmp(&xa[i], &dl[i], 8) == 0,
+                             "vertex %lld: the conversion is not the identity", (long long)i);
+            }
+            MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            MT_CHECK(reached == t.n, "kind %d: %lld of %lld vertices reached", kind, (long long)reached,
+                     (long long)t.n);
+            kern_sssp_free(&s);
+            free(pl); free(pa); free(pb); free(dl); free(xa); free(xb);
+        }
+        kern_graph_free(&g);
+        kern_dist_free(&d);
+        tg_free(&t);
+    }
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MT_RUN(packed_and_float_weights_give_identical_sssp);
     MT_RUN(odd_weights_fall_back_to_floats);
+    MT_RUN(conversion_in_rounds_equals_one_round);
     return mt_finish();
 }

@@ -59,12 +59,22 @@ static inline kern_wts kern_weights(const kern_graph *g)
     kern_wts t = {g->w24, g->w3, g->w};
     return t;
 }
+/* The 24-bit integer of entry i: one unaligned 4-byte load masked (the
+ * array has one byte of padding) on little-endian machines. */
+static inline uint32_t kern_w3_get(const uint8_t *w3, int64_t i)
+{
+    const uint8_t *p = w3 + 3 * i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t u;
+    memcpy(&u, p, 4);
+    return u & 0xFFFFFFu;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+#endif
+}
 static inline float kern_wts_get(kern_wts t, int64_t i)
 {
-    if (t.w24) {
-        const uint8_t *p = t.w3 + 3 * i;
-        return (float)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16) * 0x1p-24f;
-    }
+    if (t.w24) return (float)(int32_t)kern_w3_get(t.w3, i) * 0x1p-24f;
     return t.w[i];
 }
 static inline float kern_w(const kern_graph *g, int64_t i) { return kern_wts_get(kern_weights(g), i); }
@@ -74,10 +84,7 @@ static inline float kern_w(const kern_graph *g, int64_t i) { return kern_wts_get
  * its inverse: store the weight of key `key` at entry i. */
 static inline uint32_t kern_wkey(const kern_graph *g, int64_t i)
 {
-    if (g->w24) {
-        const uint8_t *p = g->w3 + 3 * i;
-        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-    }
+    if (g->w24) return kern_w3_get(g->w3, i);
     uint32_t u;
     memcpy(&u, &g->w[i], 4);
     return u;

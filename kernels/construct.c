@@ -40,8 +40,11 @@
  *   in place (threads compact their blocks, then blocks move down in
  *   order); then the words are split into col (uint32) and w (float)
  *   walking down from the end, releasing the words' pages as they are
- *   copied, so the split costs no extra resident memory. The graph records
- *   rows_by_weight, so csr_sort.c has nothing left to do.
+ *   copied, so the split costs no extra resident memory. Weights are
+ *   stored as 3-byte integers k (weight k * 2^-24) when every weight of the
+ *   graph on every rank is such a multiple (the generator's are; one
+ *   allreduce'd flag), as floats otherwise (kern_impl.h, kern_w). The graph
+ *   records rows_by_weight, so csr_sort.c has nothing left to do.
  *
  * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
  * the spec) happen inside this function; their seconds are returned so the
@@ -57,10 +60,12 @@
  *   merge:  the same, tail pages released; per thread a bitmap of the pid
  *           space (pid space / 8 bytes) and scratch for the longest row
  *           (12 bytes per entry); split: 8 nnz throughout
- *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + w 4 nnz.
+ *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + weights 3 nnz
+ *           (4 nnz for weights that are not multiples of 2^-24).
  * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M, nnz ~ 1.87
  * M for M input edges at SCALE 20) the peak is 8 nraw + 12 nl ~ 16.75 bytes
- * per input edge plus the chunk buffers, and the graph is ~15.7.
+ * per input edge plus the chunk buffers, and the graph is ~13.8 (15.7 with
+ * float weights).
  */
 #include "io.h"
 #include "kern_impl.h"
@@ -627,19 +632,47 @@ static void release_pages(void *p, size_t bytes)
     if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
 }
 
-/* Split the packed entries pk[0, n) into col and w, walking down from the
- * end in blocks and releasing each block's pages of pk once copied, so the
- * resident memory stays at about 8 bytes per entry instead of 16. */
-#define KERN_UNZIP_BLOCK ((int64_t)1 << 20)
-static void unzip(uint64_t *pk, int64_t n, uint32_t *col, float *w)
+/* 1 when the weight bits u are k * 2^-24 for an integer k in [0, 2^24),
+ * exactly (bit for bit: -0.0 does not qualify), with k in *k. */
+static inline int weight_is_w24(uint32_t u, uint32_t *k)
 {
+    float f;
+    memcpy(&f, &u, 4);
+    if (!(f >= 0.0f && f < 1.0f)) return 0;
+    float s = f * 0x1p24f;                    /* exact: a power-of-two scaling */
+    uint32_t q = (uint32_t)s;
+    *k = q;
+    return (float)q == s && f2u((float)q * 0x1p-24f) == u;
+}
+
+/* 1 when every packed entry's weight fits the 24-bit layout. */
+static int all_w24(const uint64_t *pk, int64_t n)
+{
+    int bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad)
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t k;
+        bad |= !weight_is_w24((uint32_t)pk[i], &k);
+    }
+    return !bad;
+}
+
+/* Split the packed entries pk[0, n) into g->col and the weights (3-byte
+ * integers when g->w24, floats otherwise), walking down from the end in
+ * blocks and releasing each block's pages of pk once copied, so the
+ * resident memory stays at about 8 bytes per entry instead of 15-16. */
+#define KERN_UNZIP_BLOCK ((int64_t)1 << 20)
+static void unzip(uint64_t *pk, int64_t n, kern_graph *g)
+{
+    uint32_t *col = g->col;
     for (int64_t hi = n; hi > 0;) {
         int64_t lo = hi > KERN_UNZIP_BLOCK ? hi - KERN_UNZIP_BLOCK : 0;
 #pragma omp parallel for schedule(static)
         for (int64_t i = lo; i < hi; i++) {
             col[i] = (uint32_t)(pk[i] >> 32);
-            uint32_t u = (uint32_t)pk[i];
-            memcpy(&w[i], &u, 4);
+            uint32_t u = (uint32_t)pk[i], k = u;
+            if (g->w24) weight_is_w24(u, &k);          /* all_w24 said yes */
+            kern_wkey_set(g, i, k);
         }
         release_pages(pk + lo, (size_t)(hi - lo) * sizeof(uint64_t));
         hi = lo;
@@ -795,9 +828,20 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (all && ok) {
         g->nnz = merge_rows(&b);
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
+    }
+    {
+        /* The 24-bit weight layout when every rank's weights allow it, so
+         * all ranks hold the same layout (a failed rank votes yes and stops
+         * at the agreement below). */
+        int mine = all && ok ? all_w24(b.pk, g->nnz) : 1, every;
+        MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
+        if (g) g->w24 = every;
+    }
+    if (all && ok) {
         g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
-        g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
-        if (g->col && g->w) unzip(b.pk, g->nnz, g->col, g->w);
+        if (g->w24) g->w3 = big_malloc((size_t)g->nnz * 3 + 1);
+        else g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
+        if (g->col && (g->w3 || g->w)) unzip(b.pk, g->nnz, g);
         else ok = 0, b.nomem = 1;
         free(b.pk);
         b.pk = NULL;
@@ -899,7 +943,7 @@ void kern_graph_free(kern_graph **gp)
 {
     if (!gp || !*gp) return;
     kern_graph *g = *gp;
-    free(g->rowptr); free(g->col); free(g->w); free(g->bytes_to); free(g->rawdeg);
+    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->bytes_to); free(g->rawdeg);
     free(g);
     *gp = NULL;
 }
@@ -909,7 +953,7 @@ int64_t kern_graph_nnz_local(const kern_graph *g) { return g->nnz; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)
 {
-    return (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * 8;
+    return (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * (g->w24 ? 7 : 8);
 }
 
 int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)

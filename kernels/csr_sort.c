@@ -10,8 +10,9 @@
  * stays for graphs whose rows were reordered otherwise (tests).
  *
  * Algorithm: rows are independent; OpenMP threads take rows dynamically.
- * Each row's (column, weight) pairs are packed into 64-bit keys (weight bits
- * << 32 | column; non-negative float bits order like the values), sorted
+ * Each row's (column, weight) pairs are packed into 64-bit keys (weight key
+ * << 32 | column, kern_wkey: the 24-bit integer of a packed weight or the
+ * bits of a float, both ordering like the values), sorted
  * with kern_sort_u64 (construct.c) and unpacked in place. A
  * per-thread scratch buffer holds the keys of the longest row.
  *
@@ -43,17 +44,12 @@ int kern_graph_sort_rows_by_weight(kern_graph *g)
             int64_t e0 = g->rowptr[v], n = g->rowptr[v + 1] - e0;
             if (n < 2) continue;
             uint32_t *c = g->col + e0;
-            float *w = g->w + e0;
-            for (int64_t i = 0; i < n; i++) {
-                uint32_t wb;
-                memcpy(&wb, &w[i], 4);
-                key[i] = (uint64_t)wb << 32 | c[i];
-            }
+            for (int64_t i = 0; i < n; i++)
+                key[i] = (uint64_t)kern_wkey(g, e0 + i) << 32 | c[i];
             kern_sort_u64(key, n);
             for (int64_t i = 0; i < n; i++) {
-                uint32_t wb = (uint32_t)(key[i] >> 32);
                 c[i] = (uint32_t)key[i];
-                memcpy(&w[i], &wb, 4);
+                kern_wkey_set(g, e0 + i, (uint32_t)(key[i] >> 32));
             }
         }
         free(key);

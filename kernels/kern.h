@@ -209,5 +209,10 @@ void kern_block_range(int64_t n, int rank, int nranks, int64_t *first, int64_t *
  * dist is NULL). */
 int kern_to_original(kern_graph *g, const int64_t *parent, const double *dist,
                      int64_t *parent_out, double *dist_out);
+/* Not collective. 1 when every pid is its original id and this rank's block
+ * is all of [0, N) (one rank, cyclic or block): the local results are then
+ * already what kern_to_original would produce, and the driver passes them
+ * to the validators without a copy. */
+int kern_ids_are_original(const kern_graph *g);
 
 #endif

@@ -31,12 +31,73 @@ struct kern_graph {
     int64_t base;           /* this rank's first pid */
     int64_t *rowptr;        /* [nlocal+1] */
     uint32_t *col;          /* [nnz] pids */
-    float *w;               /* [nnz] */
+    /* Weights, read only through kern_w / kern_wkey below. When every weight
+     * of the graph (all ranks) is k * 2^-24 with k an integer in [0, 2^24),
+     * as the generator makes them (gen_rmat.c: the top 24 bits of a random
+     * word times 2^-24), w24 = 1 and w3 holds k in 3 little-endian bytes per
+     * entry (exact: 3 bytes per entry instead of 4); otherwise w24 = 0 and
+     * w holds the floats (any other edges file). */
+    int w24;
+    uint8_t *w3;            /* [3 nnz + 1] when w24 */
+    float *w;               /* [nnz] when !w24 */
     uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
     double build_time[6];   /* kern_graph_build_times */
     int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
     int rows_by_weight;     /* 1: every row sorted by (weight, column) (csr_sort.c) */
 };
+
+/* The weight arrays by value, for hot loops that keep them in registers
+ * (stores through other pointers cannot alias locals), and the weight of
+ * entry i (exact in both layouts). */
+typedef struct kern_wts {
+    int w24;
+    const uint8_t *w3;
+    const float *w;
+} kern_wts;
+static inline kern_wts kern_weights(const kern_graph *g)
+{
+    kern_wts t = {g->w24, g->w3, g->w};
+    return t;
+}
+/* The 24-bit integer of entry i: one unaligned 4-byte load masked (the
+ * array has one byte of padding) on little-endian machines. */
+static inline uint32_t kern_w3_get(const uint8_t *w3, int64_t i)
+{
+    const uint8_t *p = w3 + 3 * i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t u;
+    memcpy(&u, p, 4);
+    return u & 0xFFFFFFu;
+#else
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+#endif
+}
+static inline float kern_wts_get(kern_wts t, int64_t i)
+{
+    if (t.w24) return (float)(int32_t)kern_w3_get(t.w3, i) * 0x1p-24f;
+    return t.w[i];
+}
+static inline float kern_w(const kern_graph *g, int64_t i) { return kern_wts_get(kern_weights(g), i); }
+
+/* A 32-bit key of entry i's weight that orders like the weight (k in the
+ * 24-bit layout, the float's bits otherwise: weights are non-negative), and
+ * its inverse: store the weight of key `key` at entry i. */
+static inline uint32_t kern_wkey(const kern_graph *g, int64_t i)
+{
+    if (g->w24) return kern_w3_get(g->w3, i);
+    uint32_t u;
+    memcpy(&u, &g->w[i], 4);
+    return u;
+}
+static inline void kern_wkey_set(kern_graph *g, int64_t i, uint32_t key)
+{
+    if (g->w24) {
+        uint8_t *p = g->w3 + 3 * i;
+        p[0] = (uint8_t)key; p[1] = (uint8_t)(key >> 8); p[2] = (uint8_t)(key >> 16);
+    } else {
+        memcpy(&g->w[i], &key, 4);
+    }
+}
 
 /* Owner rank of a pid: the last r with base[r] <= pid (binary search over
  * P+1 entries; P is small next to the work per edge). */
@@ -57,6 +118,11 @@ int kern_graph_sort_rows_by_weight(kern_graph *g);
 /* Sort n 64-bit keys ascending in place (quicksort, insertion sort for short
  * runs; construct.c). Not collective; no allocation. */
 void kern_sort_u64(uint64_t *a, int64_t n);
+
+/* kern_to_original with conv_chunk local vertices per round (< 1: the
+ * default); the result does not depend on it (convert.c). Collective. */
+int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist,
+                        int64_t *parent_out, double *dist_out, int64_t conv_chunk);
 
 /* A growable array of fixed-size elements. */
 typedef struct kvec {

@@ -198,17 +198,19 @@ int run_cmd(int argc, char **argv)
         rc = g5_error(G5_ERR_ARG, "%s: no vertex has an edge: nothing to search", pos[0]);
         goto out;
     }
+    /* Memory: only one kernel's workspace at a time (BFS's is freed before
+     * SSSP's is made); at one rank with cyclic or block ids the local
+     * results are the validator's input as they are; otherwise they are
+     * converted into block arrays (po, dout) and the local SSSP arrays are
+     * freed before validating. */
     G5_TRY(kern_bfs_create(g, &bfs));
-    if (!o.skip_sssp) G5_TRY(kern_sssp_create(g, o.delta, &sssp));
     int64_t nl = kern_graph_nlocal(g), bfirst, bcount;
+    const int same_ids = kern_ids_are_original(g);
     kern_block_range(N, me, P, &bfirst, &bcount);
-    pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
-    dl = malloc(((size_t)nl + 1) * sizeof(double));
-    po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
-    dout = malloc(((size_t)bcount + 1) * sizeof(double));
+    if (!same_ids) po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
     arrays = calloc(4 * (size_t)nroots, sizeof(double));
     iarrays = calloc(2 * (size_t)nroots, sizeof(int64_t));
-    G5_TRY(g5_agree(comm, pl && dl && po && dout && arrays && iarrays ? G5_OK
+    G5_TRY(g5_agree(comm, (po || same_ids) && arrays && iarrays ? G5_OK
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
     rep.bfs_time = arrays; rep.sssp_time = arrays + nroots;
     rep.bfs_validate_time = arrays + 2 * nroots; rep.sssp_validate_time = arrays + 3 * nroots;
@@ -229,9 +231,9 @@ int run_cmd(int argc, char **argv)
         if (!o.no_validate) {
             g5_progress("Validating BFS %d", i);
             t0 = g5_now();
-            G5_TRY(kern_to_original(g, kern_bfs_parent(bfs), NULL, po, NULL));
+            if (!same_ids) G5_TRY(kern_to_original(g, kern_bfs_parent(bfs), NULL, po, NULL));
             int64_t vn = -1;
-            rc = kern_validate_bfs(comm, ef, roots[i], po, &vn);
+            rc = kern_validate_bfs(comm, ef, roots[i], same_ids ? kern_bfs_parent(bfs) : po, &vn);
             rep.bfs_validate_time[i] = max_elapsed(comm, t0);
             if (rc == G5_OK && vn != nedge)
                 rc = g5_error(G5_ERR_VALIDATE, "BFS root %lld: the validator counts %lld edges, "
@@ -243,6 +245,19 @@ int run_cmd(int argc, char **argv)
         g5_progress("TEPS for BFS %d is %g", i, nedge / rep.bfs_time[i]);
     }
     rep.bfs_done = 1;
+    {
+        int64_t rss = g5_peak_rss(), mx;
+        MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
+        g5_progress("peak RSS after the BFS searches (max over ranks) %.1f MiB = %.1f bytes per "
+                    "input edge", mx / 1048576.0, (double)mx * P / (double)M);
+    }
+    kern_bfs_free(&bfs);
+    if (!o.skip_sssp) {
+        G5_TRY(kern_sssp_create(g, o.delta, &sssp));
+        if (!same_ids) dout = malloc(((size_t)bcount + 1) * sizeof(double));
+        G5_TRY(g5_agree(comm, dout || same_ids ? G5_OK
+                        : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
+    }
     for (int i = 0; sssp && i < nroots; i++) {
         /* ---- kernel 3 (timed) ---- */
         g5_progress("Running SSSP %d", i);
@@ -259,15 +274,23 @@ int run_cmd(int argc, char **argv)
                         (long long)s->messages, s->t_relax, s->t_exchange, s->t_apply, s->t_reduce);
         }
         g5_progress("Time for SSSP %d is %f", i, rep.sssp_time[i]);
+        pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
+        dl = malloc(((size_t)nl + 1) * sizeof(double));
+        G5_TRY(g5_agree(comm, pl && dl ? G5_OK
+                        : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
         kern_sssp_result(sssp, pl, dl);
         int64_t nedge;
         G5_TRY(kern_reached_edges(g, pl, &nedge));
         if (!o.no_validate) {
             g5_progress("Validating SSSP %d", i);
             t0 = g5_now();
-            G5_TRY(kern_to_original(g, pl, dl, po, dout));
+            if (!same_ids) {
+                G5_TRY(kern_to_original(g, pl, dl, po, dout));
+                free(pl); free(dl);
+                pl = NULL; dl = NULL;
+            }
             int64_t vn = -1;
-            rc = kern_validate_sssp(comm, ef, roots[i], po, dout, &vn);
+            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : po, same_ids ? dl : dout, &vn);
             rep.sssp_validate_time[i] = max_elapsed(comm, t0);
             if (rc == G5_OK && vn != nedge)
                 rc = g5_error(G5_ERR_VALIDATE, "SSSP root %lld: the validator counts %lld edges, "
@@ -275,6 +298,8 @@ int run_cmd(int argc, char **argv)
             if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
             if (rc) goto out;
         }
+        free(pl); free(dl);
+        pl = NULL; dl = NULL;
         rep.sssp_nedge[i] = nedge;
         g5_progress("TEPS for SSSP %d is %g", i, nedge / rep.sssp_time[i]);
     }

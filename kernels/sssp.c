@@ -272,7 +272,6 @@ typedef struct rctx {
     uint8_t *ub, *gub;
     const int64_t *rowptr;
     const uint32_t *col;
-    const float *w;
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
@@ -326,14 +325,14 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
                                uint32_t upid)
 {
     const uint32_t *col = x->col;
-    const float *w = x->w;
+    const kern_wts wt = kern_weights(x->s->g);
     const uint8_t *ub = x->ub, *gub = x->gub;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
     const float wmax = x->fdelta;
     int64_t e = e0;
     for (; e < e1; e++) {
-        float we = w[e];
+        float we = kern_wts_get(wt, e);
         if (light && !(we < wmax)) break;
         uint32_t c = col[e];
         uint64_t l = (uint64_t)((int64_t)c - base);
@@ -366,7 +365,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
     while (lo < hi) {                   /* first weight >= delta */
         int64_t mid = lo + (hi - lo) / 2;
-        if (x->w[mid] < x->fdelta) lo = mid + 1; else hi = mid;
+        if (kern_w(x->s->g, mid) < x->fdelta) lo = mid + 1; else hi = mid;
     }
     relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
 }
@@ -375,7 +374,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->rowptr = g->rowptr; x->col = g->col; x->w = g->w; x->d = g->dist;
+    x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }

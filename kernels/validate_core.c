@@ -53,21 +53,33 @@
  * Algorithm:
  *  1. local checks of each rank's block (range, root, parent/dist);
  *  2. depth by pointer jumping (Wyllie's list ranking): every reached vertex
- *     keeps (ancestor, hops); each round it asks its ancestor's owner for
- *     the ancestor's (ancestor, hops) with one MPI_Alltoallv and replaces
- *     its own, doubling the distance covered, until its ancestor is the root.
- *     After round k every vertex of depth <= 2^k is done; a round that
- *     finishes nobody means every vertex still pending never reaches the
- *     root (tree depths are contiguous), i.e. sits on or hangs from a cycle
- *     or an unreached parent. O(log depth) rounds.
+ *     keeps (ancestor, hops) packed in one 64-bit word (hops << 32 |
+ *     ancestor; N < 2^32 - 2, as for the kernels' pids); each round it asks
+ *     its ancestor's owner for the ancestor's word and replaces its own,
+ *     doubling the distance covered, until its ancestor is the root. A round
+ *     goes through the vertices in batches of the reader's chunk (one MPI_Alltoallv
+ *     of queries and one of answers per batch), so its buffers are bounded;
+ *     an answer may already include the ancestor's own jump of this round,
+ *     which only covers more distance (the word always names the ancestor
+ *     exactly `hops` steps up). After round k every vertex of depth <= 2^k
+ *     is done; a round that finishes nobody means every vertex still
+ *     pending never reaches the root (the pending vertex nearest the root
+ *     would otherwise finish: its ancestor is done), i.e. it sits on or
+ *     hangs from a cycle or an unreached parent. O(log depth) rounds.
  *  3. each chunk of edges: the two endpoints of every non-self-loop edge are
  *     sent to their owners (MPI_Alltoallv of ids), which reply with (parent,
- *     value) where value is the depth (BFS) or distance (SSSP); the reading
+ *     value) where value is the depth (BFS, from the jump words) or distance
+ *     (SSSP, from dist; the jump words are freed first); the reading
  *     rank checks the edge, counts it for TEPS, and sends each endpoint that
  *     the edge confirms as a tight tree edge to its owner, which marks it.
  *  4. every reached vertex other than the root must be marked.
  * Every phase ends with an agreement, so all ranks take the same path and
  * return the same status and message.
+ *
+ * Memory per vertex of this rank's block, besides the caller's parent (and
+ * dist): the jump word (8 bytes; kept for BFS depths, freed for SSSP before
+ * the edge stream) and one bit of confirmation; the edge stream's buffers
+ * are bounded by the chunk, the jump's by the same chunk of vertices.
  */
 #include "kern_report.h"
 
@@ -82,6 +94,17 @@
 #define TOL_ABS 1e-6
 #define TOL_REL 1e-6
 #define MAX_JUMP_ROUNDS 62
+
+/* The jump word: ancestor in the low 32 bits, hops in the high 32. */
+#define J_UNREACHED 0xFFFFFFFFu      /* ancestor of a vertex with parent -1 */
+#define J_BROKEN 0xFFFFFFFEu         /* its chain was found broken */
+#define J_MAX_N ((int64_t)0xFFFFFFFD)
+static inline uint32_t j_anc(uint64_t x) { return (uint32_t)x; }
+static inline uint32_t j_hops(uint64_t x) { return (uint32_t)(x >> 32); }
+static inline uint64_t j_word(uint32_t anc, uint64_t hops)
+{
+    return (hops > 0xFFFFFFFFu ? 0xFFFFFFFFu : hops) << 32 | anc;   /* cycles may saturate */
+}
 
 enum check {
     C_RANGE,
@@ -171,14 +194,9 @@ typedef struct vinfo {
     double val;
 } vinfo;
 
-/* Answer during pointer jumping: the ancestor's (ancestor, hops). */
-typedef struct jinfo {
-    int64_t anc;
-    int64_t hops;
-} jinfo;
-
-/* Both answers travel as one 16-byte MPI type. */
-_Static_assert(sizeof(vinfo) == 16 && sizeof(jinfo) == 16, "answer records are 16 bytes");
+/* Answers travel as one 16-byte MPI type (jump answers are the 8-byte
+ * words themselves). */
+_Static_assert(sizeof(vinfo) == 16, "answer records are 16 bytes");
 
 typedef struct vctx {
     MPI_Comm comm;
@@ -280,39 +298,38 @@ static void check_local(vctx *c, int64_t root, const int64_t *parent, const doub
     }
 }
 
-/* Phase 2: pointer jumping. On return depth[i] holds the depth of every
- * reached vertex whose chain reaches the root. */
-static int jump(vctx *c, int64_t root, const int64_t *parent, int64_t *depth, vfail *f)
+/* Phase 2: pointer jumping over the words jw[count] (see the top). On
+ * return jw[i] holds (hops = depth, root) for every reached vertex whose
+ * chain reaches the root; failures are recorded in f. */
+static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int64_t batch,
+                vfail *f)
 {
     int rc = G5_OK;
-    int64_t *anc = g5_malloc((size_t)(c->count ? c->count : 1) * sizeof *anc, "validation ancestors");
-    jinfo *ans = NULL;
-    int64_t *sq = NULL;
+    const uint32_t r32 = (uint32_t)root;
+    int64_t nb = (c->count + batch - 1) / batch;
+    int64_t *sq = g5_malloc((size_t)batch * sizeof *sq, "validation queries");
+    uint64_t *ans = g5_malloc((size_t)batch * sizeof *ans, "validation answers");
     xbuf rq = {0}, ra = {0};
-    rc = g5_agree(c->comm, anc ? G5_OK : G5_ERR_NOMEM);
+    rc = g5_agree(c->comm, sq && ans ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
+    if (MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS) {
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+        goto out;
+    }
 
     int64_t pending = 0, newly = 0;
     for (int64_t i = 0; i < c->count; i++) {
         int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
-            anc[i] = -1;
-            depth[i] = -1;
+            jw[i] = j_word(J_UNREACHED, 0);
         } else if (v == root) {
-            anc[i] = root;
-            depth[i] = 0;
+            jw[i] = j_word(r32, 0);
         } else {
-            anc[i] = p;
-            depth[i] = 1;
+            jw[i] = j_word((uint32_t)p, 1);
             if (p == root) newly++; else pending++;
         }
     }
-    sq = g5_malloc((size_t)(pending ? pending : 1) * sizeof *sq, "validation queries");
-    ans = g5_malloc((size_t)(pending ? pending : 1) * sizeof *ans, "validation answers");
-    rc = g5_agree(c->comm, sq && ans ? G5_OK : G5_ERR_NOMEM);
-    if (rc != G5_OK)
-        goto out;
 
     for (int round = 0; round < MAX_JUMP_ROUNDS; round++) {
         int64_t g[2] = {pending, newly};
@@ -322,53 +339,57 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, int64_t *depth, vf
         }
         if (g[0] == 0 || (round > 0 && g[1] == 0))
             break;
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-        for (int64_t i = 0; i < c->count; i++)
-            if (anc[i] >= 0 && anc[i] != root)
-                c->scount[kern_vblock_owner(c->n, c->nranks, anc[i])]++;
-        displs_from_counts(c);
-        for (int64_t i = 0; i < c->count; i++)
-            if (anc[i] >= 0 && anc[i] != root)
-                sq[c->cursor[kern_vblock_owner(c->n, c->nranks, anc[i])]++] = anc[i];
-        int64_t nrecv;
-        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
-        rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(jinfo), "ancestor answers");
-        G5_TRY(g5_agree(c->comm, rc));
-        const int64_t *q = rq.p;
-        jinfo *a = ra.p;
-        for (int64_t k = 0; k < nrecv; k++) {
-            int64_t i = q[k] - c->first;
-            a[k].anc = anc[i];
-            a[k].hops = depth[i];
-        }
-        G5_TRY(reply(c, a, c->t_info, ans, "ancestor"));
-        /* Apply in the order the queries were built. */
-        displs_from_counts(c);
         pending = newly = 0;
-        for (int64_t i = 0; i < c->count; i++) {
-            if (anc[i] < 0 || anc[i] == root)
-                continue;
-            const jinfo *x = &ans[c->cursor[kern_vblock_owner(c->n, c->nranks, anc[i])]++];
-            if (x->anc < 0) {
-                fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRId64
-                     " (parent %" PRId64 ") that is unreached (parent -1)",
-                     c->first + i, anc[i], parent[i]);
-                anc[i] = -2; /* stop following a broken chain */
-                continue;
+        for (int64_t bt = 0; bt < nb; bt++) {
+            int64_t lo = bt * batch < c->count ? bt * batch : c->count;
+            int64_t hi = lo + batch < c->count ? lo + batch : c->count;
+            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+            for (int64_t i = lo; i < hi; i++) {
+                uint32_t a = j_anc(jw[i]);
+                if (a < J_BROKEN && a != r32)
+                    c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
             }
-            anc[i] = x->anc;
-            depth[i] += x->hops;
-            if (anc[i] == root) newly++; else pending++;
+            displs_from_counts(c);
+            for (int64_t i = lo; i < hi; i++) {
+                uint32_t a = j_anc(jw[i]);
+                if (a < J_BROKEN && a != r32)
+                    sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
+            }
+            int64_t nrecv;
+            G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
+            rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
+            G5_TRY(g5_agree(c->comm, rc));
+            const int64_t *q = rq.p;
+            uint64_t *aw = ra.p;
+            for (int64_t k = 0; k < nrecv; k++)
+                aw[k] = jw[q[k] - c->first];
+            G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
+            /* apply in the order the queries were built */
+            displs_from_counts(c);
+            for (int64_t i = lo; i < hi; i++) {
+                uint32_t a = j_anc(jw[i]);
+                if (a >= J_BROKEN || a == r32)
+                    continue;
+                uint64_t x = ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
+                if (j_anc(x) >= J_BROKEN) {
+                    fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
+                         " (parent %" PRId64 ") that is unreached (parent -1)",
+                         c->first + i, a, parent[i]);
+                    jw[i] = j_word(J_BROKEN, 0); /* stop following a broken chain */
+                    continue;
+                }
+                jw[i] = j_word(j_anc(x), (uint64_t)j_hops(jw[i]) + j_hops(x));
+                if (j_anc(x) == r32) newly++; else pending++;
+            }
         }
     }
-    for (int64_t i = 0; i < c->count; i++)
-        if (anc[i] >= 0 && anc[i] != root)
+    for (int64_t i = 0; i < c->count; i++) {
+        uint32_t a = j_anc(jw[i]);
+        if (a < J_BROKEN && a != r32)
             fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
                  " following parents: a cycle", c->first + i, parent[i], root);
-        else if (anc[i] == -2)
-            depth[i] = -1;
+    }
 out:
-    free(anc);
     free(sq);
     free(ans);
     free(rq.p);
@@ -412,13 +433,17 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
     return nc;
 }
 
-/* Phase 3: the edge stream over the vertex records tab (parent, depth or
- * distance) of this rank's block. Per chunk: owners of the endpoints (parallel),
+/* The bit of vertex i in a bitmap. */
+static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
+
+/* Phase 3: the edge stream, answering for this rank's block from parent
+ * and dist (SSSP) or the jump words jw (BFS: their hops are the depths). Per chunk: owners of the endpoints (parallel),
  * query slots by a counting sort (serial, no divisions), the exchange, the
  * answers (parallel), the edge checks (parallel, thread-local failure
  * records merged by priority), and the confirmations. */
-static int check_edges(vctx *c, const kern_edge_reader *rd, const vinfo *tab,
-                       uint8_t *confirmed, int64_t *nedge, vfail *f)
+static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
+                       const double *dist, const uint64_t *jw, uint8_t *confirmed,
+                       int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
     int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
@@ -487,8 +512,11 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const vinfo *tab,
             const int64_t *q = rq.p;
             vinfo *a = ra.p;
             #pragma omp parallel for schedule(static)
-            for (int64_t t = 0; t < nrecv; t++)
-                a[t] = tab[q[t] - c->first];
+            for (int64_t t = 0; t < nrecv; t++) {
+                int64_t i = q[t] - c->first;
+                a[t].parent = parent[i];
+                a[t].val = dist ? dist[i] : (double)j_hops(jw[i]);
+            }
         }
         G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
 
@@ -532,7 +560,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const vinfo *tab,
         G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
         const int64_t *cv = rcf.p;
         for (int64_t t = 0; t < nrecv; t++)
-            confirmed[cv[t] - c->first] = 1;
+            confirmed[(cv[t] - c->first) >> 3] |= (uint8_t)(1u << ((cv[t] - c->first) & 7));
     }
     if (MPI_Allreduce(&count_edges, nedge, 1, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
@@ -555,14 +583,16 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
               .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
     vfail f = {.check = C_NONE};
-    int64_t *depth = NULL;
-    vinfo *tab = NULL;
+    uint64_t *jw = NULL;
     uint8_t *confirmed = NULL;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
     if (rd->nvertices <= 0 || root < 0 || root >= rd->nvertices)
         return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
                         dist ? "SSSP" : "BFS", root, rd->nvertices);
+    if (rd->nvertices > J_MAX_N)
+        return g5_error(G5_ERR_ARG, "%s validation: %" PRId64 " vertices, at most %" PRId64
+                        " supported", dist ? "SSSP" : "BFS", rd->nvertices, J_MAX_N);
     kern_vblock_range(c.n, c.rank, c.nranks, &c.first, &c.count);
     c.scount = calloc((size_t)c.nranks * 5, sizeof(int));
     if (c.scount) {
@@ -571,9 +601,9 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         c.rdispl = c.rcount + c.nranks;
         c.cursor = c.rdispl + c.nranks;
     }
-    depth = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *depth, "validation depths");
-    confirmed = g5_calloc((size_t)(c.count ? c.count : 1), 1, "validation marks");
-    rc = (c.scount && depth && confirmed) ? G5_OK
+    jw = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *jw, "validation jump words");
+    confirmed = g5_calloc((size_t)(c.count + 8) / 8, 1, "validation marks");
+    rc = (c.scount && jw && confirmed) ? G5_OK
          : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
@@ -585,25 +615,21 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
 
     check_local(&c, root, parent, dist, &f);
     G5_TRY(agree_fail(&c, &f, root, G5_OK));
-    rc = jump(&c, root, parent, depth, &f);
+    int64_t batch = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
+    if (batch > ((int64_t)1 << 24))
+        batch = (int64_t)1 << 24;
+    rc = jump(&c, root, parent, jw, batch, &f);
     G5_TRY(agree_fail(&c, &f, root, rc));
     int64_t nedge = 0;
-    /* One 16-byte record per vertex, so that answering a query costs one
-     * cache line rather than one per array. */
-    tab = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *tab, "validation vertex records");
-    G5_TRY(g5_agree(comm, tab ? G5_OK : G5_ERR_NOMEM));
-    #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < c.count; i++) {
-        tab[i].parent = parent[i];
-        tab[i].val = dist ? dist[i] : (double)depth[i];
+    if (dist) {             /* SSSP answers from dist: the words are done */
+        free(jw);
+        jw = NULL;
     }
-    free(depth);
-    depth = NULL;
-    rc = check_edges(&c, rd, tab, confirmed, &nedge, &f);
+    rc = check_edges(&c, rd, parent, dist, jw, confirmed, &nedge, &f);
     if (rc == G5_OK)
         for (int64_t i = 0; i < c.count; i++) {
             int64_t v = c.first + i;
-            if (parent[i] != -1 && v != root && !confirmed[i]) {
+            if (parent[i] != -1 && v != root && !bit_get(confirmed, i)) {
                 if (dist)
                     fail(&f, C_TREE, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
                          ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
@@ -620,8 +646,7 @@ out:
     if (c.t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_i64);
     if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
     free(c.scount);
-    free(depth);
-    free(tab);
+    free(jw);
     free(confirmed);
     return rc;
 }

@@ -528,7 +528,7 @@ static int csr_matches_serial(const kern_graph *g, const tgraph *t, const char *
         int64_t got = g->rowptr[l + 1] - g->rowptr[l];
         int same = got == u && g->rawdeg[l] == raw;
         for (int64_t i = 0; same && i < u; i++)
-            same = g->col[g->rowptr[l] + i] == (uint32_t)row[i].pid && g->w[g->rowptr[l] + i] == row[i].w;
+            same = g->col[g->rowptr[l] + i] == (uint32_t)row[i].pid && kern_w(g, g->rowptr[l] + i) == row[i].w;
         if (!same) {
             bad++;
             MT_CHECK(0, "%s: row of vertex %lld: %lld entries (raw %u), expected %lld (raw %lld)%s",

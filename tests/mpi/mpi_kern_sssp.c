@@ -136,22 +136,19 @@ static int rows_sorted_by_weight_keep_their_entries(void)
         int64_t nnz = g->nnz;
         uint64_t *before = malloc((nnz + 1) * 8), *after = malloc((nnz + 1) * 8);
         for (int64_t e = 0; e < nnz; e++) {
-            uint32_t wb;
-            memcpy(&wb, &g->w[e], 4);
-            before[e] = (uint64_t)g->col[e] << 32 | wb;
+            before[e] = (uint64_t)g->col[e] << 32 | kern_wkey(g, e);
         }
         MT_CHECK(kern_graph_sort_rows_by_weight(g) == G5_OK, "sort failed: %s", g5_error_msg());
         MT_CHECK(g->rows_by_weight == 1, "the graph does not record its sorted rows");
         for (int64_t v = 0; v < g->nlocal && ok; v++) {
             int64_t e0 = g->rowptr[v], e1 = g->rowptr[v + 1];
             for (int64_t e = e0 + 1; e < e1 && ok; e++)
-                MT_CHECK(g->w[e - 1] < g->w[e] || (g->w[e - 1] == g->w[e] && g->col[e - 1] < g->col[e]),
+                MT_CHECK(kern_w(g, e - 1) < kern_w(g, e) ||
+                         (kern_w(g, e - 1) == kern_w(g, e) && g->col[e - 1] < g->col[e]),
                          "row %lld: entry %lld (col %u, w %g) after (col %u, w %g)", (long long)v,
-                         (long long)(e - e0), g->col[e], g->w[e], g->col[e - 1], g->w[e - 1]);
+                         (long long)(e - e0), g->col[e], kern_w(g, e), g->col[e - 1], kern_w(g, e - 1));
             for (int64_t e = e0; e < e1; e++) {
-                uint32_t wb;
-                memcpy(&wb, &g->w[e], 4);
-                after[e] = (uint64_t)g->col[e] << 32 | wb;
+                after[e] = (uint64_t)g->col[e] << 32 | kern_wkey(g, e);
             }
             qsort(before + e0, (size_t)(e1 - e0), 8, cmp_u64);
             qsort(after + e0, (size_t)(e1 - e0), 8, cmp_u64);

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi_kern_mem.c - the memory-saving representations of the kernels.
+ * 1. The two weight layouts of the CSR (kern_impl.h):
+ * weights that are all multiples of 2^-24 in [0, 1) (the generator's) are
+ * stored as 3-byte integers, anything else as floats, decided on all ranks
+ * together. The same graph is built both ways (the float build gets one
+ * extra edge, with weight 1/3, between two vertices of their own, which
+ * forces the fallback on every rank without touching the other vertices'
+ * paths) and SSSP must give bit-identical distances and the same parents
+ * from the same roots, and the rows the same (column, weight) entries. Also:
+ * the layout is the same on every rank, and -0.0 or 1.0 force the floats.
+ * 2. Results converted to original ids in rounds of a few local vertices
+ * (convert.c) equal the conversion in one round, for BFS parents and SSSP
+ * distances, under cyclic, block and a placement; kern_ids_are_original
+ * holds exactly at one rank without a placement, where the conversion is
+ * the identity.
+ * Runs at 1, 2 and 4 ranks.
+ */
+#include "common.h"
+#include "kern.h"
+#include "kern_impl.h"
+#include "mpitest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tg {
+    int64_t n, m;
+    int64_t *e;      /* [m][2] */
+    float *w;        /* [m] */
+} tg;
+
+static uint64_t rng(uint64_t *s)
+{
+    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    return *s;
+}
+
+/* n vertices, the last two reserved (no edge yet); m edges among the first
+ * n - 2 with skewed endpoints and weights k * 2^-24 (k uniform in [0, 2^24),
+ * including duplicates and self-loops) */
+static void tg_make(tg *t, int64_t n, int64_t m, uint64_t seed)
+{
+    t->n = n; t->m = m;
+    t->e = malloc((m + 1) * 2 * sizeof(int64_t));
+    t->w = malloc((m + 1) * sizeof(float));
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (int64_t i = 0; i < m; i++) {
+        double a = (double)(rng(&s) >> 11) / 9007199254740992.0;
+        t->e[2 * i] = (int64_t)(a * a * (n - 2));
+        t->e[2 * i + 1] = (int64_t)(rng(&s) % (uint64_t)(n - 2));
+        t->w[i] = (float)(rng(&s) >> 40) * 0x1p-24f;
+    }
+}
+
+static void tg_free(tg *t) { free(t->e); free(t->w); }
+
+/* Build from this rank's block of t's edges, plus (extra != 0, last rank
+ * only) the edge (n-2, n-1) of weight extra_w. */
+static int build(const tg *t, int kind, int extra, float extra_w, kern_dist **d, kern_graph **g)
+{
+    int P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int64_t first, count;
+    kern_block_range(t->m, me, P, &first, &count);
+    int rc = kind == KERN_DIST_CYCLIC ? kern_dist_create_cyclic(MPI_COMM_WORLD, t->n, d)
+                                      : kern_dist_create_block(MPI_COMM_WORLD, t->n, d);
+    if (rc) return rc;
+    int64_t *e = malloc((count + 1) * 2 * sizeof(int64_t));
+    float *w = malloc((count + 1) * sizeof(float));
+    memcpy(e, t->e + 2 * first, count * 2 * sizeof(int64_t));
+    memcpy(w, t->w + first, count * sizeof(float));
+    if (extra && me == P - 1) {
+        e[2 * count] = t->n - 2; e[2 * count + 1] = t->n - 1; w[count] = extra_w;
+        count++;
+    }
+    rc = kern_graph_build(MPI_COMM_WORLD, *d, e, w, count, g);
+    free(e); free(w);
+    return rc;
+}
+
+/* every rank holds the layout `want` (checked on every rank) */
+static int layout_is(const kern_graph *g, int want, const char *what)
+{
+    int ok = 1, lo = g->w24, hi = g->w24;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MT_CHECK(lo == hi, "%s: the ranks hold different weight layouts", what);
+    MT_CHECK(g->w24 == want, "%s: w24 = %d, expected %d", what, g->w24, want);
+    MT_CHECK(want ? g->w3 != NULL && g->w == NULL : g->w != NULL && g->w3 == NULL,
+             "%s: the arrays do not match the layout", what);
+    MT_CHECK(kern_graph_bytes(g) == (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * (want ? 7 : 8),
+             "%s: kern_graph_bytes %lld", what, (long long)kern_graph_bytes(g));
+    return ok;
+}
+
+static int packed_and_float_weights_give_identical_sssp(void)
+{
+    int ok = 1;
+    const int kinds[2] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK};
+    for (int ki = 0; ki < 2; ki++) {
+        tg t;
+        tg_make(&t, 1500, 12000, 11 + ki);
+        kern_dist *da = NULL, *db = NULL;
+        kern_graph *ga = NULL, *gb = NULL;
+        int rc = g5_agree(MPI_COMM_WORLD, build(&t, kinds[ki], 0, 0, &da, &ga));
+        if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, build(&t, kinds[ki], 1, 1.0f / 3.0f, &db, &gb));
+        MT_CHECK(rc == G5_OK, "build failed: %s", g5_error_msg());
+        if (rc == G5_OK) {
+            ok &= layout_is(ga, 1, "generator-like weights");
+            ok &= layout_is(gb, 0, "one weight 1/3");
+            /* the same rows, in the same (weight, column) order, except the
+             * two extra vertices' */
+            int64_t nl = ga->nlocal;
+            for (int64_t l = 0; l < nl && ok; l++) {
+                int64_t v = kern_dist_orig_of_pid(da, ga->base + l);
+                if (v >= t.n - 2) continue;
+                int64_t a0 = ga->rowptr[l], b0 = gb->rowptr[l], n = ga->rowptr[l + 1] - a0;
+                MT_CHECK(gb->rowptr[l + 1] - b0 == n, "vertex %lld: row lengths differ", (long long)v);
+                for (int64_t i = 0; ok && i < n; i++)
+                    MT_CHECK(ga->col[a0 + i] == gb->col[b0 + i] && kern_w(ga, a0 + i) == kern_w(gb, b0 + i),
+                             "vertex %lld entry %lld: (%u, %.9g) packed, (%u, %.9g) float", (long long)v,
+                             (long long)i, ga->col[a0 + i], kern_w(ga, a0 + i), gb->col[b0 + i],
+                             kern_w(gb, b0 + i));
+            }
+            kern_sssp *sa = NULL, *sb = NULL;
+            rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(ga, 0.05, &sa));
+            if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(gb, 0.05, &sb));
+            MT_CHECK(rc == G5_OK, "sssp create failed: %s", g5_error_msg());
+            int64_t *pa = malloc((nl + 1) * 8), *pb = malloc((nl + 1) * 8);
+            double *xa = malloc((nl + 1) * 8), *xb = malloc((nl + 1) * 8);
+            const int64_t roots[3] = {0, 1, 700};
+            for (int r = 0; rc == G5_OK && r < 3; r++) {
+                rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(sa, roots[r]));
+                if (rc == G5_OK) kern_sssp_result(sa, pa, xa);
+                if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(sb, roots[r]));
+                if (rc == G5_OK) kern_sssp_result(sb, pb, xb);
+                MT_CHECK(rc == G5_OK, "sssp failed: %s", g5_error_msg());
+                int64_t diff = 0, reached = 0;
+                for (int64_t l = 0; rc == G5_OK && l < nl; l++) {
+                    if (kern_dist_orig_of_pid(da, ga->base + l) >= t.n - 2) continue;
+                    if (memcmp(&xa[l], &xb[l], sizeof(double)) != 0 || pa[l] != pb[l]) diff++;
+                    if (pa[l] >= 0) reached++;
+                }
+                MPI_Allreduce(MPI_IN_PLACE, &diff, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+                MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+                MT_CHECK(diff == 0, "root %lld: %lld vertices with another distance or parent",
+                         (long long)roots[r], (long long)diff);
+                MT_CHECK(reached > 1000, "root %lld reaches only %lld vertices", (long long)roots[r],
+                         (long long)reached);
+            }
+            free(pa); free(pb); free(xa); free(xb);
+            kern_sssp_free(&sa);
+            kern_sssp_free(&sb);
+        }
+        kern_graph_free(&ga); kern_graph_free(&gb);
+        kern_dist_free(&da); kern_dist_free(&db);
+        tg_free(&t);
+    }
+    return ok;
+}
+
+/* Weights that look like the generator's but are not exactly k * 2^-24 in
+ * [0, 1): each forces the float layout, and its value survives. */
+static int odd_weights_fall_back_to_floats(void)
+{
+    int ok = 1;
+    const float odd[4] = {-0.0f, 1.0f, 0x1p-25f, 0.25f + 0x1p-25f};
+    for (int i = 0; i < 4; i++) {
+        tg t;
+        tg_make(&t, 300, 2000, 5 + i);
+        kern_dist *d = NULL;
+        kern_graph *g = NULL;
+        int rc = g5_agree(MPI_COMM_WORLD, build(&t, KERN_DIST_BLOCK, 1, odd[i], &d, &g));
+        MT_CHECK(rc == G5_OK, "build failed: %s", g5_error_msg());
+        if (rc == G5_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "one weight %a", (double)odd[i]);
+            ok &= layout_is(g, 0, what);
+            int own;
+            int64_t l;
+            if (kern_dist_locate(d, t.n - 2, &own, &l) && own == g->rank) {
+                MT_CHECK(kern_graph_degree(g, l) == 1, "the extra edge is missing");
+                float got = kern_w(g, g->rowptr[l]);
+                MT_CHECK(memcmp(&got, &odd[i], 4) == 0, "weight %a stored as %a", (double)odd[i],
+                         (double)got);
+            }
+        }
+        kern_graph_free(&g);
+        kern_dist_free(&d);
+        tg_free(&t);
+    }
+    return ok;
+}
+
+/* a placement that reverses the vertex order, split evenly */
+static int make_reversed(int64_t n, kern_dist **d)
+{
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    int64_t *label = malloc(n * sizeof(int64_t)), *off = malloc((P + 1) * sizeof(int64_t));
+    for (int64_t v = 0; v < n; v++) label[v] = n - 1 - v;
+    for (int r = 0; r <= P; r++) off[r] = n * r / P;
+    int rc = kern_dist_create_placement(MPI_COMM_WORLD, n, label, off, "reversed", d);
+    free(label); free(off);
+    return rc;
+}
+
+static int conversion_in_rounds_equals_one_round(void)
+{
+    int ok = 1, P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (int kind = 0; kind < 3; kind++) {
+        tg t;
+        tg_make(&t, 1000, 6000, 21 + kind);
+        /* every vertex has an edge, so the placement may hold them all */
+        for (int64_t v = 0; v < t.n; v++) { t.e[2 * v] = v; t.e[2 * v + 1] = (v + 1) % t.n; }
+        kern_dist *d = NULL;
+        kern_graph *g = NULL;
+        int64_t first, count;
+        kern_block_range(t.m, me, P, &first, &count);
+        int rc = kind == 0 ? kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d)
+                 : kind == 1 ? kern_dist_create_block(MPI_COMM_WORLD, t.n, &d)
+                             : make_reversed(t.n, &d);
+        rc = g5_agree(MPI_COMM_WORLD, rc);
+        if (rc == G5_OK)
+            rc = g5_agree(MPI_COMM_WORLD, kern_graph_build(MPI_COMM_WORLD, d, t.e + 2 * first,
+                                                           t.w + first, count, &g));
+        MT_CHECK(rc == G5_OK, "build failed: %s", g5_error_msg());
+        if (rc == G5_OK) {
+            MT_CHECK(kern_ids_are_original(g) == (P == 1 && kind < 2),
+                     "kind %d at %d ranks: kern_ids_are_original = %d", kind, P, kern_ids_are_original(g));
+            int64_t nl = g->nlocal, bf, bc;
+            kern_block_range(t.n, me, P, &bf, &bc);
+            kern_sssp *s = NULL;
+            int64_t *pl = malloc((nl + 1) * 8), *pa = malloc((bc + 1) * 8), *pb = malloc((bc + 1) * 8);
+            double *dl = malloc((nl + 1) * 8), *xa = malloc((bc + 1) * 8), *xb = malloc((bc + 1) * 8);
+            rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(g, 0.05, &s));
+            if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, 3));
+            if (rc == G5_OK) {
+                kern_sssp_result(s, pl, dl);
+                rc = kern_to_original_ex(g, pl, dl, pa, xa, 0);
+                if (rc == G5_OK) rc = kern_to_original_ex(g, pl, dl, pb, xb, 7);
+            }
+            MT_CHECK(rc == G5_OK, "kind %d: %s", kind, g5_error_msg());
+            int64_t reached = 0;
+            for (int64_t i = 0; rc == G5_OK && i < bc; i++) {
+                MT_CHECK(pa[i] == pb[i] && memcmp(&xa[i], &xb[i], 8) == 0,
+                         "kind %d vertex %lld: (%lld, %g) in one round, (%lld, %g) in rounds of 7", kind,
+                         (long long)(bf + i), (long long)pa[i], xa[i], (long long)pb[i], xb[i]);
+                if (!ok) break;
+                reached += pa[i] >= 0;
+                if (kern_ids_are_original(g))
+                    MT_CHECK(pa[i] == pl[i] && memcmp(&xa[i], &dl[i], 8) == 0,
+                             "vertex %lld: the conversion is not the identity", (long long)i);
+            }
+            MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            MT_CHECK(reached == t.n, "kind %d: %lld of %lld vertices reached", kind, (long long)reached,
+                     (long long)t.n);
+            kern_sssp_free(&s);
+            free(pl); free(pa); free(pb); free(dl); free(xa); free(xb);
+        }
+        kern_graph_free(&g);
+        kern_dist_free(&d);
+        tg_free(&t);
+    }
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MT_RUN(packed_and_float_weights_give_identical_sssp);
+    MT_RUN(odd_weights_fall_back_to_floats);
+    MT_RUN(conversion_in_rounds_equals_one_round);
+    return mt_finish();
+}

@@ -86,6 +86,9 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
 #define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
+#define CHUNK 256               /* list entries a thread takes at a time */
+#define PF_FAR 16               /* prefetch distances of expand_range, in entries */
+#define PF_NEAR 8
 
 typedef struct tctx {
     kvec *b;                /* [nb] uint64 entries per bucket */
@@ -119,6 +122,12 @@ struct kern_sssp {
     int mtype_ok;
     kern_sssp_stats stats;
 };
+
+/* The weight of CSR entry e, and its address for prefetching: every weight
+ * access of this file goes through these two, so a change of the CSR's
+ * weight storage touches two lines. */
+static inline float sssp_w(const kern_graph *g, int64_t e) { return g->w[e]; }
+static inline const void *sssp_w_addr(const kern_graph *g, int64_t e) { return &g->w[e]; }
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -270,9 +279,9 @@ typedef struct rctx {
     tctx *tc;
     uint64_t *st, *ghost;
     uint8_t *ub, *gub;
+    const kern_graph *g;
     const int64_t *rowptr;
     const uint32_t *col;
-    const float *w;
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
@@ -325,15 +334,15 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd
 static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float du,
                                uint32_t upid)
 {
+    const kern_graph *g = x->g;
     const uint32_t *col = x->col;
-    const float *w = x->w;
     const uint8_t *ub = x->ub, *gub = x->gub;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
     const float wmax = x->fdelta;
     int64_t e = e0;
     for (; e < e1; e++) {
-        float we = w[e];
+        float we = sssp_w(g, e);
         if (light && !(we < wmax)) break;
         uint32_t c = col[e];
         uint64_t l = (uint64_t)((int64_t)c - base);
@@ -366,16 +375,40 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
     while (lo < hi) {                   /* first weight >= delta */
         int64_t mid = lo + (hi - lo) / 2;
-        if (x->w[mid] < x->fdelta) lo = mid + 1; else hi = mid;
+        if (sssp_w(x->g, mid) < x->fdelta) lo = mid + 1; else hi = mid;
     }
     relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
+}
+
+/* Expand entries i0..i1-1 of a list (heavy or light edges). The entries'
+ * state words and row bounds are prefetched PF_FAR entries ahead and their
+ * rows' first lines PF_NEAR entries ahead (by then the row bound is
+ * cached): these are the dependent misses of an expansion (CSR at SCALE 20
+ * far exceeds the last-level cache). */
+static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int heavy)
+{
+    const int64_t *rowptr = x->rowptr;
+    for (int64_t i = i0; i < i1; i++) {
+        if (i + PF_FAR < i1) {
+            uint32_t u = (uint32_t)ent[i + PF_FAR];
+            __builtin_prefetch(&x->st[u]);
+            __builtin_prefetch(&rowptr[u]);
+        }
+        if (i + PF_NEAR < i1) {
+            uint32_t u = (uint32_t)ent[i + PF_NEAR];
+            int64_t e = rowptr[u];
+            __builtin_prefetch(&x->col[e]);
+            __builtin_prefetch(sssp_w_addr(x->g, e));
+        }
+        if (heavy) expand_heavy(x, ent[i]); else expand_light(x, ent[i]);
+    }
 }
 
 static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->rowptr = g->rowptr; x->col = g->col; x->w = g->w; x->d = g->dist;
+    x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }
@@ -470,16 +503,17 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
         rctx_init(&x, s, omp_get_thread_num());
         x.kmin = kmin;
         tctx *tc = x.tc;
-#pragma omp for schedule(dynamic, 32) nowait
-        for (int64_t i = 0; i < hn; i++) expand_heavy(&x, s->hfront[i]);
-#pragma omp for schedule(dynamic, 32) nowait
-        for (int64_t i = 0; i < fn; i++) expand_light(&x, s->frontier[i]);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int64_t c = 0; c < hn; c += CHUNK)
+            expand_range(&x, s->hfront, c, c + CHUNK < hn ? c + CHUNK : hn, 1);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int64_t c = 0; c < fn; c += CHUNK)
+            expand_range(&x, s->frontier, c, c + CHUNK < fn ? c + CHUNK : fn, 0);
         while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
             kvec tmp = tc->b[k];
             tc->b[k] = tc->cur;
             tc->cur = tmp;
-            const uint64_t *e = (const uint64_t *)tc->cur.p;
-            for (size_t i = 0; i < tc->cur.n; i++) expand_light(&x, e[i]);
+            expand_range(&x, (const uint64_t *)tc->cur.p, 0, (int64_t)tc->cur.n, 0);
             tc->cur.n = 0;
         }
         nr += x.nrel;

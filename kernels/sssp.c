@@ -372,11 +372,11 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 {
     uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+    /* the first weight >= delta, by a forward scan: the light prefix is
+     * short (a fraction delta of the row) and its lines are the row's first,
+     * prefetched, where a binary search would miss on a farther line */
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
-    while (lo < hi) {                   /* first weight >= delta */
-        int64_t mid = lo + (hi - lo) / 2;
-        if (sssp_w(x->g, mid) < x->fdelta) lo = mid + 1; else hi = mid;
-    }
+    while (lo < hi && sssp_w(x->g, lo) < x->fdelta) lo++;
     relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
 }
 

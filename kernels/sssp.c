@@ -78,6 +78,9 @@
 
 #include <math.h>
 #include <omp.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 typedef struct msg { uint32_t c, p; float d; } msg;
 
@@ -128,6 +131,9 @@ struct kern_sssp {
  * weight storage touches two lines. */
 static inline float sssp_w(const kern_graph *g, int64_t e) { return g->w[e]; }
 static inline const void *sssp_w_addr(const kern_graph *g, int64_t e) { return &g->w[e]; }
+#ifdef __AVX2__
+static inline __m256 sssp_w8(const kern_graph *g, int64_t e) { return _mm256_loadu_ps(&g->w[e]); }
+#endif
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -187,7 +193,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
         s->st = malloc(((size_t)s->nl + 1) * 8);
-        s->ub = malloc((size_t)s->nl + 1);
+        s->ub = malloc((size_t)s->nl + 4);     /* + 3: relax_heavy reads 4 bytes at ub + l */
         s->tc = calloc((size_t)s->nt, sizeof(tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -357,6 +363,54 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
     x->nrel += e - e0;
 }
 
+/* The heavy edges e0..e1-1 of a row: relax_edges, eight edges at a time
+ * with AVX2 (the bound bytes of the local targets gathered as 32-bit words
+ * at ub + l, of which the low byte is used; the other three bytes may be
+ * changing under other threads and are ignored). Same tests, same results. */
+static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32_t upid)
+{
+#ifdef __AVX2__
+    const kern_graph *g = x->g;
+    const uint32_t *col = x->col;
+    const int *ub = (const int *)(const void *)x->ub;
+    const __m256 vdu = _mm256_set1_ps(du), vscale = _mm256_set1_ps(UB_SCALE);
+    const __m256i vbase = _mm256_set1_epi32((int)(uint32_t)x->base);
+    const __m256i vnl = _mm256_set1_epi32((int)x->nl), vneg = _mm256_set1_epi32(-1);
+    const __m256i vbyte = _mm256_set1_epi32(0xff);
+    int64_t e = e0;
+    for (; e + 8 <= e1; e += 8) {
+        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)&col[e]);
+        __m256 nd = _mm256_add_ps(vdu, sssp_w8(g, e));
+        __m256i q = _mm256_cvttps_epi32(_mm256_mul_ps(nd, vscale));
+        __m256i l = _mm256_sub_epi32(c, vbase);   /* local iff 0 <= l < nl (nl < 2^31) */
+        __m256i loc = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), l),
+                                          _mm256_cmpgt_epi32(vnl, l));
+        __m256i b = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1), vbyte);
+        __m256i pass = _mm256_and_si256(_mm256_cmpgt_epi32(b, q), loc);
+        unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(pass));
+        unsigned rem = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_xor_si256(loc, vneg)));
+        if (!(m | rem)) continue;
+        float ndv[8];
+        _mm256_storeu_ps(ndv, nd);
+        for (; m; m &= m - 1) {
+            int j = __builtin_ctz(m);
+            relax_local(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
+        }
+        for (; rem; rem &= rem - 1) {
+            int j = __builtin_ctz(rem);
+            uint32_t cj = col[e + j];
+            if ((int)(ndv[j] * UB_SCALE) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
+                relax_remote(x, cj, ndv[j], upid);
+        }
+    }
+    x->nrel += e - e0;
+    relax_edges(x, e, e1, 0, du, upid);
+#else
+    relax_edges(x, e0, e1, 0, du, upid);
+#endif
+}
+
 /* light edges of a bucket entry, if not stale; remembers it as settled */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
@@ -377,7 +431,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
      * prefetched, where a binary search would miss on a farther line */
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
     while (lo < hi && sssp_w(x->g, lo) < x->fdelta) lo++;
-    relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
+    relax_heavy(x, lo, hi, u2f(dbits), (uint32_t)(x->base + u));
 }
 
 /* Expand entries i0..i1-1 of a list (heavy or light edges). The entries'

@@ -90,6 +90,7 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
 #define CHUNK 256               /* list entries a thread takes at a time */
+#define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
 #define PF_FAR 16               /* prefetch distances of expand_range, in entries */
 #define PF_NEAR 8
 
@@ -291,6 +292,8 @@ typedef struct rctx {
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
+    int ncand;              /* local relaxations waiting in cand (relax_defer) */
+    struct cand { uint32_t l, p; float nd; } cand[NCAND];
     double inv_delta;
     float fdelta;
 } rctx;
@@ -309,6 +312,23 @@ static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd,
             bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
             return;
         }
+}
+
+/* Local relaxations that passed the bound byte wait in x->cand with their
+ * state word prefetched, and are done in a batch: relax_local's compare-
+ * and-swap is a full barrier on x86, so a miss on the state word would
+ * stall every later load. The result does not depend on the order. */
+static void relax_flush(rctx *x)
+{
+    for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
+    x->ncand = 0;
+}
+
+static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
+{
+    __builtin_prefetch(&x->st[l], 1);
+    x->cand[x->ncand++] = (struct cand){(uint32_t)l, p, nd};
+    if (x->ncand == NCAND) relax_flush(x);
 }
 
 /* a remote target: queue it only if better than everything sent to it */
@@ -355,7 +375,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         float nd = du + we;
         int q = (int)(nd * UB_SCALE);
         if (l < nl) {
-            if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_local(x, l, nd, upid);
+            if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
             relax_remote(x, c, nd, upid);
         }
@@ -395,7 +415,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         _mm256_storeu_ps(ndv, nd);
         for (; m; m &= m - 1) {
             int j = __builtin_ctz(m);
-            relax_local(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
+            relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
         }
         for (; rem; rem &= rem - 1) {
             int j = __builtin_ctz(rem);
@@ -456,6 +476,7 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
         }
         if (heavy) expand_heavy(x, ent[i]); else expand_light(x, ent[i]);
     }
+    relax_flush(x);
 }
 
 static void rctx_init(rctx *x, kern_sssp *s, int t)
@@ -464,6 +485,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
+    x->ncand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }
 

@@ -454,21 +454,23 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
     relax_heavy(x, lo, hi, u2f(dbits), (uint32_t)(x->base + u));
 }
 
-/* Expand entries i0..i1-1 of a list (heavy or light edges). The entries'
- * state words and row bounds are prefetched PF_FAR entries ahead and their
- * rows' first lines PF_NEAR entries ahead (by then the row bound is
- * cached): these are the dependent misses of an expansion (CSR at SCALE 20
- * far exceeds the last-level cache). */
-static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int heavy)
+/* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
+ * The entries' state words and row bounds are prefetched PF_FAR entries
+ * ahead and their rows' first lines PF_NEAR entries ahead (by then the row
+ * bound is cached): these are the dependent misses of an expansion (the CSR
+ * at SCALE 20 far exceeds the last-level cache). Prefetches run past i1
+ * (into another thread's chunk, harmlessly) so that short chunks get them. */
+static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int64_t n,
+                                int heavy)
 {
     const int64_t *rowptr = x->rowptr;
     for (int64_t i = i0; i < i1; i++) {
-        if (i + PF_FAR < i1) {
+        if (i + PF_FAR < n) {
             uint32_t u = (uint32_t)ent[i + PF_FAR];
             __builtin_prefetch(&x->st[u]);
             __builtin_prefetch(&rowptr[u]);
         }
-        if (i + PF_NEAR < i1) {
+        if (i + PF_NEAR < n) {
             uint32_t u = (uint32_t)ent[i + PF_NEAR];
             int64_t e = rowptr[u];
             __builtin_prefetch(&x->col[e]);
@@ -569,10 +571,18 @@ static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, uint64_t **buf, s
 /* One local pass: the heavy list (settled entries of the previous bucket),
  * then the light frontier of bucket k, then each thread's own new bucket-k
  * entries while few (bucket fusion). */
+static int64_t chunk_of(int64_t n, int nt)
+{
+    int64_t c = n / (4 * (int64_t)nt);
+    return c > CHUNK ? CHUNK : c < 16 ? 16 : c;
+}
+
 static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_t hn,
                        int64_t *nrel, int64_t *minb)
 {
     int64_t nr = 0, mb = INT64_MAX;
+    /* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
+    const int64_t hch = chunk_of(hn, s->nt), fch = chunk_of(fn, s->nt);
 #pragma omp parallel num_threads(s->nt) reduction(+ : nr) reduction(min : mb) if (fn + hn >= PAR_MIN)
     {
         rctx x;
@@ -580,16 +590,16 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
         x.kmin = kmin;
         tctx *tc = x.tc;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < hn; c += CHUNK)
-            expand_range(&x, s->hfront, c, c + CHUNK < hn ? c + CHUNK : hn, 1);
+        for (int64_t c = 0; c < hn; c += hch)
+            expand_range(&x, s->hfront, c, c + hch < hn ? c + hch : hn, hn, 1);
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < fn; c += CHUNK)
-            expand_range(&x, s->frontier, c, c + CHUNK < fn ? c + CHUNK : fn, 0);
+        for (int64_t c = 0; c < fn; c += fch)
+            expand_range(&x, s->frontier, c, c + fch < fn ? c + fch : fn, fn, 0);
         while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
             kvec tmp = tc->b[k];
             tc->b[k] = tc->cur;
             tc->cur = tmp;
-            expand_range(&x, (const uint64_t *)tc->cur.p, 0, (int64_t)tc->cur.n, 0);
+            expand_range(&x, (const uint64_t *)tc->cur.p, 0, (int64_t)tc->cur.n, (int64_t)tc->cur.n, 0);
             tc->cur.n = 0;
         }
         nr += x.nrel;

@@ -298,6 +298,13 @@ typedef struct rctx {
     float fdelta;
 } rctx;
 
+/* The key a candidate distance nd is tested with: nd < ub / 64 is possible
+ * only if ub_key(nd) < ub. Capped at 254 so that the byte 255 ("unknown or
+ * >= 254/64") always lets a candidate through: without the cap, no distance
+ * >= 255/64 could ever reach an unreached vertex. Exact: a byte below 255
+ * is ceil(64 d) <= 254 of a past distance d, so a key of 254 means nd >= d. */
+static inline int ub_key(float nd) { return (int)fminf(nd * UB_SCALE, 254.0f); }
+
 /* strictly smaller distance wins; the improved vertex joins its bucket */
 static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
@@ -355,7 +362,7 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd
 /* Relax edges e0..e1-1 of a row, stopping at the first weight >= wmax when
  * `light` (rows are sorted by weight). The row arrays and bounds are held in
  * locals because the byte stores into ub may alias anything reached through
- * x. The bound test nd * UB_SCALE < ub is done as (int)(nd * UB_SCALE) < ub,
+ * x. The bound test nd * UB_SCALE < ub is done as ub_key(nd) < ub,
  * the same for non-negative nd and an integer ub. */
 static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float du,
                                uint32_t upid)
@@ -373,7 +380,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         uint32_t c = col[e];
         uint64_t l = (uint64_t)((int64_t)c - base);
         float nd = du + we;
-        int q = (int)(nd * UB_SCALE);
+        int q = ub_key(nd);
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
@@ -394,6 +401,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
     const uint32_t *col = x->col;
     const int *ub = (const int *)(const void *)x->ub;
     const __m256 vdu = _mm256_set1_ps(du), vscale = _mm256_set1_ps(UB_SCALE);
+    const __m256 vcap = _mm256_set1_ps(254.0f);
     const __m256i vbase = _mm256_set1_epi32((int)(uint32_t)x->base);
     const __m256i vnl = _mm256_set1_epi32((int)x->nl), vneg = _mm256_set1_epi32(-1);
     const __m256i vbyte = _mm256_set1_epi32(0xff);
@@ -401,7 +409,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
     for (; e + 8 <= e1; e += 8) {
         __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)&col[e]);
         __m256 nd = _mm256_add_ps(vdu, sssp_w8(g, e));
-        __m256i q = _mm256_cvttps_epi32(_mm256_mul_ps(nd, vscale));
+        __m256i q = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_mul_ps(nd, vscale), vcap));  /* ub_key */
         __m256i l = _mm256_sub_epi32(c, vbase);   /* local iff 0 <= l < nl (nl < 2^31) */
         __m256i loc = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), l),
                                           _mm256_cmpgt_epi32(vnl, l));
@@ -420,7 +428,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         for (; rem; rem &= rem - 1) {
             int j = __builtin_ctz(rem);
             uint32_t cj = col[e + j];
-            if ((int)(ndv[j] * UB_SCALE) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
+            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
                 relax_remote(x, cj, ndv[j], upid);
         }
     }
@@ -715,7 +723,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
 #pragma omp for schedule(static) nowait
                 for (int64_t i = 0; i < nrecv; i++) {
                     uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
-                    if (rv[i].d * UB_SCALE < (float)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
+                    if (ub_key(rv[i].d) < (int)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
                         relax_local(&x, l, rv[i].d, rv[i].p);
                 }
             }

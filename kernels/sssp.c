@@ -36,7 +36,17 @@
  * byte alone (exact: scaling by 64 is exact in float). The bytes of a rank
  * stay in L2 at SCALE 20 where the 8-byte state words do not; at SCALE 18
  * only 6% of the relaxations reach a state word. gub[] does the same for
- * remote targets against the best distance already sent.
+ * remote targets against the best distance already sent. The tested key is
+ * capped at 254 (ub_key), so the byte 255 always lets a candidate through.
+ *
+ * Memory latency, not instructions, bounds the loops at SCALE 20 (the CSR
+ * far exceeds the last-level cache): list entries are taken in chunks and
+ * the state word and row bound of the entry PF_FAR ahead, the first row
+ * lines of the entry PF_NEAR ahead, are prefetched (expand_range); heavy
+ * edges are relaxed eight at a time with AVX2 (relax_heavy); a relaxation
+ * that passes the bound byte waits in a per-thread batch with its state
+ * word prefetched (relax_defer), since its compare-and-swap is a full
+ * barrier on x86. The order of relaxations does not change the result.
  *
  * Distribution: relaxations of a remote vertex are filtered through `ghost`,
  * one 64-bit word per pid of the whole pid space holding the best (distance,
@@ -306,7 +316,7 @@ typedef struct rctx {
 static inline int ub_key(float nd) { return (int)fminf(nd * UB_SCALE, 254.0f); }
 
 /* strictly smaller distance wins; the improved vertex joins its bucket */
-static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
+static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->st[l], __ATOMIC_RELAXED);

@@ -36,7 +36,17 @@
  * byte alone (exact: scaling by 64 is exact in float). The bytes of a rank
  * stay in L2 at SCALE 20 where the 8-byte state words do not; at SCALE 18
  * only 6% of the relaxations reach a state word. gub[] does the same for
- * remote targets against the best distance already sent.
+ * remote targets against the best distance already sent. The tested key is
+ * capped at 254 (ub_key), so the byte 255 always lets a candidate through.
+ *
+ * Memory latency, not instructions, bounds the loops at SCALE 20 (the CSR
+ * far exceeds the last-level cache): list entries are taken in chunks and
+ * the state word and row bound of the entry PF_FAR ahead, the first row
+ * lines of the entry PF_NEAR ahead, are prefetched (expand_range); heavy
+ * edges are relaxed eight at a time with AVX2 (relax_heavy); a relaxation
+ * that passes the bound byte waits in a per-thread batch with its state
+ * word prefetched (relax_defer), since its compare-and-swap is a full
+ * barrier on x86. The order of relaxations does not change the result.
  *
  * Distribution: relaxations of a remote vertex are filtered through `ghost`,
  * one 64-bit word per pid of the whole pid space holding the best (distance,
@@ -78,6 +88,9 @@
 
 #include <math.h>
 #include <omp.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 typedef struct msg { uint32_t c, p; float d; } msg;
 
@@ -86,6 +99,10 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
 #define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
+#define CHUNK 256               /* list entries a thread takes at a time */
+#define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
+#define PF_FAR 16               /* prefetch distances of expand_range, in entries */
+#define PF_NEAR 8
 
 typedef struct tctx {
     kvec *b;                /* [nb] uint64 entries per bucket */
@@ -119,6 +136,29 @@ struct kern_sssp {
     int mtype_ok;
     kern_sssp_stats stats;
 };
+
+/* The weight of CSR entry e, and its address for prefetching: every weight
+ * access of this file goes through these two, so a change of the CSR's
+ * weight storage touches two lines. */
+static inline float sssp_w(const kern_graph *g, int64_t e) { return kern_w(g, e); }
+static inline const void *sssp_w_addr(const kern_graph *g, int64_t e)
+{
+    return g->w24 ? (const void *)(g->w3 + 3 * e) : (const void *)&g->w[e];
+}
+#ifdef __AVX2__
+/* Weights of entries e..e+7 (e + 8 <= nnz). 24-bit layout: eight 4-byte
+ * loads 3 bytes apart (the last ends inside the array's padding byte),
+ * masked to 24 bits, converted and scaled by 2^-24, exact as kern_w. */
+static inline __m256 sssp_w8(const kern_graph *g, int64_t e)
+{
+    if (!g->w24)
+        return _mm256_loadu_ps(&g->w[e]);
+    const __m256i off = _mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    __m256i k = _mm256_and_si256(_mm256_i32gather_epi32((const int *)(const void *)(g->w3 + 3 * e), off, 1),
+                                 _mm256_set1_epi32(0xFFFFFF));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(k), _mm256_set1_ps(0x1p-24f));
+}
+#endif
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -178,7 +218,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
         s->st = malloc(((size_t)s->nl + 1) * 8);
-        s->ub = malloc((size_t)s->nl + 1);
+        s->ub = malloc((size_t)s->nl + 4);     /* + 3: relax_heavy reads 4 bytes at ub + l */
         s->tc = calloc((size_t)s->nt, sizeof(tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -270,17 +310,27 @@ typedef struct rctx {
     tctx *tc;
     uint64_t *st, *ghost;
     uint8_t *ub, *gub;
+    const kern_graph *g;
     const int64_t *rowptr;
     const uint32_t *col;
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
+    int ncand;              /* local relaxations waiting in cand (relax_defer) */
+    struct cand { uint32_t l, p; float nd; } cand[NCAND];
     double inv_delta;
     float fdelta;
 } rctx;
 
+/* The key a candidate distance nd is tested with: nd < ub / 64 is possible
+ * only if ub_key(nd) < ub. Capped at 254 so that the byte 255 ("unknown or
+ * >= 254/64") always lets a candidate through: without the cap, no distance
+ * >= 255/64 could ever reach an unreached vertex. Exact: a byte below 255
+ * is ceil(64 d) <= 254 of a past distance d, so a key of 254 means nd >= d. */
+static inline int ub_key(float nd) { return (int)fminf(nd * UB_SCALE, 254.0f); }
+
 /* strictly smaller distance wins; the improved vertex joins its bucket */
-static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
+static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->st[l], __ATOMIC_RELAXED);
@@ -293,6 +343,23 @@ static __attribute__((noinline)) void relax_local(rctx *x, uint64_t l, float nd,
             bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
             return;
         }
+}
+
+/* Local relaxations that passed the bound byte wait in x->cand with their
+ * state word prefetched, and are done in a batch: relax_local's compare-
+ * and-swap is a full barrier on x86, so a miss on the state word would
+ * stall every later load. The result does not depend on the order. */
+static void relax_flush(rctx *x)
+{
+    for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
+    x->ncand = 0;
+}
+
+static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
+{
+    __builtin_prefetch(&x->st[l], 1);
+    x->cand[x->ncand++] = (struct cand){(uint32_t)l, p, nd};
+    if (x->ncand == NCAND) relax_flush(x);
 }
 
 /* a remote target: queue it only if better than everything sent to it */
@@ -319,13 +386,13 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd
 /* Relax edges e0..e1-1 of a row, stopping at the first weight >= wmax when
  * `light` (rows are sorted by weight). The row arrays and bounds are held in
  * locals because the byte stores into ub may alias anything reached through
- * x. The bound test nd * UB_SCALE < ub is done as (int)(nd * UB_SCALE) < ub,
+ * x. The bound test nd * UB_SCALE < ub is done as ub_key(nd) < ub,
  * the same for non-negative nd and an integer ub. */
 static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float du,
                                uint32_t upid)
 {
     const uint32_t *col = x->col;
-    const kern_wts wt = kern_weights(x->s->g);
+    const kern_wts wt = kern_weights(x->g);
     const uint8_t *ub = x->ub, *gub = x->gub;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
@@ -337,14 +404,63 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         uint32_t c = col[e];
         uint64_t l = (uint64_t)((int64_t)c - base);
         float nd = du + we;
-        int q = (int)(nd * UB_SCALE);
+        int q = ub_key(nd);
         if (l < nl) {
-            if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_local(x, l, nd, upid);
+            if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
             relax_remote(x, c, nd, upid);
         }
     }
     x->nrel += e - e0;
+}
+
+/* The heavy edges e0..e1-1 of a row: relax_edges, eight edges at a time
+ * with AVX2 (the bound bytes of the local targets gathered as 32-bit words
+ * at ub + l, of which the low byte is used; the other three bytes may be
+ * changing under other threads and are ignored). Same tests, same results. */
+static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32_t upid)
+{
+#ifdef __AVX2__
+    const kern_graph *g = x->g;
+    const uint32_t *col = x->col;
+    const int *ub = (const int *)(const void *)x->ub;
+    const __m256 vdu = _mm256_set1_ps(du), vscale = _mm256_set1_ps(UB_SCALE);
+    const __m256 vcap = _mm256_set1_ps(254.0f);
+    const __m256i vbase = _mm256_set1_epi32((int)(uint32_t)x->base);
+    const __m256i vnl = _mm256_set1_epi32((int)x->nl), vneg = _mm256_set1_epi32(-1);
+    const __m256i vbyte = _mm256_set1_epi32(0xff);
+    int64_t e = e0;
+    for (; e + 8 <= e1; e += 8) {
+        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)&col[e]);
+        __m256 nd = _mm256_add_ps(vdu, sssp_w8(g, e));
+        __m256i q = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_mul_ps(nd, vscale), vcap));  /* ub_key */
+        __m256i l = _mm256_sub_epi32(c, vbase);   /* local iff 0 <= l < nl (nl < 2^31) */
+        __m256i loc = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), l),
+                                          _mm256_cmpgt_epi32(vnl, l));
+        __m256i b = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1), vbyte);
+        __m256i pass = _mm256_and_si256(_mm256_cmpgt_epi32(b, q), loc);
+        unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(pass));
+        unsigned rem = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_xor_si256(loc, vneg)));
+        if (!(m | rem)) continue;
+        float ndv[8];
+        _mm256_storeu_ps(ndv, nd);
+        for (; m; m &= m - 1) {
+            int j = __builtin_ctz(m);
+            relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
+        }
+        for (; rem; rem &= rem - 1) {
+            int j = __builtin_ctz(rem);
+            uint32_t cj = col[e + j];
+            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
+                relax_remote(x, cj, ndv[j], upid);
+        }
+    }
+    x->nrel += e - e0;
+    relax_edges(x, e, e1, 0, du, upid);
+#else
+    relax_edges(x, e0, e1, 0, du, upid);
+#endif
 }
 
 /* light edges of a bucket entry, if not stale; remembers it as settled */
@@ -362,20 +478,48 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 {
     uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+    /* the first weight >= delta, by a forward scan: the light prefix is
+     * short (a fraction delta of the row) and its lines are the row's first,
+     * prefetched, where a binary search would miss on a farther line */
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
-    while (lo < hi) {                   /* first weight >= delta */
-        int64_t mid = lo + (hi - lo) / 2;
-        if (kern_w(x->s->g, mid) < x->fdelta) lo = mid + 1; else hi = mid;
+    while (lo < hi && sssp_w(x->g, lo) < x->fdelta) lo++;
+    relax_heavy(x, lo, hi, u2f(dbits), (uint32_t)(x->base + u));
+}
+
+/* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
+ * The entries' state words and row bounds are prefetched PF_FAR entries
+ * ahead and their rows' first lines PF_NEAR entries ahead (by then the row
+ * bound is cached): these are the dependent misses of an expansion (the CSR
+ * at SCALE 20 far exceeds the last-level cache). Prefetches run past i1
+ * (into another thread's chunk, harmlessly) so that short chunks get them. */
+static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int64_t n,
+                                int heavy)
+{
+    const int64_t *rowptr = x->rowptr;
+    for (int64_t i = i0; i < i1; i++) {
+        if (i + PF_FAR < n) {
+            uint32_t u = (uint32_t)ent[i + PF_FAR];
+            __builtin_prefetch(&x->st[u]);
+            __builtin_prefetch(&rowptr[u]);
+        }
+        if (i + PF_NEAR < n) {
+            uint32_t u = (uint32_t)ent[i + PF_NEAR];
+            int64_t e = rowptr[u];
+            __builtin_prefetch(&x->col[e]);
+            __builtin_prefetch(sssp_w_addr(x->g, e));
+        }
+        if (heavy) expand_heavy(x, ent[i]); else expand_light(x, ent[i]);
     }
-    relax_edges(x, lo, x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
+    relax_flush(x);
 }
 
 static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
+    x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
+    x->ncand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }
 
@@ -459,26 +603,35 @@ static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, uint64_t **buf, s
 /* One local pass: the heavy list (settled entries of the previous bucket),
  * then the light frontier of bucket k, then each thread's own new bucket-k
  * entries while few (bucket fusion). */
+static int64_t chunk_of(int64_t n, int nt)
+{
+    int64_t c = n / (4 * (int64_t)nt);
+    return c > CHUNK ? CHUNK : c < 16 ? 16 : c;
+}
+
 static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_t hn,
                        int64_t *nrel, int64_t *minb)
 {
     int64_t nr = 0, mb = INT64_MAX;
+    /* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
+    const int64_t hch = chunk_of(hn, s->nt), fch = chunk_of(fn, s->nt);
 #pragma omp parallel num_threads(s->nt) reduction(+ : nr) reduction(min : mb) if (fn + hn >= PAR_MIN)
     {
         rctx x;
         rctx_init(&x, s, omp_get_thread_num());
         x.kmin = kmin;
         tctx *tc = x.tc;
-#pragma omp for schedule(dynamic, 32) nowait
-        for (int64_t i = 0; i < hn; i++) expand_heavy(&x, s->hfront[i]);
-#pragma omp for schedule(dynamic, 32) nowait
-        for (int64_t i = 0; i < fn; i++) expand_light(&x, s->frontier[i]);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int64_t c = 0; c < hn; c += hch)
+            expand_range(&x, s->hfront, c, c + hch < hn ? c + hch : hn, hn, 1);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int64_t c = 0; c < fn; c += fch)
+            expand_range(&x, s->frontier, c, c + fch < fn ? c + fch : fn, fn, 0);
         while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
             kvec tmp = tc->b[k];
             tc->b[k] = tc->cur;
             tc->cur = tmp;
-            const uint64_t *e = (const uint64_t *)tc->cur.p;
-            for (size_t i = 0; i < tc->cur.n; i++) expand_light(&x, e[i]);
+            expand_range(&x, (const uint64_t *)tc->cur.p, 0, (int64_t)tc->cur.n, (int64_t)tc->cur.n, 0);
             tc->cur.n = 0;
         }
         nr += x.nrel;
@@ -594,7 +747,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
 #pragma omp for schedule(static) nowait
                 for (int64_t i = 0; i < nrecv; i++) {
                     uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
-                    if (rv[i].d * UB_SCALE < (float)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
+                    if (ub_key(rv[i].d) < (int)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
                         relax_local(&x, l, rv[i].d, rv[i].p);
                 }
             }

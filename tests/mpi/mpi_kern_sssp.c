@@ -7,7 +7,10 @@
  * buckets), middle, and larger than every weight (no heavy edge), on a
  * skewed random graph and on one whose weights are 0 or few repeated values
  * (ties and zero-weight edges: parents must still form a tree whose edges
- * give each distance exactly). Runs at 1, 2 and 4 ranks, cyclic and block.
+ * give each distance exactly), and on one with a hub of degree ~2000, whose
+ * single expansion improves more targets than a thread defers in one batch
+ * and whose heavy edges span many eight-edge vector blocks with local and
+ * remote targets mixed. Runs at 1, 2 and 4 ranks, cyclic and block.
  */
 #include "common.h"
 #include "kern.h"
@@ -34,7 +37,8 @@ static uint64_t rng(uint64_t *s)
 }
 
 /* skewed endpoints (squared uniform), weights uniform in [0, 1) or, when
- * `coarse`, one of {0, 0.25, 0.5} */
+ * `coarse` is 1, one of {0, 0.25, 0.5}; when `coarse` is 2, uniform weights
+ * and every other edge joins vertex 0 (a hub) to a uniform vertex */
 static void tg_make(tg *t, int64_t n, int64_t m, int coarse, uint64_t seed)
 {
     t->n = n; t->m = m;
@@ -44,9 +48,9 @@ static void tg_make(tg *t, int64_t n, int64_t m, int coarse, uint64_t seed)
     for (int64_t i = 0; i < m; i++) {
         double a = (double)(rng(&s) >> 11) / 9007199254740992.0;
         double b = (double)(rng(&s) >> 11) / 9007199254740992.0;
-        t->e[2 * i] = (int64_t)(a * a * n);
+        t->e[2 * i] = coarse == 2 && i % 2 ? 0 : (int64_t)(a * a * n);
         t->e[2 * i + 1] = (int64_t)(b * n);
-        t->w[i] = coarse ? 0.25f * (float)(rng(&s) % 3) : (float)((rng(&s) >> 40) / 16777216.0);
+        t->w[i] = coarse == 1 ? 0.25f * (float)(rng(&s) % 3) : (float)((rng(&s) >> 40) / 16777216.0);
     }
     t->off = calloc(n + 1, sizeof(int64_t));
     for (int64_t i = 0; i < m; i++)
@@ -249,6 +253,16 @@ static int zero_and_tied_weights_keep_a_parent_tree(void)
     return ok;
 }
 
+static int a_hub_expansion_larger_than_a_batch_is_exact(void)
+{
+    tg t;
+    tg_make(&t, 2500, 4000, 2, 13);
+    int ok = sssp_matches(&t, KERN_DIST_CYCLIC, deltas, 4, "hub, cyclic") &&
+             sssp_matches(&t, KERN_DIST_BLOCK, deltas, 4, "hub, block");
+    tg_free(&t);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int provided, P;
@@ -259,5 +273,6 @@ int main(int argc, char **argv)
     MT_RUN(rows_sorted_by_weight_keep_their_entries);
     MT_RUN(light_heavy_sssp_equals_dijkstra_for_any_delta);
     MT_RUN(zero_and_tied_weights_keep_a_parent_tree);
+    MT_RUN(a_hub_expansion_larger_than_a_batch_is_exact);
     return mt_finish();
 }

@@ -839,7 +839,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     }
     if (all && ok) {
         g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
-        if (g->w24) g->w3 = big_malloc((size_t)g->nnz * 3 + 1);
+        if (g->w24) g->w3 = big_malloc((size_t)g->nnz * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
         else g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
         if (g->col && (g->w3 || g->w)) unzip(b.pk, g->nnz, g);
         else ok = 0, b.nomem = 1;

@@ -38,7 +38,7 @@ struct kern_graph {
      * entry (exact: 3 bytes per entry instead of 4); otherwise w24 = 0 and
      * w holds the floats (any other edges file). */
     int w24;
-    uint8_t *w3;            /* [3 nnz + 1] when w24 */
+    uint8_t *w3;            /* [3 nnz + 8] when w24 (padding: 4- and 32-byte loads) */
     float *w;               /* [nnz] when !w24 */
     uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
     double build_time[6];   /* kern_graph_build_times */

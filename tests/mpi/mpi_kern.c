@@ -558,31 +558,41 @@ static void hub_graph(tgraph *t)
     tgraph_index(t);
 }
 
-static int csr_is_exact_for_any_chunk_and_distribution(void)
+/* Builds t (each rank its block of the edges) under the cyclic, block and
+ * placement distributions with each of the nc chunk sizes and compares
+ * every rank's CSR with the serial one; `label` prefixes the messages. */
+static int csr_exact_under_each_distribution(const tgraph *t, const int64_t *chunks, int nc,
+                                             const char *label)
 {
     int ok = 1;
-    tgraph t;
-    hub_graph(&t);
     int64_t first, count;
-    kern_block_range(t.m, rank_, nranks_, &first, &count);
-    const int64_t chunks[] = {0, 61, 777};   /* 61: ~50 rounds per pass at 2 ranks */
+    kern_block_range(t->m, rank_, nranks_, &first, &count);
     const char *names[] = {"cyclic", "block", "placement"};
     int kinds[] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK, KERN_DIST_PLACEMENT};
     for (int k = 0; k < 3; k++) {
         kern_dist *d = NULL;
-        int rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, kinds[k], &t, &d));
-        MT_CHECK(rc == G5_OK, "%s distribution: %s", names[k], g5_error_msg());
-        for (int c = 0; rc == G5_OK && c < 3; c++) {
-            char what[64];
-            snprintf(what, sizeof what, "%s, chunk %lld", names[k], (long long)chunks[c]);
+        int rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, kinds[k], t, &d));
+        MT_CHECK(rc == G5_OK, "%s%s distribution: %s", label, names[k], g5_error_msg());
+        for (int c = 0; rc == G5_OK && c < nc; c++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s%s, chunk %lld", label, names[k], (long long)chunks[c]);
             kern_graph *g = NULL;
-            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t.e + 2 * first, t.w + first, count, chunks[c], &g);
+            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t->e + 2 * first, t->w + first, count, chunks[c], &g);
             MT_CHECK(rc == G5_OK, "%s: build: %s", what, g5_error_msg());
-            if (rc == G5_OK) ok &= csr_matches_serial(g, &t, what);
+            if (rc == G5_OK) ok &= csr_matches_serial(g, t, what);
             kern_graph_free(&g);
         }
         kern_dist_free(&d);
     }
+    return ok;
+}
+
+static int csr_is_exact_for_any_chunk_and_distribution(void)
+{
+    tgraph t;
+    hub_graph(&t);
+    const int64_t chunks[] = {0, 61, 777};   /* 61: ~50 rounds per pass at 2 ranks */
+    int ok = csr_exact_under_each_distribution(&t, chunks, 3, "");
     tgraph_free(&t);
     return ok;
 }
@@ -607,28 +617,10 @@ static void tied_graph(tgraph *t)
 
 static int csr_is_exact_with_tied_weights_in_long_rows(void)
 {
-    int ok = 1;
     tgraph t;
     tied_graph(&t);
-    int64_t first, count;
-    kern_block_range(t.m, rank_, nranks_, &first, &count);
-    const char *names[] = {"cyclic", "block", "placement"};
-    int kinds[] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK, KERN_DIST_PLACEMENT};
-    for (int k = 0; k < 3; k++) {
-        kern_dist *d = NULL;
-        int rc = g5_agree(MPI_COMM_WORLD, make_dist(MPI_COMM_WORLD, kinds[k], &t, &d));
-        MT_CHECK(rc == G5_OK, "%s distribution: %s", names[k], g5_error_msg());
-        for (int c = 0; rc == G5_OK && c < 2; c++) {
-            char what[64];
-            snprintf(what, sizeof what, "tied weights, %s, chunk %d", names[k], c ? 333 : 0);
-            kern_graph *g = NULL;
-            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t.e + 2 * first, t.w + first, count, c ? 333 : 0, &g);
-            MT_CHECK(rc == G5_OK, "%s: build: %s", what, g5_error_msg());
-            if (rc == G5_OK) ok &= csr_matches_serial(g, &t, what);
-            kern_graph_free(&g);
-        }
-        kern_dist_free(&d);
-    }
+    const int64_t chunks[] = {0, 333};
+    int ok = csr_exact_under_each_distribution(&t, chunks, 2, "tied weights, ");
     tgraph_free(&t);
     return ok;
 }

@@ -81,7 +81,7 @@ int run_cmd(int argc, char **argv)
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
     run_opts o = {.placement = "cyclic", .json = NULL, .topology = NULL, .roots = 64,
-                  .seed = -1, .delta = 0.05, .ranks_per_node = 1};
+                  .seed = -1, .delta = 0.03, .ranks_per_node = 1};
     const g5_opt opts[] = {
         {"placement", 'p', G5_OPT_STRING, &o.placement, "cyclic|block|FILE",
          "vertex distribution: cyclic (v mod P), block, or a placement file"},

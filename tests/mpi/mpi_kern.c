@@ -11,6 +11,7 @@
 #include "io.h"
 #include "kern.h"
 #include "kern_impl.h"   /* the CSR layout, checked entry by entry below */
+#include "kern_testgraph.h"
 #include "mpitest.h"
 
 #include <math.h>
@@ -31,11 +32,6 @@ typedef struct tgraph {
     float *aw;
 } tgraph;
 
-static uint64_t rng(uint64_t *s)
-{
-    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
-    return *s;
-}
 
 static void tgraph_index(tgraph *t);
 
@@ -67,23 +63,8 @@ static void tgraph_make(tgraph *t, int scale, int64_t n, int64_t m, uint64_t see
 /* The serial adjacency (self-loops dropped, duplicates kept) of t->e. */
 static void tgraph_index(tgraph *t)
 {
-    int64_t n = t->n, m = t->m;
     free(t->off); free(t->adj); free(t->aw);
-    t->off = calloc(n + 1, sizeof(int64_t));
-    for (int64_t i = 0; i < m; i++)
-        if (t->e[2 * i] != t->e[2 * i + 1]) { t->off[t->e[2 * i] + 1]++; t->off[t->e[2 * i + 1] + 1]++; }
-    for (int64_t v = 0; v < n; v++) t->off[v + 1] += t->off[v];
-    int64_t *pos = malloc(n * sizeof(int64_t));
-    memcpy(pos, t->off, n * sizeof(int64_t));
-    t->adj = malloc((t->off[n] + 1) * sizeof(int64_t));
-    t->aw = malloc((t->off[n] + 1) * sizeof(float));
-    for (int64_t i = 0; i < m; i++) {
-        int64_t u = t->e[2 * i], v = t->e[2 * i + 1];
-        if (u == v) continue;
-        t->adj[pos[u]] = v; t->aw[pos[u]++] = t->w[i];
-        t->adj[pos[v]] = u; t->aw[pos[v]++] = t->w[i];
-    }
-    free(pos);
+    kt_index(t->n, t->m, t->e, t->w, &t->off, &t->adj, &t->aw);
 }
 
 static void tgraph_free(tgraph *t)

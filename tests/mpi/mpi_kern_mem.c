@@ -20,6 +20,7 @@
 #include "common.h"
 #include "kern.h"
 #include "kern_impl.h"
+#include "kern_testgraph.h"
 #include "mpitest.h"
 
 #include <math.h>
@@ -32,11 +33,6 @@ typedef struct tg {
     float *w;        /* [m] */
 } tg;
 
-static uint64_t rng(uint64_t *s)
-{
-    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
-    return *s;
-}
 
 /* n vertices, the last two reserved (no edge yet); m edges among the first
  * n - 2 with skewed endpoints and weights k * 2^-24 (k uniform in [0, 2^24),

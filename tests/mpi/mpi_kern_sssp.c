@@ -15,6 +15,7 @@
 #include "common.h"
 #include "kern.h"
 #include "kern_impl.h"
+#include "kern_testgraph.h"
 #include "mpitest.h"
 
 #include <math.h>
@@ -30,11 +31,6 @@ typedef struct tg {
     float *aw;
 } tg;
 
-static uint64_t rng(uint64_t *s)
-{
-    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
-    return *s;
-}
 
 /* skewed endpoints (squared uniform), weights uniform in [0, 1) or, when
  * `coarse` is 1, one of {0, 0.25, 0.5}; when `coarse` is 2, uniform weights
@@ -52,21 +48,7 @@ static void tg_make(tg *t, int64_t n, int64_t m, int coarse, uint64_t seed)
         t->e[2 * i + 1] = (int64_t)(b * n);
         t->w[i] = coarse == 1 ? 0.25f * (float)(rng(&s) % 3) : (float)((rng(&s) >> 40) / 16777216.0);
     }
-    t->off = calloc(n + 1, sizeof(int64_t));
-    for (int64_t i = 0; i < m; i++)
-        if (t->e[2 * i] != t->e[2 * i + 1]) { t->off[t->e[2 * i] + 1]++; t->off[t->e[2 * i + 1] + 1]++; }
-    for (int64_t v = 0; v < n; v++) t->off[v + 1] += t->off[v];
-    int64_t *pos = malloc(n * sizeof(int64_t));
-    memcpy(pos, t->off, n * sizeof(int64_t));
-    t->adj = malloc((t->off[n] + 1) * sizeof(int64_t));
-    t->aw = malloc((t->off[n] + 1) * sizeof(float));
-    for (int64_t i = 0; i < m; i++) {
-        int64_t u = t->e[2 * i], v = t->e[2 * i + 1];
-        if (u == v) continue;
-        t->adj[pos[u]] = v; t->aw[pos[u]++] = t->w[i];
-        t->adj[pos[v]] = u; t->aw[pos[v]++] = t->w[i];
-    }
-    free(pos);
+    kt_index(n, m, t->e, t->w, &t->off, &t->adj, &t->aw);
 }
 
 static void tg_free(tg *t) { free(t->e); free(t->w); free(t->off); free(t->adj); free(t->aw); }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "io.h"
@@ -143,6 +144,14 @@ int partition_cmd(int argc, char **argv)
         rc = side_path(rankfile, sizeof rankfile, c.output, ".rankfile");
     if (rc == G5_OK)
         rc = side_path(hostfile, sizeof hostfile, c.output, ".hostfile");
+    /* All three outputs are refused before any work when one exists
+     * without --force (the placement file is checked again when created). */
+    if (rc == G5_OK && me == 0 && !c.force) {
+        const char *out3[3] = {c.output, rankfile, hostfile};
+        for (int i = 0; i < 3 && rc == G5_OK; i++)
+            if (access(out3[i], F_OK) == 0)
+                rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", out3[i]);
+    }
     rc = g5_agree(MPI_COMM_WORLD, rc);
     if (rc != G5_OK)
         return g5_cmd_fail("partition", rc);
@@ -245,17 +254,26 @@ int partition_cmd(int argc, char **argv)
         double t1 = g5_now();
         g5_progress("partition: writing %s", c.output);
         G5_TRY(part_save(MPI_COMM_WORLD, c.output, c.force, res, &meta, rank_node, names, hops));
-        /* Scheduler files: rank 0 writes, everyone agrees. */
+        /* Scheduler files: rank 0 writes, everyone agrees. The three files
+         * are one output: if a scheduler file cannot be written, the ones
+         * this run already wrote are removed, so no partial set is left. */
         if (me == 0) {
             const char **host = g5_malloc((size_t)R * sizeof(char *), "partition: hosts");
+            int wrote_rankfile = 0;
             rc = host ? G5_OK : G5_ERR_NOMEM;
             for (int r = 0; rc == G5_OK && r < R; r++)
                 host[r] = names + (size_t)rank_node[r] * IO_NODE_NAME_MAX;
             if (rc == G5_OK)
                 rc = part_write_rankfile(rankfile, R, host);
+            wrote_rankfile = rc == G5_OK;
             if (rc == G5_OK)
                 rc = part_write_hostfile(hostfile, R, host);
             free(host);
+            if (rc != G5_OK) {
+                unlink(c.output);
+                if (wrote_rankfile)
+                    unlink(rankfile);
+            }
         }
         G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
         t_write = g5_now() - t1;

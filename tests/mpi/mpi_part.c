@@ -144,6 +144,37 @@ static int a_failure_before_an_exchange_reaches_every_rank(void)
     return ok;
 }
 
+/* The same for the sample sort: the last rank's failure going in (its
+ * records are then not read) is every rank's result, and the next sort
+ * gives the global order again. */
+static int a_failure_before_a_sort_reaches_every_rank(void)
+{
+    int ok = 1, rc, st;
+    int64_t rec[4] = {P - me, me, P - me, me + P}, *sorted = NULL, ns = -1, first = -1;
+    st = me == P - 1 ? g5_error(G5_ERR_MISMATCH, "rank %d found a bad record", me) : G5_OK;
+    rc = px_sort_pairs(MPI_COMM_WORLD, st, me == P - 1 ? NULL : rec, me == P - 1 ? 0 : 2, &sorted, &ns, &first);
+    MT_CHECK(rc == G5_ERR_MISMATCH, "every rank returns the failure, got %d", rc);
+    MT_CHECK(strstr(g5_error_msg(), "found a bad record") != NULL, "the failing rank's message: %s", g5_error_msg());
+    MT_CHECK(sorted == NULL && ns == 0, "nothing sorted on failure");
+    rc = px_sort_pairs(MPI_COMM_WORLD, G5_OK, rec, 2, &sorted, &ns, &first);
+    MT_CHECK(rc == G5_OK, "the next sort works: %s", g5_error_msg());
+    if (rc == G5_OK) {
+        int64_t total = 0;
+        MPI_Allreduce(&ns, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        MT_CHECK(total == 2 * P, "%lld records sorted, expected %d", (long long)total, 2 * P);
+        /* Keys P - r (two per rank): rank r's records are at positions
+         * 2 (P - 1 - r) and 2 (P - 1 - r) + 1 of the global order. */
+        for (int64_t i = 0; i < ns; i++) {
+            int64_t g = first + i, r = P - 1 - g / 2;
+            MT_CHECK(sorted[2 * i] == P - r && sorted[2 * i + 1] == r + (g % 2) * P,
+                     "position %lld holds {%lld, %lld}", (long long)g, (long long)sorted[2 * i],
+                     (long long)sorted[2 * i + 1]);
+        }
+    }
+    free(sorted);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -155,6 +186,7 @@ int main(int argc, char **argv)
     MT_RUN(id_degree_and_leaves_orders_are_the_same_for_any_process_count);
     MT_RUN(one_bad_edge_fails_on_every_rank);
     MT_RUN(a_failure_before_an_exchange_reaches_every_rank);
+    MT_RUN(a_failure_before_a_sort_reaches_every_rank);
     free(E), free(label), free(cv), free(ce);
     return mt_finish();
 }

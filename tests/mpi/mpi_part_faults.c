@@ -37,6 +37,8 @@
 
 int gen_cmd(int argc, char **argv);
 int components_cmd(int argc, char **argv);
+int stats_cmd(int argc, char **argv);
+int topo_cmd(int argc, char **argv);
 
 static int me, P;
 
@@ -296,54 +298,75 @@ static void remove_outputs(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static int every_allocation_of_the_command_can_fail_on_one_rank(void)
+/* Command `fn args` with the k-th allocation failing on rank `victim`,
+ * for k = 0, 1, ... until it succeeds: every rank exits 1 with the same
+ * injected message and, if check_files, nothing but the inputs is left in
+ * dir. Its output and error lines go to /dev/null. Returns the number of
+ * allocation points exercised, -1 on a check failure. */
+static long command_fails_cleanly(const char *name, int (*fn)(int, char **), const char *const *args,
+                                  int victim, int check_files)
+{
+    int ok = 1;
+    long k;
+    for (k = 0; ok; k++) {
+        char extra[256];
+        int code, out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
+        fflush(stdout);
+        fflush(stderr);
+        dup2(null, 1);
+        dup2(null, 2);
+        arm(victim, k);
+        code = run_cmd(fn, args);
+        disarm();
+        fflush(stdout);
+        fflush(stderr);
+        dup2(out, 1);
+        dup2(err, 2);
+        close(out);
+        close(err);
+        close(null);
+        if (same_everywhere(code) && code == 0)
+            break;
+        MT_CHECK(same_everywhere(code), "%s, rank %d, call %ld: ranks exit with different codes (here %d)", name,
+                 victim, k, code);
+        MT_CHECK(code == 1, "%s, rank %d, call %ld: exit code %d, expected 1 on every rank", name, victim, k,
+                 code);
+        MT_CHECK(same_everywhere((int64_t)hash(g5_error_msg())),
+                 "%s, rank %d, call %ld: ranks hold different messages (here '%s')", name, victim, k,
+                 g5_error_msg());
+        MT_CHECK(strstr(g5_error_msg(), "injected") != NULL, "%s, call %ld: not the injected failure: %s", name,
+                 k, g5_error_msg());
+        if (check_files)
+            MT_CHECK(extra_files(extra, sizeof extra) == 0, "%s, rank %d, call %ld: '%s' left behind (%s)", name,
+                     victim, k, extra, g5_error_msg());
+    }
+    if (ok && me == 0)
+        printf("  %s, rank %d: %ld allocation points\n", name, victim, k);
+    return ok ? k : -1;
+}
+
+static int every_allocation_of_the_commands_can_fail_on_one_rank(void)
 {
     int ok = 1;
     char e[300], c[300], p[300];
     int victims[2] = {P - 1, 0};
-    const char *args[] = {"partition", "-q", e, c, "--topology", "configs/fat-tree-4x4.conf", "--ranks", "8",
+    const char *part[] = {"partition", "-q", e, c, "--topology", "configs/fat-tree-4x4.conf", "--ranks", "8",
                           "--ranks-per-node", "2", "-o", p, NULL};
+    const char *topo[] = {"topo", "configs/three-level-4x4x4.conf", "--ranks", "16", "--ranks-per-node", "2",
+                          NULL};
+    const char *stats[] = {"stats", p, NULL};
     snprintf(e, sizeof e, "%s/e.h5", dir);
     snprintf(c, sizeof c, "%s/c.h5", dir);
     snprintf(p, sizeof p, "%s/p.h5", dir);
     for (int j = 0; ok && j < (P > 1 ? 2 : 1); j++) {
-        long k;
-        for (k = 0; ok; k++) {
-            char extra[256];
-            int code, out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
-            /* The command prints its error line (or its table) each time. */
-            fflush(stdout);
-            fflush(stderr);
-            dup2(null, 1);
-            dup2(null, 2);
-            arm(victims[j], k);
-            code = run_cmd(partition_cmd, args);
-            disarm();
-            fflush(stdout);
-            fflush(stderr);
-            dup2(out, 1);
-            dup2(err, 2);
-            close(out);
-            close(err);
-            close(null);
-            if (same_everywhere(code) && code == 0)
-                break;
-            MT_CHECK(same_everywhere(code), "rank %d, call %ld: ranks exit with different codes (here %d)",
-                     victims[j], k, code);
-            MT_CHECK(code == 1, "rank %d, call %ld: exit code %d, expected 1 on every rank", victims[j], k, code);
-            MT_CHECK(same_everywhere((int64_t)hash(g5_error_msg())),
-                     "rank %d, call %ld: ranks hold different messages (here '%s')", victims[j], k, g5_error_msg());
-            MT_CHECK(strstr(g5_error_msg(), "injected") != NULL, "call %ld: not the injected failure: %s", k,
-                     g5_error_msg());
-            MT_CHECK(extra_files(extra, sizeof extra) == 0, "rank %d, call %ld: '%s' left behind (%s)",
-                     victims[j], k, extra, g5_error_msg());
-            if (!ok)
-                break;
-        }
-        MT_CHECK(k > 50, "only %ld allocation points exercised", k);
-        if (ok && me == 0)
-            printf("  partition command, rank %d: %ld allocation points\n", victims[j], k);
+        long n = command_fails_cleanly("partition", partition_cmd, part, victims[j], 1);
+        MT_CHECK(n > 50, "partition: only %ld allocation points exercised", n);
+        /* The placement file just written, read back by `g500 stats`. */
+        if (ok)
+            MT_CHECK(command_fails_cleanly("stats", stats_cmd, stats, victims[j], 0) > 0, "stats");
         remove_outputs();
+        if (ok)
+            MT_CHECK(command_fails_cleanly("topo", topo_cmd, topo, victims[j], 0) > 0, "topo");
     }
     return ok;
 }
@@ -378,7 +401,7 @@ int main(int argc, char **argv)
             rc = run_cmd(components_cmd, cc);
     }
     if (rc == 0) {
-        MT_RUN(every_allocation_of_the_command_can_fail_on_one_rank);
+        MT_RUN(every_allocation_of_the_commands_can_fail_on_one_rank);
     } else {
         if (me == 0)
             fprintf(stderr, "cannot make the command's inputs in %s\n", dir);

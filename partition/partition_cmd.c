@@ -11,7 +11,15 @@
  * a temporary name and renamed when complete: PLACEMENT.h5 (io/io.h),
  * PLACEMENT.rankfile (Open MPI: `mpirun --rankfile`) and PLACEMENT.hostfile
  * (SLURM_HOSTFILE for `srun --distribution=arbitrary`), where PLACEMENT is
- * the output path without its .h5 suffix.
+ * the output path without its .h5 suffix. The three are one output: any of
+ * them existing without --force stops the command before any work, and
+ * if a scheduler file cannot be written the files this run already wrote
+ * are removed.
+ *
+ * Failures: every local step (parse, allocation, check) ends in g5_agree
+ * before the next collective, so a failure on one rank ends the command
+ * on every rank with that rank's message and one exit code
+ * (tests/mpi/mpi_part_faults.c makes each allocation fail in turn).
  */
 #include "part.h"
 
@@ -199,6 +207,10 @@ int partition_cmd(int argc, char **argv)
     G5_TRY(g5_agree(MPI_COMM_WORLD, io_components_check_edges(cf, ef)));
     N = io_edges_get_meta(ef)->nvertices;
     C = io_components_ncomp(cf);
+    if (R > N)
+        rc = g5_error(G5_ERR_ARG, "%s: %lld vertices, fewer than the %d ranks to place them on", pos[0],
+                      (long long)N, R);
+    G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     io_block_range(io_edges_get_meta(ef)->nedges, me, P, &efirst, &ecount);
     part_block_range(N, me, P, &vfirst, &vcount);
     edges = g5_malloc((size_t)(ecount + 1) * 2 * sizeof(int64_t), "partition: edge slab");

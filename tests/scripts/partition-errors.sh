@@ -11,7 +11,8 @@
 # under a timeout). The same for requests: fewer nodes than R / K, R not a
 # multiple of K, R != P without K, this host not in the topology, more
 # ranks than vertices, a node name too long for the placement file, a bad
-# --ranks. The two commands alternate between 2 and 4 processes.
+# --ranks. The two commands alternate between 2 and 4 processes. And an
+# edges file damaged where only the last rank reads it.
 # Prints "N passed, N failed".
 # shellcheck disable=SC2046,SC2059  # $(part ...) splits on purpose; case texts are formats
 set -u
@@ -120,6 +121,31 @@ expect "negative ranks" 4 2 "--ranks and --ranks-per-node must be positive" \
 printf 'SwitchName=a Nodes=%s,n1\n' "$(printf 'z%.0s' $(seq 64))" >"$w/long.conf"
 expect "a node name too long for the placement file" 2 1 "long.conf: node name 'z+' is longer than 63 characters" \
     $(part "$w/long.conf" --ranks 2 --ranks-per-node 1)
+
+# 3. a damaged file read by one rank only: a flipped byte in the last chunk
+# of /edges fails its Fletcher32 checksum on the rank whose slab holds it.
+if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 8 --seed 2 --chunk-rows 256 -o "$w/e256.h5" >"$w/log" 2>&1 &&
+   mpirun --oversubscribe -np 2 "$G500" components -q "$w/e256.h5" -o "$w/c256.h5" >>"$w/log" 2>&1 &&
+   last=$(h5dump -d /edges -s "4094,0" -c "2,2" -y -w 0 "$w/e256.h5" | sed -n '/DATA {/,/}/p' | tr -cd '0-9,') &&
+   python3 - "$w/e256.h5" "$w/damaged.h5" "$last" >>"$w/log" 2>&1 <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pat = struct.pack("<4q", *[int(x) for x in sys.argv[3].split(",") if x])
+i = d.find(pat)
+assert i >= 0 and d.count(pat) == 1, "the last rows are not found once"
+d[i + 3] ^= 0x40
+open(sys.argv[2], "wb").write(d)
+EOF
+then
+    for np in 2 4; do
+        expect "a damaged edges chunk on the last rank only" $np 1 \
+            "damaged.h5: reading rows [0-9]+\.\.4096 of /edges failed \(damaged chunk" \
+            "$G500" partition -q "$w/damaged.h5" "$w/c256.h5" --topology configs/fat-tree-4x4.conf \
+            --ranks 8 --ranks-per-node 2 -o "$w/out/p.h5"
+    done
+else
+    cat "$w/log"; echo "FAIL a damaged edges file (cannot make it)"; fail=$((fail + 1))
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

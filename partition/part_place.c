@@ -14,7 +14,10 @@
  * so memory stays bounded by the slab, not by M.
  *
  * Steps (each local phase ends in g5_agree, so every rank takes the same
- * branch):
+ * branch; so does the status of every collective MPI call, mpi_agreed,
+ * since with MPI_ERRORS_RETURN a call can fail on one rank only; a rank
+ * that failed never skips a collective the others enter, which
+ * tests/mpi/mpi_part_faults.c checks by failing each allocation in turn):
  *  1. degrees: every non-self-loop tuple (u, v) adds 1 to deg[u] and deg[v]
  *     at their owners; endpoints are range-checked.
  *  2. checks against the components: labels in [-1, C), isolated <=> degree
@@ -665,8 +668,8 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
         hub_idx = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub indices");
         perm = g5_malloc((size_t)(nall + 1) * sizeof(int), "partition: hub order");
         G5_TRY(g5_agree(c->comm, allhubs && hub_piece && hub_idx && perm ? G5_OK : G5_ERR_NOMEM));
-        G5_TRY(mpi_agreed(c->comm, MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp, MPI_INT64_T,
-                                     c->comm), "MPI_Allgatherv"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp,
+                                                  MPI_INT64_T, c->comm), "MPI_Allgatherv"));
         for (int64_t h = 0; h < nall; h++)
             perm[h] = (int)h;
         g_hubs = allhubs;

@@ -11,10 +11,10 @@
  * a temporary name and renamed when complete: PLACEMENT.h5 (io/io.h),
  * PLACEMENT.rankfile (Open MPI: `mpirun --rankfile`) and PLACEMENT.hostfile
  * (SLURM_HOSTFILE for `srun --distribution=arbitrary`), where PLACEMENT is
- * the output path without its .h5 suffix. The three are one output: any of
- * them existing without --force stops the command before any work, and
- * if a scheduler file cannot be written the files this run already wrote
- * are removed.
+ * the output path without its .h5 suffix. The three are one output: an
+ * existing placement file without --force stops the command before any
+ * work (the other two follow it), and if a scheduler file cannot be
+ * written the files this run already wrote are removed.
  *
  * Failures: every local step (parse, allocation, check) ends in g5_agree
  * before the next collective, so a failure on one rank ends the command
@@ -152,14 +152,12 @@ int partition_cmd(int argc, char **argv)
         rc = side_path(rankfile, sizeof rankfile, c.output, ".rankfile");
     if (rc == G5_OK)
         rc = side_path(hostfile, sizeof hostfile, c.output, ".hostfile");
-    /* All three outputs are refused before any work when one exists
-     * without --force (the placement file is checked again when created). */
-    if (rc == G5_OK && me == 0 && !c.force) {
-        const char *out3[3] = {c.output, rankfile, hostfile};
-        for (int i = 0; i < 3 && rc == G5_OK; i++)
-            if (access(out3[i], F_OK) == 0)
-                rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", out3[i]);
-    }
+    /* An existing placement file is refused before any work, not after it
+     * (it is checked again when created). The rankfile and hostfile belong
+     * to it and are replaced with it: a stale pair beside a removed
+     * placement file (as the pipeline's cache check leaves) is rewritten. */
+    if (rc == G5_OK && me == 0 && !c.force && access(c.output, F_OK) == 0)
+        rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", c.output);
     rc = g5_agree(MPI_COMM_WORLD, rc);
     if (rc != G5_OK)
         return g5_cmd_fail("partition", rc);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mpi_part_faults.c - one rank fails, every rank stops: fault injection in
- * the placement (part_place) and the whole `partition` command
- * (partition_cmd, in process: topology, input files, placement, placement
- * file, rankfile and hostfile). Run at 1, 2 and 4 ranks under a timeout,
- * so a rank left waiting in a collective another one skipped is a failure.
+ * the placement (part_place) and, in process, the whole `partition`
+ * command (topology, input files, placement, placement file, rankfile and
+ * hostfile), `stats` of a placement file and `topo`. Run at 1, 2 and 4
+ * ranks under a timeout, so a rank left waiting in a collective another
+ * one skipped is a failure (with MPI_ERRORS_RETURN, mismatched collectives
+ * may also return errors: then the statuses or messages differ, a failure
+ * too).
  *
  * Allocation failures: this binary is linked with
  * -Wl,--wrap=g5_malloc,--wrap=g5_calloc (partition/module.mk), so every

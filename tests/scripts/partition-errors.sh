@@ -12,7 +12,8 @@
 # multiple of K, R != P without K, this host not in the topology, more
 # ranks than vertices, a node name too long for the placement file, a bad
 # --ranks. The two commands alternate between 2 and 4 processes. And an
-# edges file damaged where only the last rank reads it.
+# edges file and a components file damaged where only the last rank (or
+# the upper half of the ranks) reads them.
 # Prints "N passed, N failed".
 # shellcheck disable=SC2046,SC2059  # $(part ...) splits on purpose; case texts are formats
 set -u
@@ -145,6 +146,25 @@ then
     done
 else
     cat "$w/log"; echo "FAIL a damaged edges file (cannot make it)"; fail=$((fail + 1))
+fi
+
+# The same for the components file: /label is stored in chunks of 2^16
+# rows, so at SCALE 17 (edge factor 1, a small file) its second chunk is
+# read only by the ranks whose vertex block lies in the upper half; h5ls
+# gives the chunk's address.
+if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 17 --edgefactor 1 --seed 2 -o "$w/e17.h5" >"$w/log" 2>&1 &&
+   mpirun --oversubscribe -np 2 "$G500" components -q "$w/e17.h5" -o "$w/c17.h5" >>"$w/log" 2>&1 &&
+   addr=$(h5ls -va "$w/c17.h5/label" | awk '/\[65536, 0\]/ {print $3}') && [ -n "$addr" ] &&
+   cp "$w/c17.h5" "$w/damaged-c.h5" &&
+   printf '\177' | dd of="$w/damaged-c.h5" bs=1 seek=$((addr + 1001)) conv=notrunc 2>>"$w/log"; then
+    for np in 2 4; do
+        expect "a damaged label chunk read by the upper ranks only" $np 1 \
+            "damaged-c.h5: reading rows [0-9]+\.\.(98304|131072) of /label failed \(damaged chunk" \
+            "$G500" partition -q "$w/e17.h5" "$w/damaged-c.h5" --topology configs/fat-tree-4x4.conf \
+            --ranks 8 --ranks-per-node 2 -o "$w/out/p.h5"
+    done
+else
+    cat "$w/log"; echo "FAIL a damaged components file (cannot make it)"; fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed"

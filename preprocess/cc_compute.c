@@ -87,38 +87,30 @@ out:
     return rc;
 }
 
-int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
-               int64_t first_index, int nthreads, cc_result **out)
+/* The tree path up to the edge counts: forest over all n vertices, tree of
+ * merges, labels on rank 0, broadcast, edges per component. Collective. */
+static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                           int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
+                           int64_t *nonloop)
 {
     int rank, rc = G5_OK;
     cc_forest *f = NULL;
-    cc_result *r = NULL;
-    int64_t loops = 0, nonloop = 0, counts[2], ncomp = 0, distinct = 0;
+    int64_t ncomp = 0;
     double t;
 
-    *out = NULL;
     MPI_Comm_rank(comm, &rank);
-    r = g5_calloc(1, sizeof *r, "components result");
-    if (!r)
-        rc = G5_ERR_NOMEM;
-    if (rc == G5_OK && (n < 1 || n > CC_MAX_VERTICES))
-        rc = g5_error(G5_ERR_ARG, "components: %lld vertices is outside [1, %lld] (SCALE <= 30)",
-                      (long long)n, (long long)CC_MAX_VERTICES);
-    if (rc == G5_OK) {
-        r->nvertices = n;
-        r->meta.nvertices = n;
-        rc = cc_forest_create(n, &f);
-    }
+    rc = cc_forest_create(n, &f);
     if (rc == G5_OK) {
         r->label = g5_malloc((size_t)n * sizeof *r->label, "components: labels");
         if (!r->label)
             rc = G5_ERR_NOMEM;
     }
+    r->label_first = 0;
+    r->label_count = n;
     t = g5_now();
     if (rc == G5_OK)
         rc = cc_forest_link_edges(f, edges, count, first_index, nthreads);
-    if (r)
-        r->t_link = g5_now() - t;
+    r->t_link = g5_now() - t;
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
@@ -160,25 +152,77 @@ int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
     r->t_label = g5_now() - t;
 
     t = g5_now();
-    cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, &loops, &nonloop);
-    counts[0] = loops;
-    counts[1] = nonloop;
+    cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, self_loops, nonloop);
     /* ncomp <= n / 2 < 2^30 fits an int count. */
-    if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS ||
-        (ncomp > 0 &&
-         MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS))
+    if (ncomp > 0 &&
+        MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
+    rc = g5_agree(comm, rc);
+    r->t_count = g5_now() - t;
+out:
+    cc_forest_free(&f);
+    return rc;
+}
+
+const char *cc_merge_name(int merge)
+{
+    return merge == CC_MERGE_TREE ? "tree" : merge == CC_MERGE_DISTRIBUTED ? "distributed" : "auto";
+}
+
+int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+               int64_t first_index, int nthreads, cc_result **out)
+{
+    return cc_compute_merge(comm, n, edges, count, first_index, nthreads, CC_MERGE_TREE, out);
+}
+
+int cc_compute_merge(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                     int64_t first_index, int nthreads, int merge, cc_result **out)
+{
+    int p, rc = G5_OK;
+    cc_result *r = NULL;
+    int64_t counts[2] = {0, 0}, distinct = 0, maxcount = 0;
+    double t;
+
+    *out = NULL;
+    MPI_Comm_size(comm, &p);
+    r = g5_calloc(1, sizeof *r, "components result");
+    if (!r)
+        rc = G5_ERR_NOMEM;
+    if (rc == G5_OK && (n < 1 || n > CC_MAX_VERTICES))
+        rc = g5_error(G5_ERR_ARG, "components: %lld vertices is outside [1, %lld] (SCALE <= 30)",
+                      (long long)n, (long long)CC_MAX_VERTICES);
+    if (rc == G5_OK && merge != CC_MERGE_AUTO && merge != CC_MERGE_TREE && merge != CC_MERGE_DISTRIBUTED)
+        rc = g5_error(G5_ERR_ARG, "components: unknown merge path %d", merge);
+    if (MPI_Allreduce(&count, &maxcount, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS && rc == G5_OK)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    r->t_count = g5_now() - t;
+    r->nvertices = n;
+    r->meta.nvertices = n;
+    /* auto: the tree's vertex arrays (forest 16 B, labels 4 B, merge buffer
+     * 4 B per vertex) against the largest slab (16 B per tuple); all ranks
+     * see the same n, p and maxcount, so they take the same path. */
+    if (merge == CC_MERGE_AUTO)
+        merge = (p >= CC_AUTO_RANKS || 24 * n > 16 * maxcount) && p > 1 ? CC_MERGE_DISTRIBUTED
+                                                                       : CC_MERGE_TREE;
+    r->merge = merge;
+    if (merge == CC_MERGE_TREE)
+        G5_TRY(tree_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]));
+    else
+        G5_TRY(cc_dist_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]));
+
+    t = g5_now();
+    if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
+    G5_TRY(g5_agree(comm, rc));
+    r->t_count += g5_now() - t;
 
     t = g5_now();
     G5_TRY(cc_count_distinct(comm, n, edges, count, nthreads, &distinct));
     r->t_distinct = g5_now() - t;
-    cc_stats_fill(&r->meta, ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
+    cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
 out:
-    cc_forest_free(&f);
     if (rc != G5_OK)
         cc_result_free(&r);
     *out = r;

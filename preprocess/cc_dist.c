@@ -28,10 +28,12 @@
  *      jump    pointer jumping f[v] = f[f[v]] until no owned entry
  *              changes anywhere, so f is a forest of stars;
  *    until no local set has two fl values (an allreduce per round). Then
- *    every component is one star whose root is its smallest vertex (the
- *    smallest vertex v0 has f[v0] <= v0 inside its component, so f[v0] =
- *    v0; one star per component, so v0 is its root), which is also the
- *    canonical tie-break. Values only fall, so the rounds terminate.
+ *    local sets that share a vertex share its one f value, so a whole
+ *    component has one value c = f[v] for all its v, and c is one of them
+ *    (f values stay inside their component): the component is one star
+ *    (the jumps only make the rounds fewer). As f[v0] <= v0 for its
+ *    smallest vertex v0, c = v0: the root is the smallest vertex, which is
+ *    also the canonical tie-break. Values only fall, so the rounds end.
  *
  * 3. Canonical labels. Vertices are counted at their root's owner (each
  *    rank sends one (root, count) per distinct root of its block), edges per

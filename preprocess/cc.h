@@ -153,19 +153,23 @@ typedef struct cc_result {
     io_components_meta meta; /* statistics (identity fields left zero) */
     int merge;               /* the path taken: CC_MERGE_TREE or _DISTRIBUTED */
     int64_t rounds;          /* distributed: hooking rounds */
+    int64_t rss_labelled;    /* max over ranks of the peak RSS (bytes) when
+                              * the labels are done, before the duplicate count */
     double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
 } cc_result;
 
 /* Collective on comm. Each rank passes its slab of edges ([count][2], the
  * global edge index of the first being first_index); n vertices; merge one
- * of enum cc_merge (the same on every rank). Each rank reduces its slab to
+ * of enum cc_merge (the same on every rank). In/out: the distributed path
+ * rewrites the slab in local ids while it links and restores it before it
+ * returns (also on failure); the tree path only reads it. Each rank reduces its slab to
  * a forest (OpenMP, nthreads), the forests are merged (see enum cc_merge)
  * and labelled canonically (ids by size, largest 0, ties by smallest
  * vertex, -1 isolated); edges per component and the statistics are
  * reduced. Identical on every rank and for any number of ranks, threads
  * and merge path. Memory per rank: cc_compute.c and cc_dist.c. Caller
  * frees with cc_result_free. */
-int cc_compute_merge(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
                      int64_t first_index, int nthreads, int merge, cc_result **out);
 /* cc_compute_merge with CC_MERGE_TREE: every rank holds all N labels. */
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
@@ -178,8 +182,9 @@ const char *cc_merge_name(int merge);
  * distributed path up to the edge counts. Fills r's labels (its block),
  * ncomp, comp_vertices, comp_edges, rounds and the link, merge and label
  * times; adds this rank's slab's self-loops and non-loop tuples to
- * *self_loops and *nonloop. Collective. */
-int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+ * *self_loops and *nonloop. The slab is rewritten and restored (see
+ * cc_compute_merge). Collective. */
+int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
                        int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
                        int64_t *nonloop);
 

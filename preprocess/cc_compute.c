@@ -172,10 +172,11 @@ const char *cc_merge_name(int merge)
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                int64_t first_index, int nthreads, cc_result **out)
 {
-    return cc_compute_merge(comm, n, edges, count, first_index, nthreads, CC_MERGE_TREE, out);
+    /* the tree path only reads the slab */
+    return cc_compute_merge(comm, n, (int64_t *)edges, count, first_index, nthreads, CC_MERGE_TREE, out);
 }
 
-int cc_compute_merge(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
                      int64_t first_index, int nthreads, int merge, cc_result **out)
 {
     int p, rc = G5_OK;
@@ -212,8 +213,10 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t cou
     else
         G5_TRY(cc_dist_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]));
 
+    r->rss_labelled = g5_peak_rss();
     t = g5_now();
-    if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &r->rss_labelled, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
     G5_TRY(g5_agree(comm, rc));
     r->t_count += g5_now() - t;

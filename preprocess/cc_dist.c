@@ -379,26 +379,31 @@ static int32_t hash_find(const uint32_t *keys, const int32_t *ids, uint64_t mask
     return ids[s];
 }
 
-/* Local phase of step 1: gid (local -> original id), the slab in local ids
- * (self-loops as (0, 0)) and the number of local vertices. Not collective. */
-static int compact(int64_t n, const int64_t *edges, int64_t count, int nt, int64_t **gid_out,
-                   int64_t **cedges_out, int64_t *nloc_out)
+/* Local phase of step 1: gid (local -> original id) and the slab
+ * rewritten in place in local ids, self-loops as (0, 0) with their index
+ * and vertex kept in loops[] (pairs; *nloops of them); restore() undoes it.
+ * Not collective. On failure the slab is untouched. */
+static int compact(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **gid_out,
+                   int64_t **loops_out, int64_t *nloops_out, int64_t *nloc_out)
 {
     int rc = G5_OK, shift = 64;
-    int64_t bound = 2 * count < n ? 2 * count : n, cap = 16, nloc = 0;
+    int64_t bound = 2 * count < n ? 2 * count : n, cap = 16, nloc = 0, nloops = 0;
     uint32_t *keys = NULL;
     int32_t *ids = NULL;
-    int64_t *gid = NULL, *ce = NULL;
+    int64_t *gid = NULL, *loops = NULL;
 
     while (cap < bound + bound / 2)
         cap *= 2;
     for (int64_t c = cap; c > 1; c /= 2)
         shift--;
     const uint64_t mask = (uint64_t)cap - 1;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nloops)
+    for (int64_t i = 0; i < count; i++)
+        nloops += edges[2 * i] == edges[2 * i + 1];
     keys = g5_malloc((size_t)cap * sizeof *keys, "components: endpoint hash");
     ids = g5_malloc((size_t)cap * sizeof *ids, "components: endpoint ids");
-    ce = g5_malloc((size_t)(count ? count : 1) * 2 * sizeof *ce, "components: slab in local ids");
-    if (!keys || !ids || !ce) {
+    loops = g5_malloc((size_t)(nloops ? nloops : 1) * 2 * sizeof *loops, "components: self-loops");
+    if (!keys || !ids || !loops) {
         rc = G5_ERR_NOMEM;
         goto out;
     }
@@ -422,14 +427,20 @@ static int compact(int64_t n, const int64_t *edges, int64_t count, int nt, int64
     for (int64_t s = 0; s < cap; s++)
         if (keys[s] != EMPTY32)
             gid[ids[s]] = keys[s];
+    nloops = 0;
+    for (int64_t i = 0; i < count; i++)
+        if (edges[2 * i] == edges[2 * i + 1]) {
+            loops[2 * nloops] = i;
+            loops[2 * nloops++ + 1] = edges[2 * i];
+        }
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t i = 0; i < count; i++) {
         const int64_t u = edges[2 * i], v = edges[2 * i + 1];
         if (u == v) {
-            ce[2 * i] = ce[2 * i + 1] = 0;
+            edges[2 * i] = edges[2 * i + 1] = 0;
         } else {
-            ce[2 * i] = hash_find(keys, ids, mask, shift, (uint32_t)u);
-            ce[2 * i + 1] = hash_find(keys, ids, mask, shift, (uint32_t)v);
+            edges[2 * i] = hash_find(keys, ids, mask, shift, (uint32_t)u);
+            edges[2 * i + 1] = hash_find(keys, ids, mask, shift, (uint32_t)v);
         }
     }
 out:
@@ -437,13 +448,29 @@ out:
     free(ids);
     if (rc != G5_OK) {
         free(gid);
-        free(ce);
-        gid = ce = NULL;
+        free(loops);
+        gid = loops = NULL;
     }
     *gid_out = gid;
-    *cedges_out = ce;
+    *loops_out = loops;
+    *nloops_out = nloops;
     *nloc_out = nloc;
     return rc;
+}
+
+/* Undo compact(): original ids back into the slab. Not collective. */
+static void restore(int64_t *edges, int64_t count, const int64_t *gid, const int64_t *loops,
+                    int64_t nloops, int nt)
+{
+    /* a non-loop has two different local ids; (0, 0) is a self-loop */
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < count; i++)
+        if (edges[2 * i] != edges[2 * i + 1]) {
+            edges[2 * i] = gid[edges[2 * i]];
+            edges[2 * i + 1] = gid[edges[2 * i + 1]];
+        }
+    for (int64_t k = 0; k < nloops; k++)
+        edges[2 * loops[2 * k]] = edges[2 * loops[2 * k] + 1] = loops[2 * k + 1];
 }
 
 typedef struct comp {
@@ -458,14 +485,14 @@ static int cmp_comp(const void *a, const void *b)
     return x->root < y->root ? -1 : x->root > y->root;
 }
 
-int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
                        int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
                        int64_t *nonloop)
 {
     int rc = G5_OK;
     dist d;
     cc_forest *forest = NULL;
-    int64_t *gid = NULL, *ce = NULL, *fl = NULL, *mn = NULL, nloc = 0, bad = -1;
+    int64_t *gid = NULL, *loops = NULL, *fl = NULL, *mn = NULL, *ecnt = NULL, nloc = 0, nloops = 0, bad = -1;
     int32_t *lroot = NULL;
     kv *req = NULL;
     comp *mine = NULL, *all = NULL;
@@ -493,23 +520,39 @@ int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t c
         }
     }
     if (rc == G5_OK)
-        rc = compact(n, edges, count, nt, &gid, &ce, &nloc);
-    if (rc == G5_OK && nloc > 0) {
-        rc = cc_forest_create(nloc, &forest);
-        if (rc == G5_OK)
-            rc = cc_forest_link_edges(forest, ce, count, first_index, nthreads);
+        rc = compact(n, edges, count, nt, &gid, &loops, &nloops, &nloc);
+    if (rc == G5_OK) {
+        /* the slab is in local ids from here to restore(), which runs
+         * whatever happens in between */
+        lroot = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *lroot, "components: local roots");
+        ecnt = g5_calloc((size_t)(nloc ? nloc : 1), sizeof *ecnt, "components: edges per local set");
+        if (!lroot || !ecnt)
+            rc = G5_ERR_NOMEM;
+        if (rc == G5_OK && nloc > 0 && (rc = cc_forest_create(nloc, &forest)) == G5_OK &&
+            (rc = cc_forest_link_edges(forest, edges, count, first_index, nthreads)) == G5_OK)
+            memcpy(lroot, cc_forest_roots(forest), (size_t)nloc * sizeof *lroot);
+        cc_forest_free(&forest);
+        if (rc == G5_OK) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+            for (int64_t i = 0; i < count; i++)
+                if (edges[2 * i] != edges[2 * i + 1]) {
+#pragma omp atomic
+                    ecnt[lroot[edges[2 * i]]]++;
+                }
+        }
+        restore(edges, count, gid, loops, nloops, nt);
+        *self_loops += nloops;
+        *nonloop += count - nloops;
+        free(loops);
+        loops = NULL;
     }
     if (rc == G5_OK) {
         const size_t nl = (size_t)(nloc ? nloc : 1);
-        lroot = g5_malloc(nl * sizeof *lroot, "components: local roots");
         fl = g5_malloc(nl * sizeof *fl, "components: local parents");
         mn = g5_malloc(nl * sizeof *mn, "components: per-set scratch");
-        if (!lroot || !fl || !mn)
+        if (!fl || !mn)
             rc = G5_ERR_NOMEM;
-        else if (nloc > 0)
-            memcpy(lroot, cc_forest_roots(forest), (size_t)nloc * sizeof *lroot);
     }
-    cc_forest_free(&forest);
     r->t_link = g5_now() - t;
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
@@ -561,24 +604,10 @@ int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t c
     /* Step 3: counts at the roots' owners, the component list, labels. */
     t = g5_now();
     {
-        int64_t loops = 0, nl = 0, k = 0;
-        for (int64_t i = 0; i < nloc; i++)
-            mn[i] = 0;
-        for (int64_t i = 0; i < count; i++) {
-            if (edges[2 * i] == edges[2 * i + 1]) {
-                loops++;
-                continue;
-            }
-            nl++;
-            mn[lroot[ce[2 * i]]]++;
-        }
-        *self_loops += loops;
-        *nonloop += nl;
-        free(ce);
-        ce = NULL;
+        int64_t k = 0;
         /* edges per local set, then per root (a set's members share fl) */
         for (int64_t i = 0; i < nloc; i++)
-            if (lroot[i] == i && mn[i] > 0)
+            if (lroot[i] == i && ecnt[i] > 0)
                 k++;
         req = g5_malloc((size_t)(k + d.count + 1) * sizeof *req, "components: count requests");
         rc = g5_agree(comm, req ? G5_OK : G5_ERR_NOMEM);
@@ -586,8 +615,8 @@ int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t c
             goto out;
         k = 0;
         for (int64_t i = 0; i < nloc; i++)
-            if (lroot[i] == i && mn[i] > 0)
-                req[k++] = (kv){fl[i], mn[i]};
+            if (lroot[i] == i && ecnt[i] > 0)
+                req[k++] = (kv){fl[i], ecnt[i]};
         k = combine(req, k, 1);
         G5_TRY(exchange_kv(&d, X_ADD_E, req, k, NULL));
         k = 0;
@@ -668,7 +697,8 @@ out:
     cc_forest_free(&forest);
     dist_free(&d);
     free(gid);
-    free(ce);
+    free(loops);
+    free(ecnt);
     free(fl);
     free(mn);
     free(lroot);

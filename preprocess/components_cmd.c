@@ -80,6 +80,8 @@ static int run(const struct components_cfg *cfg, const char *in)
                 res->t_count, res->t_distinct, (long long)res->ncomp);
     if (res->merge == CC_MERGE_DISTRIBUTED)
         g5_progress("components: distributed merge took %lld hooking rounds", (long long)res->rounds);
+    g5_progress("components: peak RSS %.1f MiB (max over ranks) when labelled, before the duplicate count",
+                (double)res->rss_labelled / 1048576.0);
     free(edges);
     edges = NULL;
 
@@ -106,8 +108,10 @@ static int run(const struct components_cfg *cfg, const char *in)
         rc = io_components_commit(&w);
     if (rc != G5_OK)
         goto out;
-    g5_progress("components: wrote %s in %.2fs; whole stage %.2fs, peak RSS %.1f MiB on rank 0",
-                cfg->out, g5_now() - t, g5_now() - t0, (double)g5_peak_rss() / 1048576.0);
+    int64_t rss = g5_peak_rss();
+    MPI_Allreduce(MPI_IN_PLACE, &rss, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    g5_progress("components: wrote %s in %.2fs; whole stage %.2fs, peak RSS %.1f MiB (max over ranks)",
+                cfg->out, g5_now() - t, g5_now() - t0, (double)rss / 1048576.0);
     if (rank == 0 && !cfg->quiet)
         cc_stats_print(stdout, cfg->out, &m, cfg->json);
 out:

@@ -8,7 +8,7 @@
  * at 1, 2 and 4 ranks and both paths agree with each other); auto picks the
  * path by the documented rule; the components file round-trips from either
  * path; one rank's bad slab fails every rank with one message on either
- * path. Edge lists are made in memory (skewed R-MAT-like with a giant,
+ * path; the slab the distributed path rewrites is restored. Edge lists are made in memory (skewed R-MAT-like with a giant,
  * self-loops, duplicates and isolated vertices; many small components;
  * fewer vertices than ranks), each rank taking its block.
  */
@@ -165,8 +165,12 @@ static int check_edges(const char *kind, int64_t n, int64_t *e, int64_t m)
         const char *how = cc_merge_name(merge);
         cc_result *r = NULL;
         int64_t lf, lc;
+        int64_t *copy = malloc((2 * count + 1) * 8);
+        memcpy(copy, e + 2 * first, 2 * count * 8);
         int rc = cc_compute_merge(MPI_COMM_WORLD, n, e + 2 * first, count, first, threads, merge, &r);
         MT_CHECK(rc == G5_OK, "cc_compute_merge: %s", g5_error_msg());
+        MT_CHECK(memcmp(copy, e + 2 * first, 2 * count * 8) == 0, "%s, %s: the slab was not restored", kind, how);
+        free(copy);
         if (rc != G5_OK)
             break;
         MT_CHECK(r->merge == merge, "%s: took the %s path", how, cc_merge_name(r->merge));

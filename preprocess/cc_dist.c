@@ -96,26 +96,48 @@ static int owner_of(const dist *d, int64_t v)
     return v < big ? (int)(v / (d->q + 1)) : (int)(d->rem + (v - big) / d->q);
 }
 
-static int cmp_kv(const void *a, const void *b)
-{
-    const int64_t x = ((const kv *)a)->k, y = ((const kv *)b)->k;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
     const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
 }
 
+/* LSD radix sort of a[0, k) by key (keys in [0, 2^31)), 11 bits a pass,
+ * only as many passes as the largest key needs; tmp holds k entries. */
+static void radix_kv(kv *a, kv *tmp, int64_t k)
+{
+    int64_t maxk = 0, cnt[2048];
+    for (int64_t i = 0; i < k; i++)
+        if (a[i].k > maxk)
+            maxk = a[i].k;
+    for (int shift = 0; shift < 33 && (maxk >> shift) > 0; shift += 11) {
+        memset(cnt, 0, sizeof cnt);
+        for (int64_t i = 0; i < k; i++)
+            cnt[(a[i].k >> shift) & 2047]++;
+        for (int64_t d = 0, sum = 0; d < 2048; d++) {
+            const int64_t c = cnt[d];
+            cnt[d] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < k; i++)
+            tmp[cnt[(a[i].k >> shift) & 2047]++] = a[i];
+        memcpy(a, tmp, (size_t)k * sizeof *a);
+    }
+}
+
 /* Sort by key and keep one entry per key: the minimum (sum = 0) or the
- * sum (sum = 1) of its values. Returns the new count. */
+ * sum (sum = 1) of its values. Returns the new count, or -1 when the sort's
+ * scratch cannot be allocated (the error is recorded). */
 static int64_t combine(kv *a, int64_t k, int sum)
 {
     int64_t o = 0;
     if (k == 0)
         return 0;
-    qsort(a, (size_t)k, sizeof *a, cmp_kv);
+    kv *tmp = g5_malloc((size_t)k * sizeof *tmp, "components: sort scratch");
+    if (!tmp)
+        return -1;
+    radix_kv(a, tmp, k);
+    free(tmp);
     for (int64_t i = 1; i < k; i++) {
         if (a[i].k == a[o].k) {
             if (sum)
@@ -300,7 +322,7 @@ static int jump(dist *d)
     int rc = G5_OK;
     for (;;) {
         int64_t nt = 0, changed = 0, all = 0;
-        int64_t *t = g5_malloc((size_t)(d->count ? d->count : 1) * 2 * sizeof *t, "components: jump targets");
+        kv *t = g5_malloc((size_t)(d->count ? d->count : 1) * sizeof *t, "components: jump targets");
         rc = g5_agree(d->comm, t ? G5_OK : G5_ERR_NOMEM);
         if (rc != G5_OK) {
             free(t);
@@ -318,23 +340,25 @@ static int jump(dist *d)
                     changed++;
                 }
             } else {
-                t[nt++] = x;
+                t[nt++] = (kv){x, 0};
             }
         }
-        qsort(t, (size_t)nt, sizeof *t, cmp_i64);
-        int64_t u = 0;
-        for (int64_t i = 0; i < nt; i++)
-            if (i == 0 || t[i] != t[u - 1])
-                t[u++] = t[i];
-        int64_t *val = t + d->count;
-        rc = exchange(d, X_GET, t, NULL, u, val, NULL);
+        /* distinct targets, sorted, keys in the first u int64 of t and
+         * their values after them (t[i].k is read before t[i] is reused) */
+        const int64_t u = combine(t, nt, 0);
+        int64_t *key = (int64_t *)t, *val = key + (u > 0 ? u : 0);
+        rc = g5_agree(d->comm, u < 0 ? G5_ERR_NOMEM : G5_OK);
+        for (int64_t i = 0; rc == G5_OK && i < u; i++)
+            key[i] = t[i].k;
+        if (rc == G5_OK)
+            rc = exchange(d, X_GET, key, NULL, u, val, NULL);
         if (rc == G5_OK) {
             for (int64_t i = 0; i < d->count; i++) {
                 const int64_t x = d->f[i];
                 if (x < 0 || x == d->first + i || (x >= d->first && x < d->first + d->count))
                     continue;
-                const int64_t *hit = bsearch(&x, t, (size_t)u, sizeof *t, cmp_i64);
-                const int64_t y = val[hit - t];
+                const int64_t *hit = bsearch(&x, key, (size_t)u, sizeof *key, cmp_i64);
+                const int64_t y = val[hit - key];
                 if (y != x) {
                     d->f[i] = y;
                     changed++;
@@ -379,9 +403,51 @@ static int32_t hash_find(const uint32_t *keys, const int32_t *ids, uint64_t mask
     return ids[s];
 }
 
+/* compact() when n <= 2 * count: a direct map of n int32 (at most 8 bytes
+ * per slab tuple, so still O(M/P)), local ids in vertex order. */
+static int compact_dense(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **gid_out,
+                         int64_t *nloc_out)
+{
+    int64_t nloc = 0, *gid = NULL;
+    int32_t *ids = g5_malloc((size_t)n * sizeof *ids, "components: endpoint ids");
+    if (!ids)
+        return G5_ERR_NOMEM;
+    memset(ids, 0xff, (size_t)n * sizeof *ids);
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+        if (u != v) {
+            __atomic_store_n(&ids[u], 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&ids[v], 0, __ATOMIC_RELAXED);
+        }
+    }
+    for (int64_t v = 0; v < n; v++)
+        if (ids[v] == 0)
+            ids[v] = (int32_t)++nloc; /* 1-based for now: 0 marks "seen" */
+    gid = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *gid, "components: local vertex ids");
+    if (!gid) {
+        free(ids);
+        return G5_ERR_NOMEM;
+    }
+    for (int64_t v = 0; v < n; v++)
+        if (ids[v] > 0)
+            gid[--ids[v]] = v;
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+        edges[2 * i] = u == v ? 0 : ids[u];
+        edges[2 * i + 1] = u == v ? 0 : ids[v];
+    }
+    free(ids);
+    *gid_out = gid;
+    *nloc_out = nloc;
+    return G5_OK;
+}
+
 /* Local phase of step 1: gid (local -> original id) and the slab
  * rewritten in place in local ids, self-loops as (0, 0) with their index
  * and vertex kept in loops[] (pairs; *nloops of them); restore() undoes it.
+ * A direct map when n <= 2 * count, else a hash set of the endpoints.
  * Not collective. On failure the slab is untouched. */
 static int compact(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **gid_out,
                    int64_t **loops_out, int64_t *nloops_out, int64_t *nloc_out)
@@ -392,18 +458,32 @@ static int compact(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **g
     int32_t *ids = NULL;
     int64_t *gid = NULL, *loops = NULL;
 
+    *gid_out = *loops_out = NULL;
+    *nloops_out = *nloc_out = 0;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nloops)
+    for (int64_t i = 0; i < count; i++)
+        nloops += edges[2 * i] == edges[2 * i + 1];
+    loops = g5_malloc((size_t)(nloops ? nloops : 1) * 2 * sizeof *loops, "components: self-loops");
+    if (!loops)
+        return G5_ERR_NOMEM;
+    nloops = 0;
+    for (int64_t i = 0; i < count; i++)
+        if (edges[2 * i] == edges[2 * i + 1]) {
+            loops[2 * nloops] = i;
+            loops[2 * nloops++ + 1] = edges[2 * i];
+        }
+    if (n <= 2 * count) {
+        rc = compact_dense(n, edges, count, nt, &gid, &nloc);
+        goto out;
+    }
     while (cap < bound + bound / 2)
         cap *= 2;
     for (int64_t c = cap; c > 1; c /= 2)
         shift--;
     const uint64_t mask = (uint64_t)cap - 1;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nloops)
-    for (int64_t i = 0; i < count; i++)
-        nloops += edges[2 * i] == edges[2 * i + 1];
     keys = g5_malloc((size_t)cap * sizeof *keys, "components: endpoint hash");
     ids = g5_malloc((size_t)cap * sizeof *ids, "components: endpoint ids");
-    loops = g5_malloc((size_t)(nloops ? nloops : 1) * 2 * sizeof *loops, "components: self-loops");
-    if (!keys || !ids || !loops) {
+    if (!keys || !ids) {
         rc = G5_ERR_NOMEM;
         goto out;
     }
@@ -427,12 +507,6 @@ static int compact(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **g
     for (int64_t s = 0; s < cap; s++)
         if (keys[s] != EMPTY32)
             gid[ids[s]] = keys[s];
-    nloops = 0;
-    for (int64_t i = 0; i < count; i++)
-        if (edges[2 * i] == edges[2 * i + 1]) {
-            loops[2 * nloops] = i;
-            loops[2 * nloops++ + 1] = edges[2 * i];
-        }
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t i = 0; i < count; i++) {
         const int64_t u = edges[2 * i], v = edges[2 * i + 1];
@@ -450,6 +524,7 @@ out:
         free(gid);
         free(loops);
         gid = loops = NULL;
+        nloc = nloops = 0;
     }
     *gid_out = gid;
     *loops_out = loops;
@@ -585,6 +660,8 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
                 req[k++] = (kv){fl[i], m};
         }
         k = combine(req, k, 0);
+        rc = k < 0 ? G5_ERR_NOMEM : G5_OK;
+        G5_TRY(g5_agree(comm, rc));
         if (MPI_Allreduce(&k, &nreq, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
             rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
         G5_TRY(g5_agree(comm, rc));
@@ -618,12 +695,14 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
             if (lroot[i] == i && ecnt[i] > 0)
                 req[k++] = (kv){fl[i], ecnt[i]};
         k = combine(req, k, 1);
+        G5_TRY(g5_agree(comm, k < 0 ? G5_ERR_NOMEM : G5_OK));
         G5_TRY(exchange_kv(&d, X_ADD_E, req, k, NULL));
         k = 0;
         for (int64_t i = 0; i < d.count; i++)
             if (d.f[i] >= 0)
                 req[k++] = (kv){d.f[i], 1};
         k = combine(req, k, 1);
+        G5_TRY(g5_agree(comm, k < 0 ? G5_ERR_NOMEM : G5_OK));
         G5_TRY(exchange_kv(&d, X_ADD_V, req, k, NULL));
         free(req);
         req = NULL;

@@ -15,11 +15,15 @@
 # so compare them only as ratios of runs made back to back.
 #
 #   SCALES="20 22" RANKS="2 4" REPS=3 bash bench/bench-cc-merge.sh
+#   EDGEFACTOR=1 SCALES=22 RANKS="2 4 8" REPS=1 bash bench/bench-cc-merge.sh
+# (EDGEFACTOR, default Graph500's 16: `g500 gen --edgefactor`; a sparse
+# graph shows the vertex arrays, which the edge slab hides at 16.)
 set -u
 G500=${G500:-bin/g500}
 SCALES=${SCALES:-20 22}
 RANKS=${RANKS:-2 4}
 REPS=${REPS:-3}
+EDGEFACTOR=${EDGEFACTOR:-16}
 DIR=${DIR:-/tmp/g500-bench-cc-merge}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
@@ -29,8 +33,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 for S in $SCALES; do
-    E="$DIR/s$S.h5"
-    [ -f "$E" ] || "$G500" gen --scale "$S" -o "$E" -q || exit 1
+    E="$DIR/s${S}e$EDGEFACTOR.h5"
+    [ -f "$E" ] || "$G500" gen --scale "$S" --edgefactor "$EDGEFACTOR" -o "$E" -q || exit 1
     for P in $RANKS; do
         for path in tree distributed; do : >"$DIR/$path.rows"; done
         l0=$(load)
@@ -55,8 +59,8 @@ for S in $SCALES; do
             lb=$(awk '{print $2}' "$DIR/$path.rows" | median)
             c=$(awk '{print $3}' "$DIR/$path.rows" | median)
             m=$(awk '{print $4}' "$DIR/$path.rows" | median)
-            printf 'SCALE %s ranks=%s %-11s peak RSS per rank %7.1f MiB, when labelled %7.1f MiB; compute %6.2fs (merge+label %6.3fs) load %s-%s\n' \
-                "$S" "$P" "$path" "$r" "$lb" "$c" "$m" "$l0" "$(load)"
+            printf 'SCALE %s edgefactor %s ranks=%s %-11s peak RSS per rank %7.1f MiB, when labelled %7.1f MiB; compute %6.2fs (merge+label %6.3fs) load %s-%s\n' \
+                "$S" "$EDGEFACTOR" "$P" "$path" "$r" "$lb" "$c" "$m" "$l0" "$(load)"
         done
     done
 done

@@ -2,8 +2,9 @@
 /*
  * cc_compute.c - connected components over ranks: each rank reduces its
  * slab of edges to a root/son forest (cc_forest.c, OpenMP inside), the
- * forests are merged along a binary tree of ranks, rank 0 labels the
- * result canonically, and the statistics are reduced.
+ * forests are merged - along a binary tree of ranks here, or by the
+ * distributed union-find of cc_dist.c - and labelled canonically, and the
+ * statistics are reduced.
  *
  * Tree of merges: in round s = 1, 2, 4, ... rank r with r % 2s == s sends
  * its root vector (4 bytes per vertex) to rank r - s, which unions it into
@@ -11,13 +12,21 @@
  * After ceil(log2 P) rounds rank 0 holds the partition of the whole edge
  * list. A forest is a partition, and the union of partitions does not
  * depend on the order it is taken in, so the labelling (canonical: ids by
- * size, ties by smallest vertex) is the same for any P and thread count.
+ * size, ties by smallest vertex) is the same for any P and thread count,
+ * and the same as the distributed path's.
  *
- * Memory per rank: O(n + m/P): the forest (16 B/vertex), one received root
- * vector (4 B/vertex), the labels (4 B/vertex), and during the duplicate
- * count 8 B per slab edge on one rank, 16 on several. The vertex-indexed arrays are not
- * divided by P: a distributed union-find over owner ranks would reach
- * O(n/P), at the price of many more message rounds.
+ * Memory per rank on the tree path: O(n + m/P): the forest (16 B/vertex),
+ * one received root vector (4 B/vertex), the labels (4 B/vertex), and
+ * during the duplicate count 8 B per slab edge on one rank, 16 on several.
+ * The distributed path (cc_dist.c) holds O(n/P + m/P + components).
+ *
+ * Choice (CC_MERGE_AUTO): the distributed path from CC_AUTO_RANKS ranks
+ * (the tree's ceil(log2 P) rounds each move 4 n bytes, and every rank holds
+ * 24 n bytes), or when those 24 n bytes exceed the largest slab (16 B per
+ * tuple), that is when the vertex arrays, not the edges, would bound the
+ * SCALE a rank can take (Graph500's 16 tuples per vertex: from 11 ranks).
+ * At 2 and 4 ranks on one node the tree path is faster for the same peak
+ * memory (docs/components.md, "Memory per rank").
  */
 #include "cc.h"
 #include "common.h"

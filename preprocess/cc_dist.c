@@ -195,13 +195,13 @@ static int dist_init(dist *d, MPI_Comm comm, int64_t n)
     return G5_OK;
 }
 
-/* Collective. Send (key[i], val[i]) (val NULL: 0) for i < k to the owner of
- * key[i], which applies op to its entry: X_GET replies f[key] in reply[i]
+/* Collective. Send (key[i * stride], val[i * stride]) (val NULL: 0) for
+ * i < k to the owner of the key, which applies op to its entry: X_GET replies f[key] in reply[i]
  * (an unseen key is first set to itself), X_MIN lowers f[key] to val and
  * counts the entries it lowered in *changed, X_ADD_V / X_ADD_E add val to
  * the vertex / edge counter of key. Batches of at most d->batch entries. */
-static int exchange(dist *d, int op, const int64_t *key, const int64_t *val, int64_t k,
-                    int64_t *reply, int64_t *changed)
+static int exchange(dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
+                    int64_t k, int64_t *reply, int64_t *changed)
 {
     int64_t nb = (k + d->batch - 1) / d->batch, maxnb = 0;
     const int p = d->p;
@@ -213,15 +213,15 @@ static int exchange(dist *d, int op, const int64_t *key, const int64_t *val, int
         int64_t total = 0;
         memset(d->sc, 0, (size_t)p * sizeof(int));
         for (int64_t i = lo; i < hi; i++)
-            d->sc[owner_of(d, key[i])]++;
+            d->sc[owner_of(d, key[i * stride])]++;
         d->sd[0] = 0;
         for (int r = 1; r < p; r++)
             d->sd[r] = d->sd[r - 1] + d->sc[r - 1];
         for (int64_t i = lo; i < hi; i++) {
-            const int o = owner_of(d, key[i]);
+            const int o = owner_of(d, key[i * stride]);
             const int64_t j = d->sd[o]++;
-            d->sbuf[2 * j] = key[i];
-            d->sbuf[2 * j + 1] = val ? val[i] : 0;
+            d->sbuf[2 * j] = key[i * stride];
+            d->sbuf[2 * j + 1] = val ? val[i * stride] : 0;
             d->perm[j] = i;
         }
         if (MPI_Alltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->comm) != MPI_SUCCESS)
@@ -296,24 +296,13 @@ static int exchange(dist *d, int op, const int64_t *key, const int64_t *val, int
     return G5_OK;
 }
 
-/* Send a combined (key, value) list with op; keys and values are split
- * into the two halves of a scratch the caller need not keep. */
-static int exchange_kv(dist *d, int op, kv *a, int64_t k, int64_t *changed)
+/* Send a (key, value) list with op, no copy. Collective. */
+static int exchange_kv(dist *d, int op, const kv *a, int64_t k, int64_t *changed)
 {
-    int rc;
-    int64_t *key = g5_malloc((size_t)(k ? k : 1) * 2 * sizeof *key, "components: requests");
-    rc = g5_agree(d->comm, key ? G5_OK : G5_ERR_NOMEM);
-    if (rc != G5_OK) {
-        free(key);
-        return rc;
-    }
-    for (int64_t i = 0; i < k; i++) {
-        key[i] = a[i].k;
-        key[k + i] = a[i].v;
-    }
-    rc = exchange(d, op, key, key + k, k, NULL, changed);
-    free(key);
-    return rc;
+    static const kv none = {0, 0};
+    if (k == 0)
+        a = &none;
+    return exchange(d, op, &a->k, &a->v, 2, k, NULL, changed);
 }
 
 /* Pointer jumping until no owned entry changes on any rank. Collective. */
@@ -351,7 +340,7 @@ static int jump(dist *d)
         for (int64_t i = 0; rc == G5_OK && i < u; i++)
             key[i] = t[i].k;
         if (rc == G5_OK)
-            rc = exchange(d, X_GET, key, NULL, u, val, NULL);
+            rc = exchange(d, X_GET, key, NULL, 1, u, val, NULL);
         if (rc == G5_OK) {
             for (int64_t i = 0; i < d->count; i++) {
                 const int64_t x = d->f[i];
@@ -635,7 +624,7 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
 
     /* Step 2: rounds of gather, hook, jump. */
     t = g5_now();
-    G5_TRY(exchange(&d, X_GET, gid, NULL, nloc, fl, NULL));
+    G5_TRY(exchange(&d, X_GET, gid, NULL, 1, nloc, fl, NULL));
     for (;;) {
         int64_t k = 0, nreq = 0, changed = 0;
         for (int64_t i = 0; i < nloc; i++)
@@ -643,24 +632,32 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
         for (int64_t i = 0; i < nloc; i++)
             if (fl[i] < mn[lroot[i]])
                 mn[lroot[i]] = fl[i];
+        int64_t ka = 0, kh = 0;
         for (int64_t i = 0; i < nloc; i++)
-            if (fl[i] > mn[lroot[i]])
-                k += 1 + (fl[i] != gid[i]);
-        req = g5_malloc((size_t)(k ? k : 1) * sizeof *req, "components: hook requests");
+            if (fl[i] > mn[lroot[i]]) {
+                ka++;
+                kh += fl[i] != gid[i];
+            }
+        req = g5_malloc((size_t)(ka + kh + 1) * sizeof *req, "components: hook requests");
         rc = g5_agree(comm, req ? G5_OK : G5_ERR_NOMEM);
         if (rc != G5_OK)
             goto out;
-        k = 0;
+        /* [0, ka): aggressive hooks, one per local vertex, distinct keys;
+         * [ka, ka + kh): hooks of old parents, combined (many share one) */
+        ka = kh = 0;
         for (int64_t i = 0; i < nloc; i++) {
             const int64_t m = mn[lroot[i]];
-            if (fl[i] <= m)
-                continue;
-            req[k++] = (kv){gid[i], m};
-            if (fl[i] != gid[i])
-                req[k++] = (kv){fl[i], m};
+            if (fl[i] > m)
+                req[ka++] = (kv){gid[i], m};
         }
-        k = combine(req, k, 0);
-        rc = k < 0 ? G5_ERR_NOMEM : G5_OK;
+        for (int64_t i = 0; i < nloc; i++) {
+            const int64_t m = mn[lroot[i]];
+            if (fl[i] > m && fl[i] != gid[i])
+                req[ka + kh++] = (kv){fl[i], m};
+        }
+        kh = combine(req + ka, kh, 0);
+        rc = kh < 0 ? G5_ERR_NOMEM : G5_OK;
+        k = ka + kh;
         G5_TRY(g5_agree(comm, rc));
         if (MPI_Allreduce(&k, &nreq, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
             rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
@@ -671,7 +668,7 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
         free(req);
         req = NULL;
         G5_TRY(jump(&d));
-        G5_TRY(exchange(&d, X_GET, gid, NULL, nloc, fl, NULL));
+        G5_TRY(exchange(&d, X_GET, gid, NULL, 1, nloc, fl, NULL));
         r->rounds++;
     }
     free(req);

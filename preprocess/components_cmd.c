@@ -2,13 +2,18 @@
 /*
  * components_cmd.c - `mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5`:
  * read the edge list by slabs (collective parallel HDF5, each rank its
- * block), compute the connected components (cc_compute: root/son forests,
- * tree of merges, canonical labels), write components.h5 atomically with
+ * block), compute the connected components (cc_compute_merge: root/son
+ * forests, tree of merges or distributed union-find, canonical labels),
+ * write components.h5 atomically with
  * the edges file's identity and the statistics, and print the statistics.
  *
- * Memory per rank: 16 bytes per edge of its slab plus the O(n) arrays of
- * cc_compute (see cc.h); the phase times and peak RSS go to the progress
- * log on stderr.
+ * --merge tree|distributed|auto picks how the ranks' forests are merged
+ * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.
+ *
+ * Memory per rank: 16 bytes per edge of its slab plus the arrays of
+ * cc_compute (O(n) on the tree path, O(n/P + m/P) on the distributed one;
+ * see cc.h); the phase times and peak RSS (max over ranks) go to the
+ * progress log on stderr.
  */
 #include "cc.h"
 #include "common.h"

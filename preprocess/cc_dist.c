@@ -64,6 +64,9 @@
 #include "common.h"
 
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,5 +786,11 @@ out:
     free(all);
     free(cnts);
     free(byroot);
+#ifdef __GLIBC__
+    /* glibc keeps freed blocks below its (raised) mmap threshold in the
+     * heap; hand them back so the duplicate count's buffers, which follow,
+     * do not stack on top of them (55 MiB of peak RSS at SCALE 22, 4 ranks) */
+    malloc_trim(0);
+#endif
     return rc;
 }

@@ -45,20 +45,24 @@
  *    for any P and thread count.
  *
  * Exchanges: every request goes to the owner of its vertex by
- * MPI_Alltoallv in batches of at most d->batch entries per rank (all ranks
+ * MPI_Alltoallv in batches of at most d->batch (2^18) entries per rank (all ranks
  * take as many batches as the rank with the most). Requests that would hit
  * one vertex many times (the giant's root) are combined on the sending rank
  * first (sort, then one entry per key), so a root receives at most one
  * request per rank and round.
  *
  * Memory per rank, n_b = N/P owned vertices, n_l <= min(N, 2 M/P) local
- * vertices, c = slab tuples: f, two counters and the labels (28 B * n_b);
- * the endpoint hash set (8 B per slot, 1.5-3 slots per bound on n_l, freed
- * after step 1), the rewritten slab (16 B * c, kept for the edge counts),
- * gid, fl and a per-set scratch (24 B * n_l), the local root vector (4 B *
- * n_l; the forest's 16 B * n_l only while linking), per round the combined
- * requests (at most 16 B * 2 n_l), and per batch 24 B * batch sent plus
- * what arrives. O(N/P + M/P) plus O(components).
+ * vertices, c = slab tuples (the slab itself is rewritten in place, not
+ * copied). Step 1: the endpoint map (a direct map of 4 B * N <= 8 B * c,
+ * or a hash set of 8 B per slot at 1.5-3 slots per bound on n_l; freed
+ * before linking), gid (8 B * n_l), the forest (16 B * n_l, only while
+ * linking), the local roots (4 B * n_l) and edges per local set (8 B *
+ * n_l), 16 B per self-loop. Step 2 adds fl and a per-set minimum (16 B *
+ * n_l), f (8 B * n_b), the requests of a round (16 B per local vertex that
+ * hooks, plus a sort scratch for the old-parent hooks), the jump targets
+ * (32 B * n_b at most) and per batch 24 B * 2^18 sent plus what arrives.
+ * Step 3: two counters (16 B * n_b), the labels (4 B * n_b) and the
+ * component list (40 B per component). O(N/P + M/P) plus O(components).
  */
 #include "cc.h"
 #include "common.h"
@@ -72,7 +76,7 @@
 #include <string.h>
 
 #define EMPTY32 UINT32_MAX
-#define DIST_BATCH ((int64_t)1 << 20)
+#define DIST_BATCH ((int64_t)1 << 18) /* pairs per rank and batch: 6 MiB sent */
 
 enum { X_GET, X_MIN, X_ADD_V, X_ADD_E };
 
@@ -165,8 +169,9 @@ static void dist_free(dist *d)
     free(d->sc); /* sd, rc and rd point into it */
 }
 
-/* Local phase: allocate the owned arrays. Not collective. */
-static int dist_init(dist *d, MPI_Comm comm, int64_t n)
+/* The block geometry; no allocation (dist_alloc does it once the local
+ * forest is built, so the two never add up). Not collective. */
+static void dist_init(dist *d, MPI_Comm comm, int64_t n)
 {
     memset(d, 0, sizeof *d);
     d->comm = comm;
@@ -181,14 +186,17 @@ static int dist_init(dist *d, MPI_Comm comm, int64_t n)
     d->batch = DIST_BATCH;
     if (d->batch > INT_MAX / 4 / d->p)
         d->batch = INT_MAX / 4 / d->p;
-    const size_t nb = (size_t)(d->count ? d->count : 1);
-    d->f = g5_malloc(nb * sizeof *d->f, "components: owned parents");
-    d->accv = g5_calloc(nb, sizeof *d->accv, "components: owned vertex counts");
-    d->acce = g5_calloc(nb, sizeof *d->acce, "components: owned edge counts");
+}
+
+/* Local phase: the owned parents (all unseen) and the exchange buffers.
+ * The counters accv and acce come later (dist_counters). Not collective. */
+static int dist_alloc(dist *d)
+{
+    d->f = g5_malloc((size_t)(d->count ? d->count : 1) * sizeof *d->f, "components: owned parents");
     d->sbuf = g5_malloc((size_t)d->batch * 2 * sizeof *d->sbuf, "components: send buffer");
     d->perm = g5_malloc((size_t)d->batch * sizeof *d->perm, "components: send order");
     d->sc = g5_malloc((size_t)d->p * 4 * sizeof(int), "components: exchange counts");
-    if (!d->f || !d->accv || !d->acce || !d->sbuf || !d->perm || !d->sc)
+    if (!d->f || !d->sbuf || !d->perm || !d->sc)
         return G5_ERR_NOMEM;
     d->sd = d->sc + d->p;
     d->rc = d->sd + d->p;
@@ -568,7 +576,7 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     double t = g5_now();
 
-    rc = dist_init(&d, comm, n);
+    dist_init(&d, comm, n);
     /* Step 1, local: range check (the message the tree path gives), compact
      * ids, the forest, its root vector. */
     if (rc == G5_OK) {
@@ -620,6 +628,8 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
         if (!fl || !mn)
             rc = G5_ERR_NOMEM;
     }
+    if (rc == G5_OK)
+        rc = dist_alloc(&d);
     r->t_link = g5_now() - t;
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
@@ -682,6 +692,10 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     t = g5_now();
     {
         int64_t k = 0;
+        const size_t nb = (size_t)(d.count ? d.count : 1);
+        d.accv = g5_calloc(nb, sizeof *d.accv, "components: owned vertex counts");
+        d.acce = g5_calloc(nb, sizeof *d.acce, "components: owned edge counts");
+        G5_TRY(g5_agree(comm, d.accv && d.acce ? G5_OK : G5_ERR_NOMEM));
         /* edges per local set, then per root (a set's members share fl) */
         for (int64_t i = 0; i < nloc; i++)
             if (lroot[i] == i && ecnt[i] > 0)

@@ -133,8 +133,10 @@ void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, in
  *                         each rank holds the labels of its block only;
  *                         O(N/P + M/P + components) memory per rank.
  *   CC_MERGE_AUTO         distributed when P >= CC_AUTO_RANKS or when the
- *                         tree's vertex arrays (24 B/vertex) would exceed the
- *                         largest edge slab (16 B/tuple), tree otherwise.
+ *                         largest slab holds at most n / 4 tuples (then the
+ *                         endpoint arrays, about 48 B for each of up to 2
+ *                         endpoints per tuple, are below the tree's 24 B
+ *                         per vertex), tree otherwise.
  * Both give the same labels, sizes, edge counts and statistics. */
 enum cc_merge { CC_MERGE_AUTO = 0, CC_MERGE_TREE, CC_MERGE_DISTRIBUTED };
 #define CC_AUTO_RANKS 64

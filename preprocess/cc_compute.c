@@ -22,9 +22,10 @@
  *
  * Choice (CC_MERGE_AUTO): the distributed path from CC_AUTO_RANKS ranks
  * (the tree's ceil(log2 P) rounds each move 4 n bytes, and every rank holds
- * 24 n bytes), or when those 24 n bytes exceed the largest slab (16 B per
- * tuple), that is when the vertex arrays, not the edges, would bound the
- * SCALE a rank can take (Graph500's 16 tuples per vertex: from 11 ranks).
+ * 24 n bytes), or when the distributed path's arrays, about 48 B per slab
+ * endpoint and at most 2 endpoints per tuple, fall below the tree's 24 n:
+ * 4 x (largest slab) <= n (measured: docs/components.md; Graph500's 16
+ * tuples per vertex reach it at 64 ranks, edge factor 1 at 4).
  * At 2 and 4 ranks on one node the tree path is faster for the same peak
  * memory (docs/components.md, "Memory per rank").
  */
@@ -211,10 +212,11 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     r->nvertices = n;
     r->meta.nvertices = n;
     /* auto: the tree's vertex arrays (forest 16 B, labels 4 B, merge buffer
-     * 4 B per vertex) against the largest slab (16 B per tuple); all ranks
-     * see the same n, p and maxcount, so they take the same path. */
+     * 4 B per vertex) against the distributed path's endpoint arrays (about
+     * 48 B for each of up to 2 endpoints per tuple of the largest slab);
+     * all ranks see the same n, p and maxcount, so they take one path. */
     if (merge == CC_MERGE_AUTO)
-        merge = (p >= CC_AUTO_RANKS || 24 * n > 16 * maxcount) && p > 1 ? CC_MERGE_DISTRIBUTED
+        merge = (p >= CC_AUTO_RANKS || 4 * maxcount <= n) && p > 1 ? CC_MERGE_DISTRIBUTED
                                                                        : CC_MERGE_TREE;
     r->merge = merge;
     if (merge == CC_MERGE_TREE)

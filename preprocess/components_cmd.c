@@ -154,7 +154,7 @@ int components_cmd(int argc, char **argv)
                          "every rank holds 24 B per vertex; fastest at few ranks), distributed\n"
                          "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
                          "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
-                         "or when 24 B per vertex exceeds the largest edge slab at 16 B per tuple).\n"
+                         "or when a rank's largest slab holds at most N/4 tuples).\n"
                          "All give identical files.",
                          opts, nopts);
         return 0;

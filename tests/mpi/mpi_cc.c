@@ -260,8 +260,8 @@ static int auto_follows_the_documented_rule(void)
     int ok = 1;
     const int scale = 10;
     const int64_t n = 1 << scale;
-    /* dense: 16 tuples per vertex, 24 n > 16 M / P only from 11 ranks;
-     * sparse: M = n / 2, so 24 n > 16 M / P at every P > 1 */
+    /* dense: 16 tuples per vertex, 4 M / P <= n only from 64 ranks;
+     * sparse: M = n / 2, so 4 M / P <= n at every P > 1 */
     for (int dense = 0; dense <= 1; dense++) {
         const int64_t m = dense ? 16 * n : n / 2;
         int64_t *e = malloc(2 * m * 8), first, count;
@@ -272,11 +272,11 @@ static int auto_follows_the_documented_rule(void)
         MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
         if (rc == G5_OK) {
             int64_t maxc = (m + nranks - 1) / nranks;
-            int want = nranks > 1 && (nranks >= CC_AUTO_RANKS || 24 * n > 16 * maxc) ? CC_MERGE_DISTRIBUTED
+            int want = nranks > 1 && (nranks >= CC_AUTO_RANKS || 4 * maxc <= n) ? CC_MERGE_DISTRIBUTED
                                                                                      : CC_MERGE_TREE;
             MT_CHECK(r->merge == want, "%s graph at %d ranks: auto took %s, want %s", dense ? "dense" : "sparse",
                      nranks, cc_merge_name(r->merge), cc_merge_name(want));
-            if (nranks > 1 && nranks < 11)
+            if (nranks > 1 && nranks < CC_AUTO_RANKS)
                 MT_CHECK(r->merge == (dense ? CC_MERGE_TREE : CC_MERGE_DISTRIBUTED), "auto at %d ranks", nranks);
         }
         cc_result_free(&r);

@@ -14,10 +14,10 @@ static int read_edges_file(void *ctx, int64_t first, int64_t count, int64_t *edg
 }
 
 int kern_validate_bfs(MPI_Comm comm, io_edges *edges, int64_t root, const int64_t *parent,
-                      int64_t *nedge_out)
+                      void *work, size_t work_bytes, int64_t *nedge_out)
 {
     const io_edges_meta *m = io_edges_get_meta(edges);
     kern_edge_reader rd = {.nvertices = m->nvertices, .nedges = m->nedges,
                            .chunk = KERN_VALIDATE_CHUNK, .read = read_edges_file, .ctx = edges};
-    return kern_validate_reader(comm, &rd, root, parent, NULL, nedge_out);
+    return kern_validate_reader(comm, &rd, root, parent, NULL, work, work_bytes, nedge_out);
 }

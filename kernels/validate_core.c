@@ -41,7 +41,9 @@
  * by exactly one by construction; the level rule then checks every input
  * edge. Self-loops are ignored by every check.
  *
- * Float tolerance (SSSP): weights are float32, distances double; a ~ b
+ * Float tolerance (SSSP): weights and distances are float32 (the kernel's
+ * sums are float32, so a float array loses nothing), widened exactly to
+ * double for every check, which is computed in double; a ~ b
  * means |a - b| <= 1e-6 + 1e-6 |b| (absolute plus relative 1e-6), and
  * "d[v] <= d[u] + w" is d[v] <= d[u] + w + 1e-6 + 1e-6 |d[u] + w|. BFS
  * depths are integers and compared exactly.
@@ -79,7 +81,10 @@
  * Memory per vertex of this rank's block, besides the caller's parent (and
  * dist): the jump word (8 bytes; kept for BFS depths, freed for SSSP before
  * the edge stream) and one bit of confirmation; the edge stream's buffers
- * are bounded by the chunk, the jump's by the same chunk of vertices.
+ * are bounded by the chunk, the jump's by the same chunk of vertices. The
+ * jump words go into the caller's `work` memory when it offers enough
+ * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
+ * they are allocated otherwise. Nothing else depends on where they live.
  */
 #include "kern_report.h"
 
@@ -191,7 +196,7 @@ static int xbuf_need(xbuf *b, size_t bytes, const char *what)
 /* Answer to a query for vertex a: its parent and value. */
 typedef struct vinfo {
     int64_t parent;
-    double val;
+    double val;             /* BFS depth, or the float distance widened exactly */
 } vinfo;
 
 /* Answers travel as one 16-byte MPI type (jump answers are the 8-byte
@@ -273,7 +278,7 @@ static inline int is_tight(double dv, double du_w)
 }
 
 /* Phase 1: checks of each rank's own block. */
-static void check_local(vctx *c, int64_t root, const int64_t *parent, const double *dist,
+static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
                         vfail *f)
 {
     for (int64_t i = 0; i < c->count; i++) {
@@ -442,7 +447,7 @@ static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i 
  * answers (parallel), the edge checks (parallel, thread-local failure
  * records merged by priority), and the confirmations. */
 static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
-                       const double *dist, const uint64_t *jw, uint8_t *confirmed,
+                       const float *dist, const uint64_t *jw, uint8_t *confirmed,
                        int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
@@ -515,7 +520,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
             for (int64_t t = 0; t < nrecv; t++) {
                 int64_t i = q[t] - c->first;
                 a[t].parent = parent[i];
-                a[t].val = dist ? dist[i] : (double)j_hops(jw[i]);
+                a[t].val = dist ? (double)dist[i] : (double)j_hops(jw[i]);
             }
         }
         G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
@@ -576,14 +581,22 @@ out:
     return rc;
 }
 
+size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks)
+{
+    int64_t first, count;
+    kern_vblock_range(nvertices, rank, nranks, &first, &count);
+    return (size_t)(count ? count : 1) * sizeof(uint64_t);
+}
+
 int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
-                         const int64_t *parent, const double *dist, int64_t *nedge_out)
+                         const int64_t *parent, const float *dist, void *work,
+                         size_t work_bytes, int64_t *nedge_out)
 {
     int rc = G5_OK;
     vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
               .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
     vfail f = {.check = C_NONE};
-    uint64_t *jw = NULL;
+    uint64_t *jw = NULL, *own_jw = NULL;
     uint8_t *confirmed = NULL;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
@@ -601,7 +614,12 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         c.rdispl = c.rcount + c.nranks;
         c.cursor = c.rdispl + c.nranks;
     }
-    jw = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *jw, "validation jump words");
+    /* the caller's idle memory when it is large enough (kern_report.h) */
+    if (work && work_bytes >= kern_validate_work_bytes(c.n, c.rank, c.nranks))
+        jw = work;
+    else
+        jw = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *jw,
+                                "validation jump words");
     confirmed = g5_calloc((size_t)(c.count + 8) / 8, 1, "validation marks");
     rc = (c.scount && jw && confirmed) ? G5_OK
          : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
@@ -622,8 +640,8 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     G5_TRY(agree_fail(&c, &f, root, rc));
     int64_t nedge = 0;
     if (dist) {             /* SSSP answers from dist: the words are done */
-        free(jw);
-        jw = NULL;
+        free(own_jw);
+        own_jw = jw = NULL;
     }
     rc = check_edges(&c, rd, parent, dist, jw, confirmed, &nedge, &f);
     if (rc == G5_OK)
@@ -646,7 +664,7 @@ out:
     if (c.t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_i64);
     if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
     free(c.scount);
-    free(jw);
+    free(own_jw);
     free(confirmed);
     return rc;
 }

@@ -48,8 +48,9 @@
  *         contents are overwritten and meaningless afterwards; it must not
  *         overlap parent or dist). When work_bytes >=
  *         kern_validate_work_bytes(N, rank, P) the validator keeps its one
- *         word per vertex there instead of allocating it; otherwise (on any
- *         rank) it allocates. The checks and the results do not depend on it.
+ *         word per vertex there instead of allocating it (SSSP's words are
+ *         4 bytes: half of that suffices); otherwise (on any rank) it
+ *         allocates. The checks and the results do not depend on it.
  * nedge_out: out, on every rank: the TEPS edge count, the number of input
  *         tuples that are not self-loops and whose two endpoints are reached
  *         (duplicates counted); the same rule for BFS and SSSP. Set only when
@@ -61,7 +62,8 @@ int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root,
                        const int64_t *parent, const float *dist, void *work,
                        size_t work_bytes, int64_t *nedge_out);
 /* Not collective. The bytes of `work` the validators use on `rank` of
- * `nranks` for nvertices vertices (8 per vertex of its block). */
+ * `nranks` for nvertices vertices: 8 per vertex of its block (BFS; SSSP
+ * uses 4). */
 size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks);
 
 /* Default number of edges each rank reads and checks at a time. */

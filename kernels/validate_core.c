@@ -56,7 +56,8 @@
  *  1. local checks of each rank's block (range, root, parent/dist);
  *  2. depth by pointer jumping (Wyllie's list ranking): every reached vertex
  *     keeps (ancestor, hops) packed in one 64-bit word (hops << 32 |
- *     ancestor; N < 2^32 - 2, as for the kernels' pids); each round it asks
+ *     ancestor; N < 2^32 - 2, as for the kernels' pids; SSSP, which needs no
+ *     depths, keeps the 32-bit ancestor alone); each round it asks
  *     its ancestor's owner for the ancestor's word and replaces its own,
  *     doubling the distance covered, until its ancestor is the root. A round
  *     goes through the vertices in batches of the reader's chunk (one MPI_Alltoallv
@@ -79,8 +80,9 @@
  * return the same status and message.
  *
  * Memory per vertex of this rank's block, besides the caller's parent (and
- * dist): the jump word (8 bytes; kept for BFS depths, freed for SSSP before
- * the edge stream) and one bit of confirmation; the edge stream's buffers
+ * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
+ * ancestor, 4 bytes, freed before the edge stream) and one bit of
+ * confirmation; the edge stream's buffers
  * are bounded by the chunk, the jump's by the same chunk of vertices. The
  * jump words go into the caller's `work` memory when it offers enough
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
@@ -109,6 +111,18 @@ static inline uint32_t j_hops(uint64_t x) { return (uint32_t)(x >> 32); }
 static inline uint64_t j_word(uint32_t anc, uint64_t hops)
 {
     return (hops > 0xFFFFFFFFu ? 0xFFFFFFFFu : hops) << 32 | anc;   /* cycles may saturate */
+}
+/* Where the words live: 8 bytes each for BFS (w), whose depths are the
+ * hops; SSSP needs only the ancestor, so 4 bytes each (a), read back with
+ * 0 hops. */
+typedef struct jwords {
+    uint64_t *w;
+    uint32_t *a;
+} jwords;
+static inline uint64_t jw_get(jwords j, int64_t i) { return j.a ? (uint64_t)j.a[i] : j.w[i]; }
+static inline void jw_set(jwords j, int64_t i, uint64_t x)
+{
+    if (j.a) j.a[i] = j_anc(x); else j.w[i] = x;
 }
 
 enum check {
@@ -306,7 +320,7 @@ static void check_local(vctx *c, int64_t root, const int64_t *parent, const floa
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
  * chain reaches the root; failures are recorded in f. */
-static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int64_t batch,
+static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
                 vfail *f)
 {
     int rc = G5_OK;
@@ -327,11 +341,11 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
     for (int64_t i = 0; i < c->count; i++) {
         int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
-            jw[i] = j_word(J_UNREACHED, 0);
+            jw_set(jw, i, j_word(J_UNREACHED, 0));
         } else if (v == root) {
-            jw[i] = j_word(r32, 0);
+            jw_set(jw, i, j_word(r32, 0));
         } else {
-            jw[i] = j_word((uint32_t)p, 1);
+            jw_set(jw, i, j_word((uint32_t)p, 1));
             if (p == root) newly++; else pending++;
         }
     }
@@ -350,13 +364,13 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
             memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a < J_BROKEN && a != r32)
                     c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
             }
             displs_from_counts(c);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a < J_BROKEN && a != r32)
                     sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
             }
@@ -367,12 +381,12 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
             const int64_t *q = rq.p;
             uint64_t *aw = ra.p;
             for (int64_t k = 0; k < nrecv; k++)
-                aw[k] = jw[q[k] - c->first];
+                aw[k] = jw_get(jw, q[k] - c->first);
             G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
             /* apply in the order the queries were built */
             displs_from_counts(c);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a >= J_BROKEN || a == r32)
                     continue;
                 uint64_t x = ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
@@ -380,16 +394,16 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
                     fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
                          " (parent %" PRId64 ") that is unreached (parent -1)",
                          c->first + i, a, parent[i]);
-                    jw[i] = j_word(J_BROKEN, 0); /* stop following a broken chain */
+                    jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
                     continue;
                 }
-                jw[i] = j_word(j_anc(x), (uint64_t)j_hops(jw[i]) + j_hops(x));
+                jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
                 if (j_anc(x) == r32) newly++; else pending++;
             }
         }
     }
     for (int64_t i = 0; i < c->count; i++) {
-        uint32_t a = j_anc(jw[i]);
+        uint32_t a = j_anc(jw_get(jw, i));
         if (a < J_BROKEN && a != r32)
             fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
                  " following parents: a cycle", c->first + i, parent[i], root);
@@ -596,7 +610,7 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
               .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
     vfail f = {.check = C_NONE};
-    uint64_t *jw = NULL, *own_jw = NULL;
+    void *jmem = NULL, *own_jw = NULL;
     uint8_t *confirmed = NULL;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
@@ -615,13 +629,14 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         c.cursor = c.rdispl + c.nranks;
     }
     /* the caller's idle memory when it is large enough (kern_report.h) */
-    if (work && work_bytes >= kern_validate_work_bytes(c.n, c.rank, c.nranks))
-        jw = work;
+    size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
+    if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
+        jmem = work;
     else
-        jw = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *jw,
-                                "validation jump words");
+        jmem = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
+    jwords jw = {.w = dist ? NULL : jmem, .a = dist ? jmem : NULL};
     confirmed = g5_calloc((size_t)(c.count + 8) / 8, 1, "validation marks");
-    rc = (c.scount && jw && confirmed) ? G5_OK
+    rc = (c.scount && jmem && confirmed) ? G5_OK
          : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
@@ -641,9 +656,9 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     int64_t nedge = 0;
     if (dist) {             /* SSSP answers from dist: the words are done */
         free(own_jw);
-        own_jw = jw = NULL;
+        own_jw = NULL;
     }
-    rc = check_edges(&c, rd, parent, dist, jw, confirmed, &nedge, &f);
+    rc = check_edges(&c, rd, parent, dist, jw.w, confirmed, &nedge, &f);
     if (rc == G5_OK)
         for (int64_t i = 0; i < c.count; i++) {
             int64_t v = c.first + i;

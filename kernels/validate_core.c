@@ -470,7 +470,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         chunk = (int64_t)1 << 24;
     int64_t efirst, ecount;
     kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
-    int64_t nchunks = (ecount + chunk - 1) / chunk;
+    /* pieces aligned on global multiples of chunk: with the file's chunk
+     * rows (validate_bfs.c) each read is one whole stored chunk */
+    const int64_t a0 = efirst / chunk, eend = efirst + ecount;
+    int64_t nchunks = ecount ? (eend - 1) / chunk - a0 + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 
@@ -487,8 +490,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         goto out;
 
     for (int64_t k = 0; k < nchunks; k++) {
-        int64_t lo = k * chunk < ecount ? k * chunk : ecount;
-        int64_t m = ecount - lo < chunk ? ecount - lo : chunk;
+        int64_t s0 = (a0 + k) * chunk, s1 = s0 + chunk;
+        s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
+        s1 = s1 > eend ? eend : s1;
+        int64_t lo = s0 - efirst, m = s1 > s0 ? s1 - s0 : 0;
         rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
         G5_TRY(g5_agree(c->comm, rc));
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_sssp.c - kern_validate_sssp: the SSSP checks (validate_core.c) on
- * the edges file, read slab by slab with io_edges_read_slab (edges
+ * the edges file, read slab by slab with io_edges_read_slab, one stored
+ * chunk of the file (IO_EDGES_CHUNK_ROWS edges) at a time (edges
  * and float32 weights together).
  */
 #include "kern_report.h"
@@ -18,6 +19,6 @@ int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root, const int64
 {
     const io_edges_meta *m = io_edges_get_meta(edges);
     kern_edge_reader rd = {.nvertices = m->nvertices, .nedges = m->nedges,
-                           .chunk = KERN_VALIDATE_CHUNK, .read = read_edges_file, .ctx = edges};
+                           .chunk = IO_EDGES_CHUNK_ROWS, .read = read_edges_file, .ctx = edges};
     return kern_validate_reader(comm, &rd, root, parent, dist, work, work_bytes, nedge_out);
 }

@@ -211,6 +211,12 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist);
  * size is 8 (nlocal + 1) bytes). Call once per search: the words are
  * results afterwards, not state. */
 int64_t *kern_sssp_take_result(kern_sssp *s, float *dist);
+/* Not collective, untimed. Memory of s that only kern_sssp_run uses and
+ * reinitialises (at P > 1 the ghost words; *bytes: out, its size, 0 and
+ * NULL at one rank): between searches the caller may use it as scratch,
+ * e.g. for the results in original ids. Owned by s; not the array
+ * kern_sssp_take_result returns. */
+void *kern_sssp_scratch(kern_sssp *s, size_t *bytes);
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s);
 
 /* ---- results in original ids ----------------------------------------------- */

@@ -201,10 +201,12 @@ int run_cmd(int argc, char **argv)
     /* Memory: only one kernel's workspace at a time (BFS's is freed before
      * SSSP's is made). At one rank with cyclic or block ids the local
      * results are the validator's input as they are; otherwise they are
-     * converted into block arrays (po, dout). The validator's word per
-     * vertex borrows memory the kernels leave idle between searches: BFS's
-     * queues; at P > 1 SSSP's parents, converted already (at one rank they
-     * are the validator's input, so it allocates). SSSP's parents are its
+     * converted into block arrays (po, dout). The kernels' memory that is
+     * idle between searches is lent: BFS's queues hold the validator's
+     * words; at P > 1 SSSP's ghost words (kern_sssp_scratch) hold the block
+     * results when they fit and SSSP's parents, once converted, the
+     * validator's words (at one rank they are the validator's input, so it
+     * allocates its words, 4 bytes per vertex for SSSP). SSSP's parents are its
      * state words unpacked in place (kern_sssp_take_result) and its
      * distances float32: 4 bytes per local vertex, only while validating. */
     G5_TRY(kern_bfs_create(g, &bfs));
@@ -259,10 +261,23 @@ int run_cmd(int argc, char **argv)
                     "input edge", mx / 1048576.0, (double)mx * P / (double)M);
     }
     kern_bfs_free(&bfs);
+    int64_t *spo = po;      /* SSSP's block results: in SSSP's scratch when it fits */
+    float *sdout = NULL;
     if (!o.skip_sssp) {
         G5_TRY(kern_sssp_create(g, o.delta, &sssp));
-        if (!same_ids && !o.no_validate) dout = malloc(((size_t)bcount + 1) * sizeof(float));
-        G5_TRY(g5_agree(comm, dout || same_ids || o.no_validate ? G5_OK
+        if (!same_ids && !o.no_validate) {
+            size_t sbytes = 0;
+            void *scratch = kern_sssp_scratch(sssp, &sbytes);
+            if (scratch && sbytes >= ((size_t)bcount + 1) * (sizeof(int64_t) + sizeof(float))) {
+                free(po);
+                po = NULL;
+                spo = scratch;
+                sdout = (float *)(spo + bcount + 1);
+            } else {
+                sdout = dout = malloc(((size_t)bcount + 1) * sizeof(float));
+            }
+        }
+        G5_TRY(g5_agree(comm, sdout || same_ids || o.no_validate ? G5_OK
                         : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
     }
     for (int i = 0; sssp && i < nroots; i++) {
@@ -292,14 +307,14 @@ int run_cmd(int argc, char **argv)
             void *work = NULL;
             size_t wbytes = 0;
             if (!same_ids) {
-                G5_TRY(kern_to_original(g, pl, dl, po, dout));
+                G5_TRY(kern_to_original(g, pl, dl, spo, sdout));
                 free(dl);
                 dl = NULL;
                 work = pl;      /* converted: idle until the next search */
                 wbytes = ((size_t)nl + 1) * sizeof(int64_t);
             }
             int64_t vn = -1;
-            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : po, same_ids ? dl : dout,
+            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : spo, same_ids ? dl : sdout,
                                     work, wbytes, &vn);
             rep.sssp_validate_time[i] = max_elapsed(comm, t0);
             if (rc == G5_OK && vn != nedge)

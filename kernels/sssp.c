@@ -809,6 +809,12 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist)
     }
 }
 
+void *kern_sssp_scratch(kern_sssp *s, size_t *bytes)
+{
+    *bytes = s->ghost ? ((size_t)s->npid + 1) * 8 : 0;
+    return s->ghost;
+}
+
 /* In place: word v is read, then overwritten by parent v only (same index,
  * same thread), so no word is read after another thread rewrote it. */
 int64_t *kern_sssp_take_result(kern_sssp *s, float *dist)

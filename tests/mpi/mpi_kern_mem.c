@@ -19,7 +19,8 @@
  * place into parents) gives exactly kern_sssp_result's parents and float
  * distances, and overwriting that array (the driver lends it to the
  * validator) or BFS's scratch (kern_bfs_scratch) between searches does not
- * change the next search.
+ * change the next search, nor does overwriting SSSP's scratch
+ * (kern_sssp_scratch, the ghost words at P > 1).
  * Runs at 1, 2 and 4 ranks.
  */
 #include "common.h"
@@ -315,6 +316,11 @@ static int results_in_place_equal_copies(void)
         /* the driver lends the taken array to the validator: garbage in it
          * must not leak into the next search (root 0 twice: same result) */
         memset(pt, 0x5A, (size_t)nl * 8);
+        size_t sbytes = 0;
+        void *scratch = kern_sssp_scratch(s, &sbytes);
+        MT_CHECK((P > 1) == (scratch != NULL && sbytes >= (size_t)t.n * 8),
+                 "%d ranks: SSSP scratch of %zu bytes", P, sbytes);
+        if (scratch) memset(scratch, 0x5A, sbytes);
         if (r == 0) memcpy(bp, pc, (size_t)nl * 8);
         if (r == 2)
             for (int64_t l = 0; l < nl && ok; l++)

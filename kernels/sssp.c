@@ -103,6 +103,7 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
 #define PF_FAR 16               /* prefetch distances of expand_range, in entries */
 #define PF_NEAR 8
+#define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */
 
 typedef struct tctx {
     kvec *b;                /* [nb] uint64 entries per bucket */
@@ -123,9 +124,10 @@ struct kern_sssp {
     uint64_t *st;           /* [nl] state words */
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
     tctx *tc;               /* [nt] */
-    uint64_t *ghost;        /* [pid space] when P > 1 */
-    uint8_t *gub;           /* [pid space] when P > 1: ghost's distance as a ub byte */
-    int64_t npid;
+    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
+    uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
+    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
+    int64_t npid, nghost;
     uint64_t *frontier, *hfront;   /* light entries of bucket k; heavy list */
     size_t fcap, hcap;
     msg *sendbuf, *recv;
@@ -168,20 +170,33 @@ static inline __m256 sssp_w8(const kern_graph *g, int64_t e)
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-/* Bounds on one round's traffic (see the file comment): *nsend = distinct
- * remote columns here; *nrecv = pairs (local vertex, other rank holding a
- * neighbour), by symmetry of the undirected CSR an upper bound on the
- * distinct local targets all other ranks can address in one round. Uses
- * s->ghost as scratch. */
-static void traffic_bounds(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
+/* The ghost slot of remote pid c (c must be a ghost: a column of a local
+ * row). Word c / 32 of the index holds the ghost bits of pids 32w..32w+31
+ * (low half) and the number of ghosts below pid 32w (high half), so the
+ * slot is that count plus the ghosts below c within the word: one aligned
+ * 8-byte load, like the direct index it replaces. */
+static inline uint32_t ghost_slot(const uint64_t *gidx, uint32_t c)
+{
+    uint64_t w = gidx[c >> 5];
+    return (uint32_t)(w >> 32) + (uint32_t)__builtin_popcount((uint32_t)w & ((1u << (c & 31)) - 1u));
+}
+
+/* Builds the ghost index s->gidx (ghost_slot) of the distinct remote
+ * columns of this rank's rows and the bounds on one round's traffic (see
+ * the file comment): *nsend = the number of ghosts; *nrecv = pairs (local
+ * vertex, other rank holding a neighbour), by symmetry of the undirected CSR
+ * an upper bound on the distinct local targets all other ranks can address
+ * in one round. */
+static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
 {
     kern_graph *g = s->g;
     const kern_dist *d = g->dist;
-    const int64_t nl = s->nl, base = g->base;
+    const int64_t nl = s->nl, base = g->base, nw = s->npid / 32 + 1;
     const int P = s->P, me = g->rank;
-    int64_t ns = 0, nr = 0;
+    uint64_t *gidx = s->gidx;
+    int64_t nr = 0;
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = 0;
+    for (int64_t i = 0; i < nw; i++) gidx[i] = 0;
 #pragma omp parallel reduction(+ : nr)
     {
         int64_t stamp[P];
@@ -191,14 +206,21 @@ static void traffic_bounds(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
             for (int64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++) {
                 uint32_t c = g->col[e];
                 if ((uint64_t)((int64_t)c - base) < (uint64_t)nl) continue;
-                __atomic_store_n(&s->ghost[c], 1, __ATOMIC_RELAXED);
+                uint64_t bit = (uint64_t)1 << (c & 31);
+                /* most columns are repeats: test before the atomic */
+                if (!(__atomic_load_n(&gidx[c >> 5], __ATOMIC_RELAXED) & bit))
+                    __atomic_fetch_or(&gidx[c >> 5], bit, __ATOMIC_RELAXED);
                 int r = kern_owner_of_pid(d, c);
                 if (r != me && stamp[r] != v) { stamp[r] = v; nr++; }
             }
     }
-#pragma omp parallel for reduction(+ : ns) schedule(static)
-    for (int64_t i = 0; i < s->npid; i++) ns += (int64_t)s->ghost[i];
-    *nsend = ns;
+    uint64_t ns = 0;
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t bits = gidx[i];
+        gidx[i] = ns << 32 | bits;
+        ns += (uint64_t)__builtin_popcountll(bits);
+    }
+    *nsend = (int64_t)ns;
     *nrecv = nr;
 }
 
@@ -243,17 +265,19 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     }
     if (ok && P > 1) {
         s->npid = g->dist->base[P];
-        s->ghost = malloc(((size_t)s->npid + 1) * 8);
-        s->gub = malloc((size_t)s->npid + 1);
-        ok = s->ghost && s->gub;
+        s->gidx = malloc(((size_t)s->npid / 32 + 1) * 8);
+        ok = s->gidx != NULL;
         if (ok) {
             int64_t ns, nr;
-            traffic_bounds(s, &ns, &nr);
+            ghost_index_build(s, &ns, &nr);
+            s->nghost = ns;
+            s->ghost = malloc(((size_t)ns + 1) * 8);
+            s->gub = malloc((size_t)ns + 1);
             s->sendbuf = malloc(((size_t)ns + 1) * sizeof(msg));
             s->recv = malloc(((size_t)nr + 1) * sizeof(msg));
             s->sendcap = ns;
             s->recvcap = nr;
-            ok = s->sendbuf && s->recv;
+            ok = s->ghost && s->gub && s->sendbuf && s->recv;
         }
         if (ok) {
             ok = MPI_Type_contiguous((int)sizeof(msg), MPI_BYTE, &s->mtype) == MPI_SUCCESS &&
@@ -283,7 +307,7 @@ void kern_sssp_free(kern_sssp **sp)
             free(tc->queued);
         }
     if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    free(s->tc); free(s->st); free(s->ub); free(s->ghost); free(s->gub); free(s->frontier); free(s->hfront); free(s->sendbuf);
+    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->frontier); free(s->hfront); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
@@ -291,6 +315,66 @@ void kern_sssp_free(kern_sssp **sp)
 }
 
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s) { return &s->stats; }
+
+/* Bytes held by the buckets, the settled lists, the fusion scratch, the
+ * queues and the frontier copies (their capacities). */
+static int64_t lists_bytes(const kern_sssp *s)
+{
+    size_t b = (s->fcap + s->hcap) * 8;
+    for (int t = 0; t < s->nt; t++) {
+        const tctx *tc = &s->tc[t];
+        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
+        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
+        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
+    }
+    return (int64_t)b;
+}
+
+/* Bytes of the whole workspace (fixed arrays and lists). */
+static int64_t workspace_bytes(const kern_sssp *s)
+{
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
+               (size_t)s->nt * (sizeof(tctx) + (size_t)s->P * sizeof(kvec)) +
+               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
+    if (s->P > 1)
+        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
+             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(msg);
+    return (int64_t)b + lists_bytes(s);
+}
+
+/* Bucket k is finished on every rank (entries never go below the lowest
+ * open bucket): its storage goes back to the allocator, so the buckets'
+ * capacity follows the entries waiting, not the largest each bucket index
+ * ever held. */
+static void bucket_release(kern_sssp *s, int64_t k)
+{
+    for (int t = 0; t < s->nt; t++)
+        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
+}
+
+static void kvec_trim(kvec *v)
+{
+    if (v->cap * v->esize > RESERVE) kvec_free(v);
+}
+
+/* After a search: the buckets (empty by then) are freed and every other
+ * list keeps at most RESERVE bytes, so between searches (while the driver
+ * converts and validates) the workspace is its fixed arrays. */
+static void workspace_trim(kern_sssp *s)
+{
+    for (int t = 0; t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+        free(tc->b);
+        tc->b = NULL;
+        tc->nb = 0;
+        kvec_trim(&tc->settled);
+        kvec_trim(&tc->cur);
+        for (int r = 0; r < s->P; r++) kvec_trim(&tc->queued[r]);
+    }
+    if (s->fcap * 8 > RESERVE) { free(s->frontier); s->frontier = NULL; s->fcap = 0; }
+    if (s->hcap * 8 > RESERVE) { free(s->hfront); s->hfront = NULL; s->hcap = 0; }
+}
 
 /* push an entry into this thread's bucket k */
 static inline void bin_push(tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
@@ -314,6 +398,7 @@ typedef struct rctx {
     kern_sssp *s;
     tctx *tc;
     uint64_t *st, *ghost;
+    const uint64_t *gidx;
     uint8_t *ub, *gub;
     const kern_graph *g;
     const int64_t *rowptr;
@@ -367,16 +452,18 @@ static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
     if (x->ncand == NCAND) relax_flush(x);
 }
 
-/* a remote target: queue it only if better than everything sent to it */
-static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
+/* a remote target c (ghost slot g): queue it only if better than everything
+ * sent to it */
+static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
+                                                    uint32_t p)
 {
     uint64_t nbits = f2u(nd);
-    uint64_t old = __atomic_load_n(&x->ghost[c], __ATOMIC_RELAXED);
+    uint64_t old = __atomic_load_n(&x->ghost[g], __ATOMIC_RELAXED);
     while (((old >> 32) & 0x7fffffffu) > nbits)
-        if (__atomic_compare_exchange_n(&x->ghost[c], &old, GHOST_QUEUED | nbits << 32 | p, 1,
+        if (__atomic_compare_exchange_n(&x->ghost[g], &old, GHOST_QUEUED | nbits << 32 | p, 1,
                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
-            __atomic_store_n(&x->gub[c], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
+            __atomic_store_n(&x->gub[g], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             if (!(old & GHOST_QUEUED)) {
                 uint32_t *q = kvec_push(&x->tc->queued[kern_owner_of_pid(x->d, c)]);
                 if (q) *q = c; else x->tc->fail = 1;
@@ -399,6 +486,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
     const uint32_t *col = x->col;
     const kern_wts wt = kern_weights(x->g);
     const uint8_t *ub = x->ub, *gub = x->gub;
+    const uint64_t *gidx = x->gidx;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
     const float wmax = x->fdelta;
@@ -412,8 +500,9 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         int q = ub_key(nd);
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
-        } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
-            relax_remote(x, c, nd, upid);
+        } else {
+            uint32_t gs = ghost_slot(gidx, c);
+            if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_remote(x, c, gs, nd, upid);
         }
     }
     x->nrel += e - e0;
@@ -456,9 +545,9 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         }
         for (; rem; rem &= rem - 1) {
             int j = __builtin_ctz(rem);
-            uint32_t cj = col[e + j];
-            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
-                relax_remote(x, cj, ndv[j], upid);
+            uint32_t cj = col[e + j], gs = ghost_slot(x->gidx, cj);
+            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[gs], __ATOMIC_RELAXED))
+                relax_remote(x, cj, gs, ndv[j], upid);
         }
     }
     x->nrel += e - e0;
@@ -522,6 +611,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
+    x->gidx = s->gidx;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->ncand = 0;
@@ -562,8 +652,9 @@ static void compose(kern_sssp *s)
                 if (t % nth == me) {
                     const uint32_t *c = (const uint32_t *)q->p;
                     for (size_t i = 0; i < q->n; i++) {
-                        uint64_t wd = s->ghost[c[i]] & ~GHOST_QUEUED;
-                        s->ghost[c[i]] = wd;
+                        uint32_t gs = ghost_slot(s->gidx, c[i]);
+                        uint64_t wd = s->ghost[gs] & ~GHOST_QUEUED;
+                        s->ghost[gs] = wd;
                         msg *m = &s->sendbuf[off + (int64_t)i];
                         m->c = c[i]; m->p = (uint32_t)wd; m->d = u2f((uint32_t)(wd >> 32));
                     }
@@ -651,24 +742,29 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     kern_graph *g = s->g;
     const kern_dist *d = g->dist;
     const int P = s->P, nt = s->nt, me = g->rank, W = P + 3;
-    int owner;
+    int owner, rc = G5_OK;
     int64_t rl;
     memset(&s->stats, 0, sizeof s->stats);
-    if (!kern_dist_locate(d, root, &owner, &rl))
-        return g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
+    s->stats.ghosts = s->nghost;
+    if (!kern_dist_locate(d, root, &owner, &rl)) {
+        rc = g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
+        goto out;
+    }
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
     memset(s->ub, 255, (size_t)s->nl);
     if (P > 1) {
 #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = GHOST_INIT;
-        memset(s->gub, 255, (size_t)s->npid);
+        for (int64_t i = 0; i < s->nghost; i++) s->ghost[i] = GHOST_INIT;
+        memset(s->gub, 255, (size_t)s->nghost);
     }
     for (int t = 0; t < nt; t++) {
         tctx *tc = &s->tc[t];
         for (int64_t i = 0; i < tc->nb; i++) tc->b[i].n = 0;
         tc->settled.n = 0;
+        tc->cur.n = 0;
+        for (int r = 0; r < P; r++) tc->queued[r].n = 0;
         tc->fail = 0;
     }
 
@@ -707,8 +803,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         int64_t nsent = 0;
         double t2 = t1, t3 = t1;
         if (P == 1) {
-            if (fail) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
-                                      "buckets", (long long)root);
+            if (fail) {
+                rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets",
+                              (long long)root);
+                goto out;
+            }
             next = local_next;
         } else {
             /* one gathered row per rank: counts, next bucket, failure, capacity */
@@ -729,8 +828,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             }
             for (int r = 0; r < P; r++)
                 if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(msg);
-            if (bad) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
-                                     "buckets or messages on some rank", (long long)root);
+            if (bad) {
+                rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
+                              "or messages on some rank", (long long)root);
+                goto out;
+            }
             if (all > 0) {
                 int64_t ro = 0;
                 for (int r = 0; r < P; r++) {
@@ -765,6 +867,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_relax += t1 - t0;
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
+        int64_t lb = lists_bytes(s);
+        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         /* the next round, from agreed values only */
         hn = 0;
         if (heavy_only) {
@@ -775,6 +879,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         } else if (next != k) {
             hn = gather_list(s, 1, 0, &s->hfront, &s->hcap);
             if (hn < 0) { fail = 1; hn = 0; }
+            bucket_release(s, k);
             if (next == k + 1) {
                 k = next;
                 s->stats.buckets++;
@@ -791,7 +896,10 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     /* No failure can be pending here: local failures travel in the row
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
-    return G5_OK;
+out:
+    workspace_trim(s);
+    s->stats.held = workspace_bytes(s);
+    return rc;
 }
 
 void kern_sssp_result(const kern_sssp *s, int64_t *parent, double *dist)

@@ -224,6 +224,66 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
     *nrecv = nr;
 }
 
+/* Bytes held by the buckets, the settled lists, the fusion scratch, the
+ * queues and the frontier copies (their capacities). */
+static int64_t lists_bytes(const kern_sssp *s)
+{
+    size_t b = (s->fcap + s->hcap) * 8;
+    for (int t = 0; t < s->nt; t++) {
+        const tctx *tc = &s->tc[t];
+        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
+        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
+        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
+    }
+    return (int64_t)b;
+}
+
+/* Bytes of the whole workspace (fixed arrays and lists). */
+static int64_t workspace_bytes(const kern_sssp *s)
+{
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
+               (size_t)s->nt * (sizeof(tctx) + (size_t)s->P * sizeof(kvec)) +
+               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
+    if (s->P > 1)
+        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
+             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(msg);
+    return (int64_t)b + lists_bytes(s);
+}
+
+/* Bucket k is finished on every rank (entries never go below the lowest
+ * open bucket): its storage goes back to the allocator, so the buckets'
+ * capacity follows the entries waiting, not the largest each bucket index
+ * ever held. */
+static void bucket_release(kern_sssp *s, int64_t k)
+{
+    for (int t = 0; t < s->nt; t++)
+        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
+}
+
+static void kvec_trim(kvec *v)
+{
+    if (v->cap * v->esize > RESERVE) kvec_free(v);
+}
+
+/* After a search: the buckets (empty by then) are freed and every other
+ * list keeps at most RESERVE bytes, so between searches (while the driver
+ * converts and validates) the workspace is its fixed arrays. */
+static void workspace_trim(kern_sssp *s)
+{
+    for (int t = 0; t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+        free(tc->b);
+        tc->b = NULL;
+        tc->nb = 0;
+        kvec_trim(&tc->settled);
+        kvec_trim(&tc->cur);
+        for (int r = 0; r < s->P; r++) kvec_trim(&tc->queued[r]);
+    }
+    if (s->fcap * 8 > RESERVE) { free(s->frontier); s->frontier = NULL; s->fcap = 0; }
+    if (s->hcap * 8 > RESERVE) { free(s->hfront); s->hfront = NULL; s->hcap = 0; }
+}
+
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
 {
     int P = g->nranks;
@@ -287,6 +347,8 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     }
     rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
     if (rc) { kern_sssp_free(&s); return rc; }
+    s->stats.ghosts = s->nghost;
+    s->stats.held = workspace_bytes(s);
     *out = s;
     return G5_OK;
 }
@@ -315,66 +377,6 @@ void kern_sssp_free(kern_sssp **sp)
 }
 
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s) { return &s->stats; }
-
-/* Bytes held by the buckets, the settled lists, the fusion scratch, the
- * queues and the frontier copies (their capacities). */
-static int64_t lists_bytes(const kern_sssp *s)
-{
-    size_t b = (s->fcap + s->hcap) * 8;
-    for (int t = 0; t < s->nt; t++) {
-        const tctx *tc = &s->tc[t];
-        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
-        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
-        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
-    }
-    return (int64_t)b;
-}
-
-/* Bytes of the whole workspace (fixed arrays and lists). */
-static int64_t workspace_bytes(const kern_sssp *s)
-{
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
-               (size_t)s->nt * (sizeof(tctx) + (size_t)s->P * sizeof(kvec)) +
-               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
-    if (s->P > 1)
-        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
-             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(msg);
-    return (int64_t)b + lists_bytes(s);
-}
-
-/* Bucket k is finished on every rank (entries never go below the lowest
- * open bucket): its storage goes back to the allocator, so the buckets'
- * capacity follows the entries waiting, not the largest each bucket index
- * ever held. */
-static void bucket_release(kern_sssp *s, int64_t k)
-{
-    for (int t = 0; t < s->nt; t++)
-        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
-}
-
-static void kvec_trim(kvec *v)
-{
-    if (v->cap * v->esize > RESERVE) kvec_free(v);
-}
-
-/* After a search: the buckets (empty by then) are freed and every other
- * list keeps at most RESERVE bytes, so between searches (while the driver
- * converts and validates) the workspace is its fixed arrays. */
-static void workspace_trim(kern_sssp *s)
-{
-    for (int t = 0; t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
-        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
-        free(tc->b);
-        tc->b = NULL;
-        tc->nb = 0;
-        kvec_trim(&tc->settled);
-        kvec_trim(&tc->cur);
-        for (int r = 0; r < s->P; r++) kvec_trim(&tc->queued[r]);
-    }
-    if (s->fcap * 8 > RESERVE) { free(s->frontier); s->frontier = NULL; s->fcap = 0; }
-    if (s->hcap * 8 > RESERVE) { free(s->hfront); s->hfront = NULL; s->hcap = 0; }
-}
 
 /* push an entry into this thread's bucket k */
 static inline void bin_push(tctx *tc, int64_t k, uint32_t l, uint32_t dbits)

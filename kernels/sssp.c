@@ -128,8 +128,8 @@ struct kern_sssp {
     uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
     uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
     int64_t npid, nghost;
-    uint64_t *frontier, *hfront;   /* light entries of bucket k; heavy list */
-    size_t fcap, hcap;
+    kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
+    int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
     msg *sendbuf, *recv;
     int64_t sendcap, recvcap;
     int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
@@ -225,12 +225,13 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
 }
 
 /* Bytes held by the buckets, the settled lists, the fusion scratch, the
- * queues and the frontier copies (their capacities). */
+ * queues and the frontier segments (their capacities). */
 static int64_t lists_bytes(const kern_sssp *s)
 {
-    size_t b = (s->fcap + s->hcap) * 8;
+    size_t b = 0;
     for (int t = 0; t < s->nt; t++) {
         const tctx *tc = &s->tc[t];
+        b += (s->fseg[t].cap + s->hseg[t].cap) * 8;
         b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
         for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
         for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
@@ -265,8 +266,9 @@ static void kvec_trim(kvec *v)
     if (v->cap * v->esize > RESERVE) kvec_free(v);
 }
 
-/* After a search: the buckets (empty by then) are freed and every other
- * list keeps at most RESERVE bytes, so between searches (while the driver
+/* After a search: the buckets (empty by then) and the per-destination queues
+ * are freed and the four other lists of a thread keep at most RESERVE bytes
+ * each, so between searches (while the driver
  * converts and validates) the workspace is its fixed arrays. */
 static void workspace_trim(kern_sssp *s)
 {
@@ -278,10 +280,10 @@ static void workspace_trim(kern_sssp *s)
         tc->nb = 0;
         kvec_trim(&tc->settled);
         kvec_trim(&tc->cur);
-        for (int r = 0; r < s->P; r++) kvec_trim(&tc->queued[r]);
+        for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);   /* P of them: none kept */
+        kvec_trim(&s->fseg[t]);
+        kvec_trim(&s->hseg[t]);
     }
-    if (s->fcap * 8 > RESERVE) { free(s->frontier); s->frontier = NULL; s->fcap = 0; }
-    if (s->hcap * 8 > RESERVE) { free(s->hfront); s->hfront = NULL; s->hcap = 0; }
 }
 
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
@@ -313,12 +315,19 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->sd = calloc((size_t)P, sizeof(int));
         s->rc = calloc((size_t)P, sizeof(int));
         s->rd = calloc((size_t)P, sizeof(int));
-        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd;
+        s->fseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->hseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd &&
+             s->fseg && s->hseg && s->fck && s->hck;
     }
     for (int t = 0; ok && t < s->nt; t++) {
         tctx *tc = &s->tc[t];
         kvec_init(&tc->settled, 8);
         kvec_init(&tc->cur, 8);
+        kvec_init(&s->fseg[t], 8);
+        kvec_init(&s->hseg[t], 8);
         tc->queued = calloc((size_t)P, sizeof(kvec));
         if (!tc->queued) { ok = 0; break; }
         for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
@@ -369,7 +378,12 @@ void kern_sssp_free(kern_sssp **sp)
             free(tc->queued);
         }
     if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->frontier); free(s->hfront); free(s->sendbuf);
+    if (s->fseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->fseg[t]);
+    if (s->hseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->hseg[t]);
+    free(s->fseg); free(s->hseg); free(s->fck); free(s->hck);
+    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
@@ -669,33 +683,43 @@ static void compose(kern_sssp *s)
         for (int r = 0; r < P; r++) s->tc[t].queued[r].n = 0;
 }
 
-/* Move every thread's entries of bucket k (heavy == 0) or its settled list
- * (heavy == 1) into *buf (grown as needed); returns the count, or -1 when
- * the buffer cannot grow. */
-static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, uint64_t **buf, size_t *cap)
+/* Hand every thread's entries of bucket k (heavy == 0) or its settled list
+ * (heavy == 1) over to seg[t] by swapping vectors (no copy); the thread's
+ * list gets seg[t]'s old storage back, emptied. Returns the count. */
+static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, kvec *seg)
 {
-    size_t n = 0;
-    for (int t = 0; t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
-        n += heavy ? tc->settled.n : (k < tc->nb ? tc->b[k].n : 0);
-    }
-    if (n > *cap) {
-        size_t c = n + n / 2 + 1024;
-        uint64_t *f = realloc(*buf, c * 8);
-        if (!f) return -1;
-        *buf = f;
-        *cap = c;
-    }
-    int64_t fn = 0;
+    int64_t n = 0;
     for (int t = 0; t < s->nt; t++) {
         tctx *tc = &s->tc[t];
         kvec *v = heavy ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
-        if (!v) continue;
-        if (v->n) memcpy(*buf + fn, v->p, v->n * 8);
-        fn += (int64_t)v->n;
+        if (!v) { seg[t].n = 0; continue; }
+        kvec tmp = *v;
+        *v = seg[t];
         v->n = 0;
+        seg[t] = tmp;
+        n += (int64_t)tmp.n;
     }
-    return fn;
+    return n;
+}
+
+/* ck[t] = chunks of ch entries in segments 0..t-1 (ck[nt]: all) */
+static void count_chunks(const kvec *seg, int nt, int64_t ch, int64_t *ck)
+{
+    ck[0] = 0;
+    for (int t = 0; t < nt; t++) ck[t + 1] = ck[t] + ((int64_t)seg[t].n + ch - 1) / ch;
+}
+
+/* expand chunk c of a segmented list (count_chunks) */
+static inline void expand_chunk(rctx *x, const kvec *seg, const int64_t *ck, int nt, int64_t ch,
+                                int64_t c, int heavy)
+{
+    int lo = 0, hi = nt - 1;
+    while (lo < hi) {       /* the segment t with ck[t] <= c < ck[t + 1] */
+        int mid = (lo + hi + 1) / 2;
+        if (ck[mid] <= c) lo = mid; else hi = mid - 1;
+    }
+    const int64_t n = (int64_t)seg[lo].n, i0 = (c - ck[lo]) * ch;
+    expand_range(x, (const uint64_t *)seg[lo].p, i0, i0 + ch < n ? i0 + ch : n, n, heavy);
 }
 
 /* One local pass: the heavy list (settled entries of the previous bucket),
@@ -712,7 +736,13 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
 {
     int64_t nr = 0, mb = INT64_MAX;
     /* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
-    const int64_t hch = chunk_of(hn, s->nt), fch = chunk_of(fn, s->nt);
+    const int nt = s->nt;
+    const int64_t hch = chunk_of(hn, nt), fch = chunk_of(fn, nt);
+    count_chunks(s->hseg, nt, hch, s->hck);
+    count_chunks(s->fseg, nt, fch, s->fck);
+    if (!hn) s->hck[nt] = 0;
+    if (!fn) s->fck[nt] = 0;   /* heavy-only round: bucket k's segments are not expanded */
+    const int64_t hc = s->hck[nt], fc = s->fck[nt];
 #pragma omp parallel num_threads(s->nt) reduction(+ : nr) reduction(min : mb) if (fn + hn >= PAR_MIN)
     {
         rctx x;
@@ -720,11 +750,9 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
         x.kmin = kmin;
         tctx *tc = x.tc;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < hn; c += hch)
-            expand_range(&x, s->hfront, c, c + hch < hn ? c + hch : hn, hn, 1);
+        for (int64_t c = 0; c < hc; c++) expand_chunk(&x, s->hseg, s->hck, nt, hch, c, 1);
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < fn; c += fch)
-            expand_range(&x, s->frontier, c, c + fch < fn ? c + fch : fn, fn, 0);
+        for (int64_t c = 0; c < fc; c++) expand_chunk(&x, s->fseg, s->fck, nt, fch, c, 0);
         while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
             kvec tmp = tc->b[k];
             tc->b[k] = tc->cur;
@@ -777,14 +805,12 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * edge whose float sum rounds into a finished bucket goes to kmin). */
     int64_t k = 0, fn = 0, hn = 0;
     int heavy_only = 0, fail = 0;
+    for (int t = 0; t < nt; t++) s->fseg[t].n = s->hseg[t].n = 0;
     if (owner == me) {
-        if (s->fcap == 0) {
-            s->frontier = malloc(1024 * 8);
-            if (s->frontier) s->fcap = 1024; else fail = 1;
-        }
         st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
-        if (!fail) s->frontier[fn++] = (uint64_t)rl;
+        uint64_t *e = kvec_push(&s->fseg[0]);
+        if (e) { *e = (uint64_t)rl; fn = 1; } else fail = 1;
     }
     s->stats.buckets = 1;
     for (;;) {
@@ -793,8 +819,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         const int64_t kmin = heavy_only ? k + 1 : k;
         local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, &nrel, &minb);
         while (!heavy_only && !fail) {
-            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
-            if (fn < 0) { fail = 1; fn = 0; }
+            fn = gather_list(s, 0, k, s->fseg);
             if (fn == 0) break;
             local_pass(s, k, kmin, fn, 0, &nrel, &minb);
         }
@@ -879,8 +904,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             heavy_only = 0;
             s->stats.buckets++;
         } else if (next != k) {
-            hn = gather_list(s, 1, 0, &s->hfront, &s->hcap);
-            if (hn < 0) { fail = 1; hn = 0; }
+            hn = gather_list(s, 1, 0, s->hseg);
             bucket_release(s, k);
             if (next == k + 1) {
                 k = next;
@@ -890,8 +914,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             }
         }
         if (!heavy_only) {
-            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
-            if (fn < 0) { fail = 1; fn = 0; }
+            fn = gather_list(s, 0, k, s->fseg);
         }
         s->stats.t_reduce += g5_now() - t3;
     }

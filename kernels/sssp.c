@@ -433,7 +433,13 @@ typedef struct rctx {
  * >= 254/64") always lets a candidate through: without the cap, no distance
  * >= 255/64 could ever reach an unreached vertex. Exact: a byte below 255
  * is ceil(64 d) <= 254 of a past distance d, so a key of 254 means nd >= d. */
-static inline int ub_key(float nd) { return (int)fminf(nd * UB_SCALE, 254.0f); }
+static inline int ub_key(float nd)
+{
+    /* a compare, not fminf: without -ffinite-math-only GCC calls libm's
+     * fminf (NaN rules), ~6% of the instructions of a search; nd is never NaN */
+    float q = nd * UB_SCALE;
+    return (int)(q < 254.0f ? q : 254.0f);
+}
 
 /* strictly smaller distance wins; the improved vertex joins its bucket */
 static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)

@@ -48,12 +48,20 @@
  * word prefetched (relax_defer), since its compare-and-swap is a full
  * barrier on x86. The order of relaxations does not change the result.
  *
- * Distribution: relaxations of a remote vertex are filtered through `ghost`,
- * one 64-bit word per pid of the whole pid space holding the best (distance,
- * parent) ever sent to that vertex in this search: only a strictly better
- * distance is sent, and at most one message per target per round (the word's
- * top bit marks "queued this round"; the thread that sets it lists the pid
- * for its destination rank). A round ends with one MPI_Allgather of each
+ * Distribution: relaxations of a remote vertex are filtered through its
+ * `ghost` word, the best (distance, parent) ever sent to that vertex in this
+ * search: only a strictly better distance is sent, and at most one message
+ * per target per round (the word's top bit marks "queued this round"; the
+ * thread that sets it lists the pid for its destination rank). Ghost words
+ * and their bound bytes (gub) exist only for the ghosts, the distinct remote
+ * columns of this rank's rows, found in kern_sssp_create: slot = rank of the
+ * pid among the ghosts, read from a rank/select index of one 64-bit word per
+ * 32 pids (low half: ghost bits; high half: ghosts below the word; Jacobson,
+ * "Space-efficient static trees and graphs", FOCS 1989, in the interleaved
+ * form that costs one cache line per lookup like a direct index). So a rank
+ * holds N/4 bytes of index (the BFS frontier bitmap is N/8) plus 9 bytes per
+ * ghost, at most its local edges, instead of 9 bytes per pid: nothing here
+ * grows with N times P. A round ends with one MPI_Allgather of each
  * rank's row [messages to each rank (P), lowest bucket it holds or sends to,
  * failure flag, receive capacity] and, only when some rank has messages (an
  * agreed count), one MPI_Alltoallv of 12-byte messages (target pid, parent
@@ -76,13 +84,25 @@
  * result (the least fixpoint of d[v] = min fl(d[u] + w)) does not depend on
  * the order of relaxations, hence not on ranks or threads. Bucket entries
  * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
- * vectors per bucket.
+ * vectors per bucket. A bucket's vectors are handed to the frontier by
+ * swapping, not copied (gather_list; the settled lists to the heavy list
+ * likewise), and freed as soon as the bucket is finished everywhere
+ * (bucket_release): the buckets' capacity follows the entries waiting, not
+ * the largest each bucket index ever held over the roots.
  *
  * Memory per rank: 9 bytes per local vertex (state, bound byte); when
- * P > 1, 9 bytes per pid of the whole pid space (`ghost` and its byte: the
- * next saving is to index ghosts compactly), 12 bytes per message slot
- * (bounded as above); bucket entries (8 bytes, about one per improvement),
- * the settled list and the frontier copies.
+ * P > 1, N/4 bytes of ghost index, 9 bytes per ghost and 12 bytes per
+ * message slot (bounded as above); during a search, the bucket entries
+ * (8 bytes, about one per improvement, in vectors at most twice their
+ * size), the settled and heavy lists and the frontier. After a search
+ * (workspace_trim) the buckets and queues are freed and the four other
+ * lists of a thread keep at most 64 KiB each, so between roots, while the
+ * driver converts and validates, SSSP holds its fixed arrays only.
+ * Measured (bench_sssp, 2 roots, delta 0.03, SCALE 22, 2026-11-22; see
+ * docs/kernels.md): 1x2: held between roots 36 MiB (9 B per local vertex),
+ * lists at most 82.6 MiB during a search; 2x1, per rank: 1.0 M ghosts,
+ * held 50.6 MiB, lists 58.6 MiB. g500 run's peak is now kernel 1's at
+ * SCALE 20 and 22, 1x2 and 2x1 (SCALE 22 2x1: 22.7 -> 20.2 B/edge).
  */
 #include "kern_impl.h"
 
@@ -690,20 +710,21 @@ static void compose(kern_sssp *s)
 }
 
 /* Hand every thread's entries of bucket k (heavy == 0) or its settled list
- * (heavy == 1) over to seg[t] by swapping vectors (no copy); the thread's
- * list gets seg[t]'s old storage back, emptied. Returns the count. */
+ * (heavy == 1) over to seg[t] (no copy); seg[t]'s old storage, already
+ * expanded, is freed rather than recycled into the thread's list, where it
+ * would keep the size of a past list (and pass on to the fusion scratch).
+ * Returns the count. */
 static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, kvec *seg)
 {
     int64_t n = 0;
     for (int t = 0; t < s->nt; t++) {
         tctx *tc = &s->tc[t];
         kvec *v = heavy ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
-        if (!v) { seg[t].n = 0; continue; }
-        kvec tmp = *v;
-        *v = seg[t];
-        v->n = 0;
-        seg[t] = tmp;
-        n += (int64_t)tmp.n;
+        kvec_free(&seg[t]);
+        if (!v) continue;
+        seg[t] = *v;
+        kvec_init(v, 8);
+        n += (int64_t)seg[t].n;
     }
     return n;
 }
@@ -900,6 +921,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_relax += t1 - t0;
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
+        /* lists measured twice a round: after the relaxations (buckets and
+         * settled lists full) and after the gathers (frontier and heavy list) */
         int64_t lb = lists_bytes(s);
         if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         /* the next round, from agreed values only */
@@ -922,6 +945,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         if (!heavy_only) {
             fn = gather_list(s, 0, k, s->fseg);
         }
+        lb = lists_bytes(s);
+        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         s->stats.t_reduce += g5_now() - t3;
     }
     /* No failure can be pending here: local failures travel in the row

@@ -98,11 +98,12 @@
  * (workspace_trim) the buckets and queues are freed and the four other
  * lists of a thread keep at most 64 KiB each, so between roots, while the
  * driver converts and validates, SSSP holds its fixed arrays only.
- * Measured (bench_sssp, 2 roots, delta 0.03, SCALE 22, 2026-11-22; see
- * docs/kernels.md): 1x2: held between roots 36 MiB (9 B per local vertex),
- * lists at most 82.6 MiB during a search; 2x1, per rank: 1.0 M ghosts,
- * held 50.6 MiB, lists 58.6 MiB. g500 run's peak is now kernel 1's at
- * SCALE 20 and 22, 1x2 and 2x1 (SCALE 22 2x1: 22.7 -> 20.2 B/edge).
+ * Measured (bench_sssp s22.h5 3 0.03, 2026-11-22; see docs/kernels.md,
+ * *SSSP memory*): 1x2: held between roots 36 MiB (9 B per local vertex),
+ * lists at most 51 MiB during a search (83 with copies and recycling);
+ * 2x1, per rank: 1.0 M ghosts, held 50.6 MiB, lists at most 30 MiB.
+ * g500 run's peak is now kernel 1's at SCALE 20 and 22, 1x2 and 2x1
+ * (SCALE 22 2x1: 22.7 -> 20.2 B/edge; 1x2: 18.8 -> 18.2).
  */
 #include "kern_impl.h"
 

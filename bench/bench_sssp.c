@@ -11,7 +11,10 @@
  * runs kern_sssp_run and prints one line; at the end the median wall time,
  * median CPU time and harmonic-mean TEPS per delta (TEPS: the Graph500 edge
  * count of the search, as g500 run counts it). No validation here: g500 run
- * validates the same kernel.
+ * validates the same kernel. Each root's line also gives SSSP's memory, the
+ * maximum over ranks: the most bytes its buckets and lists held in a round
+ * ("lists"), what its workspace holds after the search ("held") and its
+ * ghost slots (distinct remote targets of a rank's rows).
  *
  * Usage: mpirun -np P bench_sssp EDGES.h5 ROOTS DELTA [DELTA ...]
  */
@@ -98,15 +101,19 @@ int main(int argc, char **argv)
             int64_t ne;
             G5_TRY(kern_reached_edges(g, pl, &ne));
             const kern_sssp_stats *st = kern_sssp_get_stats(s[j]);
+            int64_t mem[3] = {st->lists_peak, st->held, st->ghosts}, memmax[3];
+            MPI_Allreduce(mem, memmax, 3, MPI_INT64_T, MPI_MAX, comm);
             wall[j][i] = tmax;
             cpu[j][i] = csum;
             inv[j] += tmax / (double)ne;
             if (me == 0)
                 printf("root %2d delta %-6s wall %.4f s cpu %.4f s  %.1f MTEPS  %lld buckets %lld rounds "
-                       "%lld relax %lld msgs  relax %.3f exch %.3f apply %.3f other %.3f\n",
+                       "%lld relax %lld msgs  relax %.3f exch %.3f apply %.3f other %.3f  "
+                       "lists %.1f MiB held %.1f MiB ghosts %lld\n",
                        i, argv[3 + j], tmax, csum, ne / tmax / 1e6, (long long)st->buckets,
                        (long long)st->phases, (long long)st->relaxations, (long long)st->messages,
-                       st->t_relax, st->t_exchange, st->t_apply, st->t_reduce);
+                       st->t_relax, st->t_exchange, st->t_apply, st->t_reduce,
+                       memmax[0] / 1048576.0, memmax[1] / 1048576.0, (long long)memmax[2]);
         }
     for (int j = 0; j < nd && me == 0; j++)
         printf("delta %-6s median wall %.4f s  median cpu %.4f s  harmonic mean %.1f MTEPS\n",

@@ -189,6 +189,11 @@ typedef struct kern_sssp_stats {
     int64_t relaxations;    /* edges relaxed here */
     int64_t messages;       /* remote relaxations sent from here */
     double t_relax, t_exchange, t_apply, t_reduce;   /* seconds here */
+    int64_t ghosts;         /* remote vertices adjacent to this rank (ghost slots) */
+    int64_t lists_peak;     /* most bytes held by buckets and lists in a round here */
+    int64_t held;           /* workspace bytes held here after the run (or the
+                             * create): fixed arrays, no bucket or queue
+                             * storage, 4 lists per thread of <= 64 KiB */
 } kern_sssp_stats;
 
 /* Collective, untimed. delta > 0: bucket width (weights are in [0, 1)).

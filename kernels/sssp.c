@@ -48,12 +48,20 @@
  * word prefetched (relax_defer), since its compare-and-swap is a full
  * barrier on x86. The order of relaxations does not change the result.
  *
- * Distribution: relaxations of a remote vertex are filtered through `ghost`,
- * one 64-bit word per pid of the whole pid space holding the best (distance,
- * parent) ever sent to that vertex in this search: only a strictly better
- * distance is sent, and at most one message per target per round (the word's
- * top bit marks "queued this round"; the thread that sets it lists the pid
- * for its destination rank). A round ends with one MPI_Allgather of each
+ * Distribution: relaxations of a remote vertex are filtered through its
+ * `ghost` word, the best (distance, parent) ever sent to that vertex in this
+ * search: only a strictly better distance is sent, and at most one message
+ * per target per round (the word's top bit marks "queued this round"; the
+ * thread that sets it lists the pid for its destination rank). Ghost words
+ * and their bound bytes (gub) exist only for the ghosts, the distinct remote
+ * columns of this rank's rows, found in kern_sssp_create: slot = rank of the
+ * pid among the ghosts, read from a rank/select index of one 64-bit word per
+ * 32 pids (low half: ghost bits; high half: ghosts below the word; Jacobson,
+ * "Space-efficient static trees and graphs", FOCS 1989, in the interleaved
+ * form that costs one cache line per lookup like a direct index). So a rank
+ * holds N/4 bytes of index (the BFS frontier bitmap is N/8) plus 9 bytes per
+ * ghost, at most its local edges, instead of 9 bytes per pid: nothing here
+ * grows with N times P. A round ends with one MPI_Allgather of each
  * rank's row [messages to each rank (P), lowest bucket it holds or sends to,
  * failure flag, receive capacity] and, only when some rank has messages (an
  * agreed count), one MPI_Alltoallv of 12-byte messages (target pid, parent
@@ -76,13 +84,26 @@
  * result (the least fixpoint of d[v] = min fl(d[u] + w)) does not depend on
  * the order of relaxations, hence not on ranks or threads. Bucket entries
  * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
- * vectors per bucket.
+ * vectors per bucket. A bucket's vectors are handed to the frontier by
+ * swapping, not copied (gather_list; the settled lists to the heavy list
+ * likewise), and freed as soon as the bucket is finished everywhere
+ * (bucket_release): the buckets' capacity follows the entries waiting, not
+ * the largest each bucket index ever held over the roots.
  *
  * Memory per rank: 9 bytes per local vertex (state, bound byte); when
- * P > 1, 9 bytes per pid of the whole pid space (`ghost` and its byte: the
- * next saving is to index ghosts compactly), 12 bytes per message slot
- * (bounded as above); bucket entries (8 bytes, about one per improvement),
- * the settled list and the frontier copies.
+ * P > 1, N/4 bytes of ghost index, 9 bytes per ghost and 12 bytes per
+ * message slot (bounded as above); during a search, the bucket entries
+ * (8 bytes, about one per improvement, in vectors at most twice their
+ * size), the settled and heavy lists and the frontier. After a search
+ * (workspace_trim) the buckets and queues are freed and the four other
+ * lists of a thread keep at most 64 KiB each, so between roots, while the
+ * driver converts and validates, SSSP holds its fixed arrays only.
+ * Measured (bench_sssp s22.h5 3 0.03, 2026-11-22; see docs/kernels.md,
+ * *SSSP memory*): 1x2: held between roots 36 MiB (9 B per local vertex),
+ * lists at most 51 MiB during a search (83 with copies and recycling);
+ * 2x1, per rank: 1.0 M ghosts, held 50.6 MiB, lists at most 30 MiB.
+ * g500 run's peak is now kernel 1's at SCALE 20 and 22, 1x2 and 2x1
+ * (SCALE 22 2x1: 22.7 -> 20.2 B/edge; 1x2: 18.8 -> 18.2).
  */
 #include "kern_impl.h"
 
@@ -103,6 +124,7 @@ typedef struct msg { uint32_t c, p; float d; } msg;
 #define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
 #define PF_FAR 16               /* prefetch distances of expand_range, in entries */
 #define PF_NEAR 8
+#define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */
 
 typedef struct tctx {
     kvec *b;                /* [nb] uint64 entries per bucket */
@@ -123,11 +145,12 @@ struct kern_sssp {
     uint64_t *st;           /* [nl] state words */
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
     tctx *tc;               /* [nt] */
-    uint64_t *ghost;        /* [pid space] when P > 1 */
-    uint8_t *gub;           /* [pid space] when P > 1: ghost's distance as a ub byte */
-    int64_t npid;
-    uint64_t *frontier, *hfront;   /* light entries of bucket k; heavy list */
-    size_t fcap, hcap;
+    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
+    uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
+    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
+    int64_t npid, nghost;
+    kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
+    int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
     msg *sendbuf, *recv;
     int64_t sendcap, recvcap;
     int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
@@ -168,20 +191,33 @@ static inline __m256 sssp_w8(const kern_graph *g, int64_t e)
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-/* Bounds on one round's traffic (see the file comment): *nsend = distinct
- * remote columns here; *nrecv = pairs (local vertex, other rank holding a
- * neighbour), by symmetry of the undirected CSR an upper bound on the
- * distinct local targets all other ranks can address in one round. Uses
- * s->ghost as scratch. */
-static void traffic_bounds(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
+/* The ghost slot of remote pid c (c must be a ghost: a column of a local
+ * row). Word c / 32 of the index holds the ghost bits of pids 32w..32w+31
+ * (low half) and the number of ghosts below pid 32w (high half), so the
+ * slot is that count plus the ghosts below c within the word: one aligned
+ * 8-byte load, like the direct index it replaces. */
+static inline uint32_t ghost_slot(const uint64_t *gidx, uint32_t c)
+{
+    uint64_t w = gidx[c >> 5];
+    return (uint32_t)(w >> 32) + (uint32_t)__builtin_popcount((uint32_t)w & ((1u << (c & 31)) - 1u));
+}
+
+/* Builds the ghost index s->gidx (ghost_slot) of the distinct remote
+ * columns of this rank's rows and the bounds on one round's traffic (see
+ * the file comment): *nsend = the number of ghosts; *nrecv = pairs (local
+ * vertex, other rank holding a neighbour), by symmetry of the undirected CSR
+ * an upper bound on the distinct local targets all other ranks can address
+ * in one round. */
+static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
 {
     kern_graph *g = s->g;
     const kern_dist *d = g->dist;
-    const int64_t nl = s->nl, base = g->base;
+    const int64_t nl = s->nl, base = g->base, nw = s->npid / 32 + 1;
     const int P = s->P, me = g->rank;
-    int64_t ns = 0, nr = 0;
+    uint64_t *gidx = s->gidx;
+    int64_t nr = 0;
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = 0;
+    for (int64_t i = 0; i < nw; i++) gidx[i] = 0;
 #pragma omp parallel reduction(+ : nr)
     {
         int64_t stamp[P];
@@ -191,15 +227,84 @@ static void traffic_bounds(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
             for (int64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++) {
                 uint32_t c = g->col[e];
                 if ((uint64_t)((int64_t)c - base) < (uint64_t)nl) continue;
-                __atomic_store_n(&s->ghost[c], 1, __ATOMIC_RELAXED);
+                uint64_t bit = (uint64_t)1 << (c & 31);
+                /* most columns are repeats: test before the atomic */
+                if (!(__atomic_load_n(&gidx[c >> 5], __ATOMIC_RELAXED) & bit))
+                    __atomic_fetch_or(&gidx[c >> 5], bit, __ATOMIC_RELAXED);
                 int r = kern_owner_of_pid(d, c);
                 if (r != me && stamp[r] != v) { stamp[r] = v; nr++; }
             }
     }
-#pragma omp parallel for reduction(+ : ns) schedule(static)
-    for (int64_t i = 0; i < s->npid; i++) ns += (int64_t)s->ghost[i];
-    *nsend = ns;
+    uint64_t ns = 0;
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t bits = gidx[i];
+        gidx[i] = ns << 32 | bits;
+        ns += (uint64_t)__builtin_popcountll(bits);
+    }
+    *nsend = (int64_t)ns;
     *nrecv = nr;
+}
+
+/* Bytes held by the buckets, the settled lists, the fusion scratch, the
+ * queues and the frontier segments (their capacities). */
+static int64_t lists_bytes(const kern_sssp *s)
+{
+    size_t b = 0;
+    for (int t = 0; t < s->nt; t++) {
+        const tctx *tc = &s->tc[t];
+        b += (s->fseg[t].cap + s->hseg[t].cap) * 8;
+        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
+        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
+        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
+    }
+    return (int64_t)b;
+}
+
+/* Bytes of the whole workspace (fixed arrays and lists). */
+static int64_t workspace_bytes(const kern_sssp *s)
+{
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
+               (size_t)s->nt * (sizeof(tctx) + (size_t)s->P * sizeof(kvec)) +
+               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
+    if (s->P > 1)
+        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
+             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(msg);
+    return (int64_t)b + lists_bytes(s);
+}
+
+/* Bucket k is finished on every rank (entries never go below the lowest
+ * open bucket): its storage goes back to the allocator, so the buckets'
+ * capacity follows the entries waiting, not the largest each bucket index
+ * ever held. */
+static void bucket_release(kern_sssp *s, int64_t k)
+{
+    for (int t = 0; t < s->nt; t++)
+        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
+}
+
+static void kvec_trim(kvec *v)
+{
+    if (v->cap * v->esize > RESERVE) kvec_free(v);
+}
+
+/* After a search: the buckets (empty by then) and the per-destination queues
+ * are freed and the four other lists of a thread keep at most RESERVE bytes
+ * each, so between searches (while the driver
+ * converts and validates) the workspace is its fixed arrays. */
+static void workspace_trim(kern_sssp *s)
+{
+    for (int t = 0; t < s->nt; t++) {
+        tctx *tc = &s->tc[t];
+        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+        free(tc->b);
+        tc->b = NULL;
+        tc->nb = 0;
+        kvec_trim(&tc->settled);
+        kvec_trim(&tc->cur);
+        for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);   /* P of them: none kept */
+        kvec_trim(&s->fseg[t]);
+        kvec_trim(&s->hseg[t]);
+    }
 }
 
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
@@ -231,29 +336,38 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->sd = calloc((size_t)P, sizeof(int));
         s->rc = calloc((size_t)P, sizeof(int));
         s->rd = calloc((size_t)P, sizeof(int));
-        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd;
+        s->fseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->hseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd &&
+             s->fseg && s->hseg && s->fck && s->hck;
     }
     for (int t = 0; ok && t < s->nt; t++) {
         tctx *tc = &s->tc[t];
         kvec_init(&tc->settled, 8);
         kvec_init(&tc->cur, 8);
+        kvec_init(&s->fseg[t], 8);
+        kvec_init(&s->hseg[t], 8);
         tc->queued = calloc((size_t)P, sizeof(kvec));
         if (!tc->queued) { ok = 0; break; }
         for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
     }
     if (ok && P > 1) {
         s->npid = g->dist->base[P];
-        s->ghost = malloc(((size_t)s->npid + 1) * 8);
-        s->gub = malloc((size_t)s->npid + 1);
-        ok = s->ghost && s->gub;
+        s->gidx = malloc(((size_t)s->npid / 32 + 1) * 8);
+        ok = s->gidx != NULL;
         if (ok) {
             int64_t ns, nr;
-            traffic_bounds(s, &ns, &nr);
+            ghost_index_build(s, &ns, &nr);
+            s->nghost = ns;
+            s->ghost = malloc(((size_t)ns + 1) * 8);
+            s->gub = malloc((size_t)ns + 1);
             s->sendbuf = malloc(((size_t)ns + 1) * sizeof(msg));
             s->recv = malloc(((size_t)nr + 1) * sizeof(msg));
             s->sendcap = ns;
             s->recvcap = nr;
-            ok = s->sendbuf && s->recv;
+            ok = s->ghost && s->gub && s->sendbuf && s->recv;
         }
         if (ok) {
             ok = MPI_Type_contiguous((int)sizeof(msg), MPI_BYTE, &s->mtype) == MPI_SUCCESS &&
@@ -263,6 +377,8 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     }
     rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
     if (rc) { kern_sssp_free(&s); return rc; }
+    s->stats.ghosts = s->nghost;
+    s->stats.held = workspace_bytes(s);
     *out = s;
     return G5_OK;
 }
@@ -283,7 +399,12 @@ void kern_sssp_free(kern_sssp **sp)
             free(tc->queued);
         }
     if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    free(s->tc); free(s->st); free(s->ub); free(s->ghost); free(s->gub); free(s->frontier); free(s->hfront); free(s->sendbuf);
+    if (s->fseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->fseg[t]);
+    if (s->hseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->hseg[t]);
+    free(s->fseg); free(s->hseg); free(s->fck); free(s->hck);
+    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
@@ -314,6 +435,7 @@ typedef struct rctx {
     kern_sssp *s;
     tctx *tc;
     uint64_t *st, *ghost;
+    const uint64_t *gidx;
     uint8_t *ub, *gub;
     const kern_graph *g;
     const int64_t *rowptr;
@@ -332,7 +454,13 @@ typedef struct rctx {
  * >= 254/64") always lets a candidate through: without the cap, no distance
  * >= 255/64 could ever reach an unreached vertex. Exact: a byte below 255
  * is ceil(64 d) <= 254 of a past distance d, so a key of 254 means nd >= d. */
-static inline int ub_key(float nd) { return (int)fminf(nd * UB_SCALE, 254.0f); }
+static inline int ub_key(float nd)
+{
+    /* a compare, not fminf: without -ffinite-math-only GCC calls libm's
+     * fminf (NaN rules), ~6% of the instructions of a search; nd is never NaN */
+    float q = nd * UB_SCALE;
+    return (int)(q < 254.0f ? q : 254.0f);
+}
 
 /* strictly smaller distance wins; the improved vertex joins its bucket */
 static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
@@ -367,16 +495,18 @@ static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
     if (x->ncand == NCAND) relax_flush(x);
 }
 
-/* a remote target: queue it only if better than everything sent to it */
-static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, float nd, uint32_t p)
+/* a remote target c (ghost slot g): queue it only if better than everything
+ * sent to it */
+static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
+                                                    uint32_t p)
 {
     uint64_t nbits = f2u(nd);
-    uint64_t old = __atomic_load_n(&x->ghost[c], __ATOMIC_RELAXED);
+    uint64_t old = __atomic_load_n(&x->ghost[g], __ATOMIC_RELAXED);
     while (((old >> 32) & 0x7fffffffu) > nbits)
-        if (__atomic_compare_exchange_n(&x->ghost[c], &old, GHOST_QUEUED | nbits << 32 | p, 1,
+        if (__atomic_compare_exchange_n(&x->ghost[g], &old, GHOST_QUEUED | nbits << 32 | p, 1,
                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
-            __atomic_store_n(&x->gub[c], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
+            __atomic_store_n(&x->gub[g], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             if (!(old & GHOST_QUEUED)) {
                 uint32_t *q = kvec_push(&x->tc->queued[kern_owner_of_pid(x->d, c)]);
                 if (q) *q = c; else x->tc->fail = 1;
@@ -399,6 +529,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
     const uint32_t *col = x->col;
     const kern_wts wt = kern_weights(x->g);
     const uint8_t *ub = x->ub, *gub = x->gub;
+    const uint64_t *gidx = x->gidx;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
     const float wmax = x->fdelta;
@@ -412,8 +543,9 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         int q = ub_key(nd);
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
-        } else if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) {
-            relax_remote(x, c, nd, upid);
+        } else {
+            uint32_t gs = ghost_slot(gidx, c);
+            if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_remote(x, c, gs, nd, upid);
         }
     }
     x->nrel += e - e0;
@@ -456,9 +588,9 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         }
         for (; rem; rem &= rem - 1) {
             int j = __builtin_ctz(rem);
-            uint32_t cj = col[e + j];
-            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[cj], __ATOMIC_RELAXED))
-                relax_remote(x, cj, ndv[j], upid);
+            uint32_t cj = col[e + j], gs = ghost_slot(x->gidx, cj);
+            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[gs], __ATOMIC_RELAXED))
+                relax_remote(x, cj, gs, ndv[j], upid);
         }
     }
     x->nrel += e - e0;
@@ -522,6 +654,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
+    x->gidx = s->gidx;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->ncand = 0;
@@ -562,8 +695,9 @@ static void compose(kern_sssp *s)
                 if (t % nth == me) {
                     const uint32_t *c = (const uint32_t *)q->p;
                     for (size_t i = 0; i < q->n; i++) {
-                        uint64_t wd = s->ghost[c[i]] & ~GHOST_QUEUED;
-                        s->ghost[c[i]] = wd;
+                        uint32_t gs = ghost_slot(s->gidx, c[i]);
+                        uint64_t wd = s->ghost[gs] & ~GHOST_QUEUED;
+                        s->ghost[gs] = wd;
                         msg *m = &s->sendbuf[off + (int64_t)i];
                         m->c = c[i]; m->p = (uint32_t)wd; m->d = u2f((uint32_t)(wd >> 32));
                     }
@@ -576,33 +710,44 @@ static void compose(kern_sssp *s)
         for (int r = 0; r < P; r++) s->tc[t].queued[r].n = 0;
 }
 
-/* Move every thread's entries of bucket k (heavy == 0) or its settled list
- * (heavy == 1) into *buf (grown as needed); returns the count, or -1 when
- * the buffer cannot grow. */
-static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, uint64_t **buf, size_t *cap)
+/* Hand every thread's entries of bucket k (heavy == 0) or its settled list
+ * (heavy == 1) over to seg[t] (no copy); seg[t]'s old storage, already
+ * expanded, is freed rather than recycled into the thread's list, where it
+ * would keep the size of a past list (and pass on to the fusion scratch).
+ * Returns the count. */
+static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, kvec *seg)
 {
-    size_t n = 0;
-    for (int t = 0; t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
-        n += heavy ? tc->settled.n : (k < tc->nb ? tc->b[k].n : 0);
-    }
-    if (n > *cap) {
-        size_t c = n + n / 2 + 1024;
-        uint64_t *f = realloc(*buf, c * 8);
-        if (!f) return -1;
-        *buf = f;
-        *cap = c;
-    }
-    int64_t fn = 0;
+    int64_t n = 0;
     for (int t = 0; t < s->nt; t++) {
         tctx *tc = &s->tc[t];
         kvec *v = heavy ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
+        kvec_free(&seg[t]);
         if (!v) continue;
-        if (v->n) memcpy(*buf + fn, v->p, v->n * 8);
-        fn += (int64_t)v->n;
-        v->n = 0;
+        seg[t] = *v;
+        kvec_init(v, 8);
+        n += (int64_t)seg[t].n;
     }
-    return fn;
+    return n;
+}
+
+/* ck[t] = chunks of ch entries in segments 0..t-1 (ck[nt]: all) */
+static void count_chunks(const kvec *seg, int nt, int64_t ch, int64_t *ck)
+{
+    ck[0] = 0;
+    for (int t = 0; t < nt; t++) ck[t + 1] = ck[t] + ((int64_t)seg[t].n + ch - 1) / ch;
+}
+
+/* expand chunk c of a segmented list (count_chunks) */
+static inline void expand_chunk(rctx *x, const kvec *seg, const int64_t *ck, int nt, int64_t ch,
+                                int64_t c, int heavy)
+{
+    int lo = 0, hi = nt - 1;
+    while (lo < hi) {       /* the segment t with ck[t] <= c < ck[t + 1] */
+        int mid = (lo + hi + 1) / 2;
+        if (ck[mid] <= c) lo = mid; else hi = mid - 1;
+    }
+    const int64_t n = (int64_t)seg[lo].n, i0 = (c - ck[lo]) * ch;
+    expand_range(x, (const uint64_t *)seg[lo].p, i0, i0 + ch < n ? i0 + ch : n, n, heavy);
 }
 
 /* One local pass: the heavy list (settled entries of the previous bucket),
@@ -619,7 +764,13 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
 {
     int64_t nr = 0, mb = INT64_MAX;
     /* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
-    const int64_t hch = chunk_of(hn, s->nt), fch = chunk_of(fn, s->nt);
+    const int nt = s->nt;
+    const int64_t hch = chunk_of(hn, nt), fch = chunk_of(fn, nt);
+    count_chunks(s->hseg, nt, hch, s->hck);
+    count_chunks(s->fseg, nt, fch, s->fck);
+    if (!hn) s->hck[nt] = 0;
+    if (!fn) s->fck[nt] = 0;   /* heavy-only round: bucket k's segments are not expanded */
+    const int64_t hc = s->hck[nt], fc = s->fck[nt];
 #pragma omp parallel num_threads(s->nt) reduction(+ : nr) reduction(min : mb) if (fn + hn >= PAR_MIN)
     {
         rctx x;
@@ -627,11 +778,9 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
         x.kmin = kmin;
         tctx *tc = x.tc;
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < hn; c += hch)
-            expand_range(&x, s->hfront, c, c + hch < hn ? c + hch : hn, hn, 1);
+        for (int64_t c = 0; c < hc; c++) expand_chunk(&x, s->hseg, s->hck, nt, hch, c, 1);
 #pragma omp for schedule(dynamic, 1) nowait
-        for (int64_t c = 0; c < fn; c += fch)
-            expand_range(&x, s->frontier, c, c + fch < fn ? c + fch : fn, fn, 0);
+        for (int64_t c = 0; c < fc; c++) expand_chunk(&x, s->fseg, s->fck, nt, fch, c, 0);
         while (fn > 0 && k < tc->nb && tc->b[k].n > 0 && tc->b[k].n < FUSE_MAX) {
             kvec tmp = tc->b[k];
             tc->b[k] = tc->cur;
@@ -651,24 +800,29 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     kern_graph *g = s->g;
     const kern_dist *d = g->dist;
     const int P = s->P, nt = s->nt, me = g->rank, W = P + 3;
-    int owner;
+    int owner, rc = G5_OK;
     int64_t rl;
     memset(&s->stats, 0, sizeof s->stats);
-    if (!kern_dist_locate(d, root, &owner, &rl))
-        return g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
+    s->stats.ghosts = s->nghost;
+    if (!kern_dist_locate(d, root, &owner, &rl)) {
+        rc = g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
+        goto out;
+    }
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
     memset(s->ub, 255, (size_t)s->nl);
     if (P > 1) {
 #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < s->npid; i++) s->ghost[i] = GHOST_INIT;
-        memset(s->gub, 255, (size_t)s->npid);
+        for (int64_t i = 0; i < s->nghost; i++) s->ghost[i] = GHOST_INIT;
+        memset(s->gub, 255, (size_t)s->nghost);
     }
     for (int t = 0; t < nt; t++) {
         tctx *tc = &s->tc[t];
         for (int64_t i = 0; i < tc->nb; i++) tc->b[i].n = 0;
         tc->settled.n = 0;
+        tc->cur.n = 0;
+        for (int r = 0; r < P; r++) tc->queued[r].n = 0;
         tc->fail = 0;
     }
 
@@ -679,14 +833,12 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * edge whose float sum rounds into a finished bucket goes to kmin). */
     int64_t k = 0, fn = 0, hn = 0;
     int heavy_only = 0, fail = 0;
+    for (int t = 0; t < nt; t++) s->fseg[t].n = s->hseg[t].n = 0;
     if (owner == me) {
-        if (s->fcap == 0) {
-            s->frontier = malloc(1024 * 8);
-            if (s->frontier) s->fcap = 1024; else fail = 1;
-        }
         st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
-        if (!fail) s->frontier[fn++] = (uint64_t)rl;
+        uint64_t *e = kvec_push(&s->fseg[0]);
+        if (e) { *e = (uint64_t)rl; fn = 1; } else fail = 1;
     }
     s->stats.buckets = 1;
     for (;;) {
@@ -695,8 +847,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         const int64_t kmin = heavy_only ? k + 1 : k;
         local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, &nrel, &minb);
         while (!heavy_only && !fail) {
-            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
-            if (fn < 0) { fail = 1; fn = 0; }
+            fn = gather_list(s, 0, k, s->fseg);
             if (fn == 0) break;
             local_pass(s, k, kmin, fn, 0, &nrel, &minb);
         }
@@ -707,8 +858,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         int64_t nsent = 0;
         double t2 = t1, t3 = t1;
         if (P == 1) {
-            if (fail) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
-                                      "buckets", (long long)root);
+            if (fail) {
+                rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets",
+                              (long long)root);
+                goto out;
+            }
             next = local_next;
         } else {
             /* one gathered row per rank: counts, next bucket, failure, capacity */
@@ -729,8 +883,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             }
             for (int r = 0; r < P; r++)
                 if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(msg);
-            if (bad) return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for "
-                                     "buckets or messages on some rank", (long long)root);
+            if (bad) {
+                rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
+                              "or messages on some rank", (long long)root);
+                goto out;
+            }
             if (all > 0) {
                 int64_t ro = 0;
                 for (int r = 0; r < P; r++) {
@@ -765,6 +922,10 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_relax += t1 - t0;
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
+        /* lists measured twice a round: after the relaxations (buckets and
+         * settled lists full) and after the gathers (frontier and heavy list) */
+        int64_t lb = lists_bytes(s);
+        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         /* the next round, from agreed values only */
         hn = 0;
         if (heavy_only) {
@@ -773,8 +934,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             heavy_only = 0;
             s->stats.buckets++;
         } else if (next != k) {
-            hn = gather_list(s, 1, 0, &s->hfront, &s->hcap);
-            if (hn < 0) { fail = 1; hn = 0; }
+            hn = gather_list(s, 1, 0, s->hseg);
+            bucket_release(s, k);
             if (next == k + 1) {
                 k = next;
                 s->stats.buckets++;
@@ -783,15 +944,19 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             }
         }
         if (!heavy_only) {
-            fn = gather_list(s, 0, k, &s->frontier, &s->fcap);
-            if (fn < 0) { fail = 1; fn = 0; }
+            fn = gather_list(s, 0, k, s->fseg);
         }
+        lb = lists_bytes(s);
+        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         s->stats.t_reduce += g5_now() - t3;
     }
     /* No failure can be pending here: local failures travel in the row
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
-    return G5_OK;
+out:
+    workspace_trim(s);
+    s->stats.held = workspace_bytes(s);
+    return rc;
 }
 
 void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist)
@@ -811,7 +976,7 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist)
 
 void *kern_sssp_scratch(kern_sssp *s, size_t *bytes)
 {
-    *bytes = s->ghost ? ((size_t)s->npid + 1) * 8 : 0;
+    *bytes = s->ghost ? ((size_t)s->nghost + 1) * 8 : 0;
     return s->ghost;
 }
 

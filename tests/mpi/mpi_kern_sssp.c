@@ -11,6 +11,14 @@
  * single expansion improves more targets than a thread defers in one batch
  * and whose heavy edges span many eight-edge vector blocks with local and
  * remote targets mixed. Runs at 1, 2 and 4 ranks, cyclic and block.
+ * The ghost index: each rank indexes exactly the distinct remote targets of
+ * its rows (counted here from the edge list), on a path-like graph whose
+ * block distribution leaves a handful of remote targets and whose cyclic one
+ * makes most targets remote, and on the skewed graph; distances stay those
+ * of Dijkstra on both. The buckets: many searches on one workspace, with a
+ * tiny delta (thousands of buckets), give bit-identical results to a fresh
+ * workspace per search, and between searches the workspace holds no more
+ * than it did when created plus a 64 KiB reserve per list (four per thread).
  */
 #include "common.h"
 #include "kern.h"
@@ -34,7 +42,10 @@ typedef struct tg {
 
 /* skewed endpoints (squared uniform), weights uniform in [0, 1) or, when
  * `coarse` is 1, one of {0, 0.25, 0.5}; when `coarse` is 2, uniform weights
- * and every other edge joins vertex 0 (a hub) to a uniform vertex */
+ * and every other edge joins vertex 0 (a hub) to a uniform vertex; when
+ * `coarse` is 3, path-like: uniform weights, each edge joins a uniform
+ * vertex u to u + 1..4 (no wrap), so under block a rank's remote targets are
+ * the few vertices within 4 of its range */
 static void tg_make(tg *t, int64_t n, int64_t m, int coarse, uint64_t seed)
 {
     t->n = n; t->m = m;
@@ -46,6 +57,10 @@ static void tg_make(tg *t, int64_t n, int64_t m, int coarse, uint64_t seed)
         double b = (double)(rng(&s) >> 11) / 9007199254740992.0;
         t->e[2 * i] = coarse == 2 && i % 2 ? 0 : (int64_t)(a * a * n);
         t->e[2 * i + 1] = (int64_t)(b * n);
+        if (coarse == 3) {
+            t->e[2 * i] = (int64_t)(a * (n - 4));
+            t->e[2 * i + 1] = t->e[2 * i] + 1 + (int64_t)(rng(&s) % 4);
+        }
         t->w[i] = coarse == 1 ? 0.25f * (float)(rng(&s) % 3) : (float)((rng(&s) >> 40) / 16777216.0);
     }
     kt_index(n, m, t->e, t->w, &t->off, &t->adj, &t->aw);
@@ -245,6 +260,136 @@ static int a_hub_expansion_larger_than_a_batch_is_exact(void)
     return ok;
 }
 
+/* ---- the ghost index --------------------------------------------------------- */
+/* distinct vertices owned elsewhere that an edge joins to a vertex owned here */
+static int64_t remote_targets(const tg *t, const kern_dist *d)
+{
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    char *mark = calloc(t->n, 1);
+    int64_t count = 0, l;
+    for (int64_t i = 0; i < t->m; i++) {
+        int64_t u = t->e[2 * i], v = t->e[2 * i + 1];
+        int ou, ov;
+        if (!kern_dist_locate(d, u, &ou, &l) || !kern_dist_locate(d, v, &ov, &l)) continue;
+        if (ou == me && ov != me && !mark[v]) { mark[v] = 1; count++; }
+        if (ov == me && ou != me && !mark[u]) { mark[u] = 1; count++; }
+    }
+    free(mark);
+    return count;
+}
+
+/* stats.ghosts == the remote targets counted from the edges; `few` (block on
+ * the path-like graph) also checks that the case is the intended one */
+static int ghosts_counted(const tg *t, int kind, int few, const char *what)
+{
+    int ok = 1, P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_sssp *s = NULL;
+    int64_t roots[1];
+    int nroots = 0;
+    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &d, &g));
+    if (rc == G5_OK) rc = kern_sssp_create(g, 0.05, &s);
+    if (rc == G5_OK) rc = kern_roots_sample(g, 5, 1, roots, &nroots);
+    if (rc == G5_OK && nroots == 1) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, roots[0]));
+    MT_CHECK(rc == G5_OK && nroots == 1, "%s: build, create or run failed: %s", what, g5_error_msg());
+    if (rc == G5_OK) {
+        int64_t want = remote_targets(t, d), got = kern_sssp_get_stats(s)->ghosts;
+        MT_CHECK(got == want, "%s: %lld ghost slots, the rows have %lld distinct remote targets",
+                 what, (long long)got, (long long)want);
+        if (P > 1 && few)
+            MT_CHECK(want > 0 && want <= 8, "%s: %lld remote targets, expected 1-8", what,
+                     (long long)want);
+        if (P > 1 && !few)
+            MT_CHECK(want > t->n / (2 * P), "%s: only %lld remote targets", what, (long long)want);
+    }
+    kern_sssp_free(&s);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return ok && rc == G5_OK;
+}
+
+static int ghosts_are_the_distinct_remote_targets_few_or_many(void)
+{
+    tg path, skew;
+    tg_make(&path, 800, 3000, 3, 17);
+    tg_make(&skew, 600, 5000, 0, 5);
+    int ok = ghosts_counted(&path, KERN_DIST_BLOCK, 1, "path-like, block (few remote)");
+    ok &= ghosts_counted(&path, KERN_DIST_CYCLIC, 0, "path-like, cyclic (many remote)");
+    ok &= ghosts_counted(&skew, KERN_DIST_CYCLIC, 0, "skewed, cyclic");
+    ok &= ghosts_counted(&skew, KERN_DIST_BLOCK, 0, "skewed, block");
+    static const double dl[] = {0.01, 0.05, 0.3};
+    ok = ok && sssp_matches(&path, KERN_DIST_BLOCK, dl, 3, "path-like, block") &&
+         sssp_matches(&path, KERN_DIST_CYCLIC, dl, 3, "path-like, cyclic");
+    tg_free(&path);
+    tg_free(&skew);
+    return ok;
+}
+
+/* ---- one workspace, many searches ------------------------------------------- */
+static int reused_workspace(const tg *t, int kind, double delta, const char *what)
+{
+    int ok = 1;
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_sssp *s = NULL, *f = NULL;
+    int64_t roots[8];
+    int nroots = 0;
+    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &d, &g));
+    if (rc == G5_OK) rc = kern_sssp_create(g, delta, &s);
+    if (rc == G5_OK) rc = kern_roots_sample(g, 23, 8, roots, &nroots);
+    MT_CHECK(rc == G5_OK && nroots == 8, "%s: build, create or roots failed: %s", what, g5_error_msg());
+    int64_t nl = rc == G5_OK ? kern_graph_nlocal(g) : 0;
+    int64_t held0 = rc == G5_OK ? kern_sssp_get_stats(s)->held : 0;
+    /* kept between searches: per thread the settled list, the fusion scratch
+     * and two frontier segments, each at most 64 KiB (kern.h) */
+    int64_t reserve = (int64_t)omp_get_max_threads() * 4 * 65536;
+    int64_t *pa = malloc((nl + 1) * 8), *pb = malloc((nl + 1) * 8);
+    float *da = malloc((nl + 1) * 4), *db = malloc((nl + 1) * 4);
+    int64_t buckets = 0;
+    /* the first root again at the end: the same search after seven others */
+    for (int i = 0; i <= nroots && rc == G5_OK; i++) {
+        int64_t root = roots[i % nroots];
+        rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, root));
+        if (rc == G5_OK) {
+            const kern_sssp_stats *st = kern_sssp_get_stats(s);
+            kern_sssp_result(s, pa, da);
+            if (st->buckets > buckets) buckets = st->buckets;
+            MT_CHECK(st->held <= held0 + reserve, "%s search %d: %lld bytes held, created with %lld",
+                     what, i, (long long)st->held, (long long)held0);
+            MT_CHECK(st->lists_peak > 0, "%s search %d: no list bytes counted", what, i);
+            rc = kern_sssp_create(g, delta, &f);
+        }
+        if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(f, root));
+        if (rc == G5_OK) {
+            kern_sssp_result(f, pb, db);
+            MT_CHECK(memcmp(pa, pb, nl * 8) == 0 && memcmp(da, db, nl * 4) == 0,
+                     "%s search %d (root %lld): results differ from a fresh workspace's", what, i,
+                     (long long)root);
+        }
+        kern_sssp_free(&f);
+        MT_CHECK(rc == G5_OK, "%s search %d failed: %s", what, i, g5_error_msg());
+    }
+    MT_CHECK(buckets >= 1000, "%s: only %lld buckets, the case needs many", what, (long long)buckets);
+    free(pa); free(pb); free(da); free(db);
+    kern_sssp_free(&s);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    return ok && rc == G5_OK;
+}
+
+static int many_searches_on_one_workspace_equal_fresh_ones(void)
+{
+    tg t;
+    tg_make(&t, 800, 3000, 3, 29);
+    int ok = reused_workspace(&t, KERN_DIST_CYCLIC, 0.004, "path-like, cyclic") &&
+             reused_workspace(&t, KERN_DIST_BLOCK, 0.004, "path-like, block");
+    tg_free(&t);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int provided, P;
@@ -256,5 +401,7 @@ int main(int argc, char **argv)
     MT_RUN(light_heavy_sssp_equals_dijkstra_for_any_delta);
     MT_RUN(zero_and_tied_weights_keep_a_parent_tree);
     MT_RUN(a_hub_expansion_larger_than_a_batch_is_exact);
+    MT_RUN(ghosts_are_the_distinct_remote_targets_few_or_many);
+    MT_RUN(many_searches_on_one_workspace_equal_fresh_ones);
     return mt_finish();
 }

@@ -116,6 +116,17 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 
+/* Collective on comm. cc_count_edges and cc_count_distinct in one: the
+ * edge counts are taken in the duplicate count's first pass over the edge
+ * list, so the list is read once less. In: label (n entries, as
+ * cc_count_edges). Out: comp_edges (ncomp entries, added to), *self_loops
+ * and *nonloop (added to) count this rank's slab only, as cc_count_edges
+ * does (reduce them over ranks afterwards); *distinct is over all ranks,
+ * the same on every rank. On error the edge counts are undefined. */
+int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, const int64_t *edges,
+                            int64_t count, int nthreads, int64_t *comp_edges, int64_t *self_loops,
+                            int64_t *nonloop, int64_t *distinct);
+
 /* Print the statistics of m as the table `g500 stats` shows (json: one
  * JSON object instead). path names the file in the heading. Not collective:
  * call it on one rank. */

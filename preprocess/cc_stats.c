@@ -125,9 +125,45 @@ static inline int64_t h_class(uint64_t h, int p, int skip, int bits)
     return (int64_t)(((uint32_t)h << skip) >> (32 - bits));
 }
 
+/* Sub-bucket of h inside its first-level bucket (top bits): the next sub
+ * bits, or 0 when there are no sub-buckets. */
+static inline int64_t sub_class(uint64_t h, int top, int sub)
+{
+    return sub ? h_class(h, 0, top, sub) : 0;
+}
+
 static inline uint64_t pair_hash(uint64_t u, uint64_t v, uint64_t n)
 {
     return mix64(u < v ? u * n + v : v * n + u);
+}
+
+/* The edge counts of cc_count_edges, taken in the same pass over the edge
+ * list as the duplicate count's first scatter (cc_count_edges_distinct):
+ * label NULL means no tally. A thread counts the giant (label 0) and the
+ * self-loops in registers and the rare other components with atomics,
+ * then adds its counts once (tally_add). */
+typedef struct edge_tally {
+    const int32_t *label;
+    int64_t *comp_edges;
+    int64_t loops, giant, other;
+} edge_tally;
+
+static inline void tally_edge(const edge_tally *tl, int64_t u, int64_t *giant, int64_t *other)
+{
+    const int32_t c = tl->label[u];
+    if (c == 0) {
+        (*giant)++;
+    } else {
+        (*other)++;
+        __atomic_fetch_add(&tl->comp_edges[c], 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void tally_add(edge_tally *tl, int64_t loops, int64_t giant, int64_t other)
+{
+    __atomic_fetch_add(&tl->loops, loops, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&tl->giant, giant, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&tl->other, other, __ATOMIC_RELAXED);
 }
 
 /* Counting scatter, in parallel: out[] = the hashes of the source grouped
@@ -138,7 +174,8 @@ static inline uint64_t pair_hash(uint64_t u, uint64_t v, uint64_t n)
  * both split statically among the threads so each thread places what it
  * counted; cnt: scratch of nt * nb. */
 static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n,
-                           int p, int bits, int nb, int nt, int64_t *cnt, int64_t *start, uint64_t *out)
+                           int p, int bits, int nb, int nt, int64_t *cnt, int64_t *start, uint64_t *out,
+                           edge_tally *tl)
 {
 #pragma omp parallel num_threads(nt)
     {
@@ -146,7 +183,19 @@ static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t
         const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
         int64_t *restrict c = cnt + (size_t)t * (size_t)nb;
         memset(c, 0, (size_t)nb * sizeof *c);
-        if (edges) {
+        if (edges && tl) {
+            int64_t loops = 0, giant = 0, other = 0;
+            for (int64_t i = lo; i < hi; i++) {
+                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+                if (u == v) {
+                    loops++;
+                    continue;
+                }
+                tally_edge(tl, (int64_t)u, &giant, &other);
+                c[h_class(pair_hash(u, v, n), p, 0, bits)]++;
+            }
+            tally_add(tl, loops, giant, other);
+        } else if (edges) {
             for (int64_t i = lo; i < hi; i++) {
                 const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
                 if (u != v)
@@ -228,37 +277,128 @@ static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, 
     return distinct;
 }
 
+/* One pass instead of scatter_hashes' two, for the first-level buckets:
+ * the classes of a hash are even (a few bits of a bijective mix), so each
+ * thread's share of class c is about its tuples / nb, and each (class,
+ * thread) pair gets a region of that size plus a slack (1/32 of it + 1024:
+ * dozens of standard deviations, and room for the heaviest repeated pair
+ * of a Graph500 list). Regions lie class by class, so a class's values are
+ * nt segments next to each other: fill[c * nt + t] values from
+ * out + (c * nt + t) * cap. Returns 0, or 1 when a region overflowed (a
+ * list whose pairs are not spread, e.g. one pair repeated): the caller
+ * then takes the exact two-pass scatter. out has nb * nt * cap slots. */
+static int64_t region_cap(int64_t len, int nb, int nt)
+{
+    const int64_t per = (len + (int64_t)nb * nt - 1) / ((int64_t)nb * nt);
+    return per + per / 32 + 1024;
+}
+
+static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n, int bits,
+                           int nb, int nt, int64_t cap, int64_t *fill, uint64_t *out, edge_tally *tl)
+{
+    int overflow = 0;
+#pragma omp parallel num_threads(nt) reduction(max : overflow)
+    {
+        const int t = omp_get_thread_num(), tn = omp_get_num_threads();
+        const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
+        int64_t f[1 << SCATTER_BITS];
+        uint64_t *restrict o = out + (size_t)t * (size_t)cap;
+        const size_t stride = (size_t)nt * (size_t)cap;  /* from class c to c + 1 */
+        int64_t loops = 0, giant = 0, other = 0, i = lo;
+        memset(f, 0, sizeof(int64_t) * (size_t)nb);
+        for (; i < hi; i++) {
+            uint64_t h;
+            if (edges) {
+                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+                if (u == v) {
+                    loops++;
+                    continue;
+                }
+                if (tl)
+                    tally_edge(tl, (int64_t)u, &giant, &other);
+                h = pair_hash(u, v, n);
+            } else {
+                h = hashes[i];
+            }
+            const int64_t c = h_class(h, 0, 0, bits);
+            if (f[c] == cap) {
+                overflow = 1;
+                /* the rest is placed by the exact scatter; the tally
+                 * goes on (the tuple that overflowed is counted) */
+                i++;
+                break;
+            }
+            o[(size_t)c * stride + (size_t)f[c]++] = h;
+        }
+        if (tl) {
+            for (; i < hi; i++) {
+                const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+                if (u == v)
+                    loops++;
+                else
+                    tally_edge(tl, u, &giant, &other);
+            }
+            tally_add(tl, loops, giant, other);
+        }
+        for (int c = 0; c < nb; c++)
+            fill[(size_t)c * (size_t)nt + (size_t)t] = t < tn ? f[c] : 0;
+        if (t == 0)
+            for (int s = tn; s < nt; s++)
+                for (int c = 0; c < nb; c++)
+                    fill[(size_t)c * (size_t)nt + (size_t)s] = 0;
+    }
+    return overflow;
+}
+
 /* Distinct pairs among the non-self-loop tuples of edges[len][2] (when
  * edges != NULL) or distinct values among hashes[len]; -1 when out of
  * memory. The hashes are scattered into 2 to 2^SCATTER_BITS buckets (even
- * sizes whatever the graph's skew); each bucket (buckets shared among
- * threads) is scattered again into sub-buckets of about BUCKET_KEYS in a
- * per-thread scratch that stays in cache, and each sub-bucket goes through
- * a linear-probing hash set that stays in L2. */
+ * sizes whatever the graph's skew) in one pass (scatter_regions; the exact
+ * two-pass scatter when a region overflows); each bucket (buckets shared
+ * among threads) is scattered again into sub-buckets of about BUCKET_KEYS
+ * in a per-thread scratch that stays in cache, and each sub-bucket goes
+ * through a linear-probing hash set that stays in L2. A bucket is nseg
+ * segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg + k]. */
 static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes, int64_t len,
-                                    uint64_t n, int nt)
+                                    uint64_t n, int nt, edge_tally *tl)
 {
-    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL;
+    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL, *seg_off = NULL, *seg_len = NULL, cap;
     uint64_t *tmp = NULL;
-    int top = 1, sub = 0, nb, failed = 0;
+    int top = 1, sub = 0, nb, nseg, failed = 0;
 
     if (len == 0)
         return 0;
     while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
         top++;
     nb = 1 << top;
+    cap = region_cap(len, nb, nt);
+    nseg = nt;
     cnt = malloc((size_t)nt * (size_t)nb * sizeof *cnt);
     start = malloc(((size_t)nb + 1) * sizeof *start);
-    tmp = g5_malloc((size_t)len * sizeof *tmp, "duplicate count: buckets");
-    if (!cnt || !start || !tmp) {
-        free(cnt);
-        free(start);
-        free(tmp);
-        return -1;
+    seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
+    seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
+    tmp = g5_malloc((size_t)nb * (size_t)nt * (size_t)cap * sizeof *tmp, "duplicate count: buckets");
+    if (!cnt || !start || !seg_off || !seg_len || !tmp)
+        goto fail;
+    if (scatter_regions(edges, hashes, len, n, top, nb, nt, cap, seg_len, tmp, tl) == 0) {
+        for (int64_t s = 0; s < (int64_t)nb * nt; s++)
+            seg_off[s] = s * cap;
+    } else {
+        /* exact: one contiguous segment per bucket (tmp is large enough:
+         * nb * nt * cap >= len) */
+        scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp, NULL);
+        nseg = 1;
+        for (int b = 0; b < nb; b++) {
+            seg_off[b] = start[b];
+            seg_len[b] = start[b + 1] - start[b];
+        }
     }
-    scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp);
-    for (int b = 0; b < nb; b++)
-        maxb = start[b + 1] - start[b] > maxb ? start[b + 1] - start[b] : maxb;
+    for (int b = 0; b < nb; b++) {
+        int64_t blen = 0;
+        for (int k = 0; k < nseg; k++)
+            blen += seg_len[b * nseg + k];
+        maxb = blen > maxb ? blen : maxb;
+    }
     /* Sub-buckets per bucket: the same for all (buckets are even). */
     while (sub < 32 - top && ((int64_t)BUCKET_KEYS << sub) < maxb)
         sub++;
@@ -269,34 +409,31 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
          * sub-bucket met, about 2 BUCKET_KEYS slots); scratch (a bucket)
          * and offsets for the second scatter. */
         uint64_t *table = NULL;
-        int64_t cap = 0, d;
-        uint64_t *scratch = sub ? malloc(sizeof(uint64_t) * (size_t)maxb) : NULL;
+        int64_t tcap = 0, d;
+        uint64_t *scratch = malloc(sizeof(uint64_t) * (size_t)(maxb > 0 ? maxb : 1));
         int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
         /* (failed is this thread's reduction copy, which starts at INT_MIN) */
-        int ok = pos && (!sub || scratch);
+        int ok = pos && scratch;
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
-            const int64_t blen = start[b + 1] - start[b];
-            const uint64_t *h = tmp + start[b];
-            if (!ok || blen == 0)
+            const int64_t *so = seg_off + (size_t)b * (size_t)nseg, *sl = seg_len + (size_t)b * (size_t)nseg;
+            if (!ok)
                 continue;
-            if (!sub) {
-                d = hash_distinct(h, blen, &table, &cap);
-                ok = d >= 0;
-                distinct += ok ? d : 0;
-                continue;
-            }
             memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
-            for (int64_t i = 0; i < blen; i++)
-                pos[h_class(h[i], 0, top, sub) + 1]++;
+            for (int k = 0; k < nseg; k++)
+                for (int64_t i = 0; i < sl[k]; i++)
+                    pos[sub_class(tmp[so[k] + i], top, sub) + 1]++;
             for (int s = 0; s < ns; s++)
                 pos[s + 1] += pos[s];
-            for (int64_t i = 0; i < blen; i++)
-                scratch[pos[h_class(h[i], 0, top, sub)]++] = h[i];
+            for (int k = 0; k < nseg; k++)
+                for (int64_t i = 0; i < sl[k]; i++) {
+                    const uint64_t h = tmp[so[k] + i];
+                    scratch[pos[sub_class(h, top, sub)]++] = h;
+                }
             /* pos[s] is now the end of sub-bucket s */
             for (int s = 0; s < ns && ok; s++) {
                 const int64_t lo = s ? pos[s - 1] : 0;
-                d = hash_distinct(scratch + lo, pos[s] - lo, &table, &cap);
+                d = hash_distinct(scratch + lo, pos[s] - lo, &table, &tcap);
                 ok = d >= 0;
                 distinct += ok ? d : 0;
             }
@@ -307,14 +444,21 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
         free(scratch);
         free(pos);
     }
+    goto out;
+fail:
+    failed = 1;
+out:
     free(cnt);
     free(start);
+    free(seg_off);
+    free(seg_len);
     free(tmp);
     return failed ? -1 : distinct;
 }
 
-int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
-                      int nthreads, int64_t *distinct)
+/* cc_count_distinct, and with tl the edge counts in its first pass. */
+static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count, int nthreads,
+                     edge_tally *tl, int64_t *distinct)
 {
     int p, rc = G5_OK;
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
@@ -327,7 +471,7 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
     if (p == 1) {
         /* The keys are already where they belong: bucket them straight from
          * the edge list. */
-        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt);
+        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt, tl);
         if (local < 0)
             rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
         *distinct = local;
@@ -346,7 +490,7 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
     if (rc == G5_OK) {
         /* Each key to the owner rank chosen by its hash; scount holds
          * where each owner's keys start. */
-        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send);
+        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send, tl);
         for (int r = 0; r < p; r++) {
             if (scount[r + 1] > INT_MAX)
                 rc = g5_error(G5_ERR_ARG, "duplicate count: %lld edges per rank exceed one exchange; use more ranks",
@@ -384,7 +528,7 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
         goto out;
     free(send);
     send = NULL;
-    local = count_distinct_local(NULL, recv, nrecv, (uint64_t)n, nt);
+    local = count_distinct_local(NULL, recv, nrecv, (uint64_t)n, nt, NULL);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -403,5 +547,25 @@ out:
     free(rd);
     free(send);
     free(recv);
+    return rc;
+}
+
+int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                      int nthreads, int64_t *distinct)
+{
+    return count_all(comm, n, edges, count, nthreads, NULL, distinct);
+}
+
+int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, const int64_t *edges,
+                            int64_t count, int nthreads, int64_t *comp_edges, int64_t *self_loops,
+                            int64_t *nonloop, int64_t *distinct)
+{
+    edge_tally tl = {label, comp_edges, 0, 0, 0};
+    const int rc = count_all(comm, n, edges, count, nthreads, &tl, distinct);
+    if (rc == G5_OK) {
+        comp_edges[0] += tl.giant;  /* a giant tuple implies ncomp >= 1 */
+        *self_loops += tl.loops;
+        *nonloop += tl.giant + tl.other;
+    }
     return rc;
 }

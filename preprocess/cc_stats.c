@@ -293,19 +293,18 @@ static int64_t region_cap(int64_t len, int nb, int nt)
     return per + per / 32 + 1024;
 }
 
-static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n, int bits,
-                           int nb, int nt, int64_t cap, int64_t *fill, uint64_t *out, edge_tally *tl)
+static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n, int p,
+                           int bits, int nb, int nt, int64_t cap, int64_t *fill, uint64_t *out, edge_tally *tl)
 {
     int overflow = 0;
 #pragma omp parallel num_threads(nt) reduction(max : overflow)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
         const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
-        int64_t f[1 << SCATTER_BITS];
+        int64_t *restrict f = fill + (size_t)t * (size_t)nb;  /* this thread's row */
         uint64_t *restrict o = out + (size_t)t * (size_t)cap;
         const size_t stride = (size_t)nt * (size_t)cap;  /* from class c to c + 1 */
         int64_t loops = 0, giant = 0, other = 0, i = lo;
-        memset(f, 0, sizeof(int64_t) * (size_t)nb);
         for (; i < hi; i++) {
             uint64_t h;
             if (edges) {
@@ -320,7 +319,7 @@ static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t
             } else {
                 h = hashes[i];
             }
-            const int64_t c = h_class(h, 0, 0, bits);
+            const int64_t c = h_class(h, p, 0, bits);
             if (f[c] == cap) {
                 overflow = 1;
                 /* the rest is placed by the exact scatter; the tally
@@ -340,59 +339,21 @@ static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t
             }
             tally_add(tl, loops, giant, other);
         }
-        for (int c = 0; c < nb; c++)
-            fill[(size_t)c * (size_t)nt + (size_t)t] = t < tn ? f[c] : 0;
-        if (t == 0)
-            for (int s = tn; s < nt; s++)
-                for (int c = 0; c < nb; c++)
-                    fill[(size_t)c * (size_t)nt + (size_t)s] = 0;
     }
     return overflow;
 }
 
-/* Distinct pairs among the non-self-loop tuples of edges[len][2] (when
- * edges != NULL) or distinct values among hashes[len]; -1 when out of
- * memory. The hashes are scattered into 2 to 2^SCATTER_BITS buckets (even
- * sizes whatever the graph's skew) in one pass (scatter_regions; the exact
- * two-pass scatter when a region overflows); each bucket (buckets shared
- * among threads) is scattered again into sub-buckets of about BUCKET_KEYS
- * in a per-thread scratch that stays in cache, and each sub-bucket goes
- * through a linear-probing hash set that stays in L2. A bucket is nseg
- * segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg + k]. */
-static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes, int64_t len,
-                                    uint64_t n, int nt, edge_tally *tl)
+/* Distinct values of nb first-level buckets (classes of `top` bits), each
+ * nseg segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg
+ * + k]. Each bucket (buckets shared among threads) is scattered again into
+ * sub-buckets of about BUCKET_KEYS in a per-thread scratch that stays in
+ * cache, and each sub-bucket goes through a linear-probing hash set that
+ * stays in L2. -1 when out of memory. */
+static int64_t bucket_pass(const uint64_t *tmp, const int64_t *seg_off, const int64_t *seg_len, int nseg,
+                           int nb, int top, int nt)
 {
-    int64_t distinct = 0, maxb = 0, *cnt = NULL, *start = NULL, *seg_off = NULL, *seg_len = NULL, cap;
-    uint64_t *tmp = NULL;
-    int top = 1, sub = 0, nb, nseg, failed = 0;
-
-    if (len == 0)
-        return 0;
-    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
-        top++;
-    nb = 1 << top;
-    cap = region_cap(len, nb, nt);
-    nseg = nt;
-    cnt = malloc((size_t)nt * (size_t)nb * sizeof *cnt);
-    start = malloc(((size_t)nb + 1) * sizeof *start);
-    seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
-    seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
-    tmp = g5_malloc((size_t)nb * (size_t)nt * (size_t)cap * sizeof *tmp, "duplicate count: buckets");
-    if (!cnt || !start || !seg_off || !seg_len || !tmp)
-        goto fail;
-    if (scatter_regions(edges, hashes, len, n, top, nb, nt, cap, seg_len, tmp, tl) == 0) {
-        for (int64_t s = 0; s < (int64_t)nb * nt; s++)
-            seg_off[s] = s * cap;
-    } else {
-        /* exact: one contiguous segment per bucket (tmp is large enough:
-         * nb * nt * cap >= len) */
-        scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp, NULL);
-        nseg = 1;
-        for (int b = 0; b < nb; b++) {
-            seg_off[b] = start[b];
-            seg_len[b] = start[b + 1] - start[b];
-        }
-    }
+    int64_t distinct = 0, maxb = 0;
+    int sub = 0, failed = 0;
     for (int b = 0; b < nb; b++) {
         int64_t blen = 0;
         for (int k = 0; k < nseg; k++)
@@ -444,66 +405,111 @@ static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes
         free(scratch);
         free(pos);
     }
-    goto out;
-fail:
-    failed = 1;
-out:
-    free(cnt);
-    free(start);
-    free(seg_off);
-    free(seg_len);
-    free(tmp);
     return failed ? -1 : distinct;
 }
 
-/* cc_count_distinct, and with tl the edge counts in its first pass. */
-static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count, int nthreads,
-                     edge_tally *tl, int64_t *distinct)
+/* First-level bucket bits for len values: about BUCKET_KEYS per bucket
+ * after a second scatter, at most 2^SCATTER_BITS buckets. */
+static int top_bits(int64_t len)
 {
-    int p, rc = G5_OK;
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int64_t *scount = NULL, *rcount = NULL, *cnt = NULL, nrecv = 0, local = 0;
-    int *sc = NULL, *rc_ = NULL, *sd = NULL, *rd = NULL;
-    uint64_t *send = NULL, *recv = NULL;
+    int top = 1;
+    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
+        top++;
+    return top;
+}
 
-    *distinct = 0;
-    MPI_Comm_size(comm, &p);
-    if (p == 1) {
-        /* The keys are already where they belong: bucket them straight from
-         * the edge list. */
-        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt, tl);
-        if (local < 0)
-            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-        *distinct = local;
-        return rc;
-    }
-    scount = calloc((size_t)p + 1, sizeof *scount);
-    rcount = calloc((size_t)p, sizeof *rcount);
-    cnt = malloc((size_t)nt * (size_t)p * sizeof *cnt);
-    sc = calloc((size_t)p, sizeof *sc);
-    rc_ = calloc((size_t)p, sizeof *rc_);
-    sd = calloc((size_t)p, sizeof *sd);
-    rd = calloc((size_t)p, sizeof *rd);
-    send = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *send, "duplicate count: send buffer");
-    if (!scount || !rcount || !cnt || !sc || !rc_ || !sd || !rd || !send)
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-    if (rc == G5_OK) {
-        /* Each key to the owner rank chosen by its hash; scount holds
-         * where each owner's keys start. */
-        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send, tl);
-        for (int r = 0; r < p; r++) {
-            if (scount[r + 1] > INT_MAX)
-                rc = g5_error(G5_ERR_ARG, "duplicate count: %lld edges per rank exceed one exchange; use more ranks",
-                              (long long)count);
-            sd[r] = (int)scount[r];
-            sc[r] = (int)(scount[r + 1] - scount[r]);
+/* Segments of the regions of scatter_regions: bucket b's are (b, t) for
+ * each thread t: seg_off[b * nt + t] = (b * nt + t) * cap, seg_len from
+ * fill[t * nb + b]. */
+static void region_segments(const int64_t *fill, int nb, int nt, int64_t cap, int64_t *seg_off, int64_t *seg_len)
+{
+    for (int b = 0; b < nb; b++)
+        for (int t = 0; t < nt; t++) {
+            seg_off[b * nt + t] = ((int64_t)b * nt + t) * cap;
+            seg_len[b * nt + t] = fill[(size_t)t * (size_t)nb + (size_t)b];
         }
+}
+
+/* Distinct pairs among the non-self-loop tuples of edges[len][2] (when
+ * edges != NULL) or distinct values among hashes[len]; -1 when out of
+ * memory. The hashes are scattered into 2 to 2^SCATTER_BITS buckets (even
+ * sizes whatever the graph's skew) in one pass (scatter_regions; the exact
+ * two-pass scatter when a region overflows); each bucket (buckets shared
+ * among threads) is scattered again into sub-buckets of about BUCKET_KEYS
+ * in a per-thread scratch that stays in cache, and each sub-bucket goes
+ * through a linear-probing hash set that stays in L2. A bucket is nseg
+ * segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg + k]. */
+static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes, int64_t len,
+                                    uint64_t n, int nt, edge_tally *tl)
+{
+    int64_t distinct = -1, *cnt = NULL, *start = NULL, *seg_off = NULL, *seg_len = NULL, *fill = NULL, cap;
+    uint64_t *tmp = NULL;
+    int top, nb, nseg = nt;
+
+    if (len == 0)
+        return 0;
+    top = top_bits(len);
+    nb = 1 << top;
+    cap = region_cap(len, nb, nt);
+    cnt = malloc((size_t)nt * (size_t)nb * sizeof *cnt);
+    start = malloc(((size_t)nb + 1) * sizeof *start);
+    fill = calloc((size_t)nt * (size_t)nb, sizeof *fill);
+    seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
+    seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
+    tmp = g5_malloc((size_t)nb * (size_t)nt * (size_t)cap * sizeof *tmp, "duplicate count: buckets");
+    if (!cnt || !start || !fill || !seg_off || !seg_len || !tmp)
+        goto out;
+    if (scatter_regions(edges, hashes, len, n, 0, top, nb, nt, cap, fill, tmp, tl) == 0) {
+        region_segments(fill, nb, nt, cap, seg_off, seg_len);
+    } else {
+        /* exact: one contiguous segment per bucket (tmp is large enough:
+         * nb * nt * cap >= len) */
+        scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp, NULL);
+        nseg = 1;
+        for (int b = 0; b < nb; b++) {
+            seg_off[b] = start[b];
+            seg_len[b] = start[b + 1] - start[b];
+        }
+    }
+    distinct = bucket_pass(tmp, seg_off, seg_len, nseg, nb, top, nt);
+out:
+    free(cnt);
+    free(start);
+    free(fill);
+    free(seg_off);
+    free(seg_len);
+    free(tmp);
+    return distinct;
+}
+
+/* The owner exchange of the duplicate count on p > 1 ranks, from a send
+ * buffer grouped by owner (*sendp, freed here as soon as it is sent; owner
+ * r's values at sstart[r] .. sstart[r + 1]): the counts, then the values,
+ * go to their owners, which count their distinct values; *distinct = the
+ * sum over ranks. rc: this rank's status so far (agreed here first).
+ * Collective. */
+static int owner_exchange(MPI_Comm comm, int p, uint64_t n, int nt, uint64_t **sendp, const int64_t *sstart,
+                          int rc, int64_t *distinct)
+{
+    int64_t *scount = calloc((size_t)p, sizeof *scount), *rcount = calloc((size_t)p, sizeof *rcount);
+    int64_t nrecv = 0, local = 0;
+    int *sc = calloc((size_t)p, sizeof *sc), *rc_ = calloc((size_t)p, sizeof *rc_);
+    int *sd = calloc((size_t)p, sizeof *sd), *rd = calloc((size_t)p, sizeof *rd);
+    uint64_t *recv = NULL;
+
+    if (rc == G5_OK && (!scount || !rcount || !sc || !rc_ || !sd || !rd))
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+    for (int r = 0; r < p && rc == G5_OK; r++) {
+        if (sstart[r + 1] > INT_MAX)
+            rc = g5_error(G5_ERR_ARG, "duplicate count: %lld edges per rank exceed one exchange; use more ranks",
+                          (long long)sstart[p]);
+        sd[r] = (int)sstart[r];
+        sc[r] = (int)(sstart[r + 1] - sstart[r]);
+        scount[r] = sc[r];
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    for (int r = 0; r < p; r++)
-        scount[r] = sc[r];
     if (MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
     for (int r = 0; r < p && rc == G5_OK; r++) {
@@ -521,14 +527,14 @@ static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t cou
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoallv(send, sc, sd, MPI_UINT64_T, recv, rc_, rd, MPI_UINT64_T, comm) != MPI_SUCCESS)
+    if (MPI_Alltoallv(*sendp, sc, sd, MPI_UINT64_T, recv, rc_, rd, MPI_UINT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoallv failed");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    free(send);
-    send = NULL;
-    local = count_distinct_local(NULL, recv, nrecv, (uint64_t)n, nt, NULL);
+    free(*sendp);
+    *sendp = NULL;
+    local = count_distinct_local(NULL, recv, nrecv, n, nt, NULL);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -540,13 +546,47 @@ out:
     rc = g5_agree(comm, rc);
     free(scount);
     free(rcount);
-    free(cnt);
     free(sc);
     free(rc_);
     free(sd);
     free(rd);
-    free(send);
     free(recv);
+    return rc;
+}
+
+/* cc_count_distinct, and with tl the edge counts in its first pass. */
+static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count, int nthreads,
+                     edge_tally *tl, int64_t *distinct)
+{
+    int p, rc = G5_OK;
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    int64_t *scount = NULL, *cnt = NULL, local = 0;
+    uint64_t *send = NULL;
+
+    *distinct = 0;
+    MPI_Comm_size(comm, &p);
+    if (p == 1) {
+        /* The keys are already where they belong: bucket them straight from
+         * the edge list. */
+        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt, tl);
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        *distinct = local;
+        return rc;
+    }
+    scount = calloc((size_t)p + 1, sizeof *scount);
+    cnt = malloc((size_t)nt * (size_t)p * sizeof *cnt);
+    send = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *send, "duplicate count: send buffer");
+    if (!scount || !cnt || !send)
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+    /* Each key to the owner rank chosen by its hash; scount holds where
+     * each owner's keys start. */
+    if (rc == G5_OK)
+        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send, tl);
+    rc = owner_exchange(comm, p, (uint64_t)n, nt, &send, scount, rc, distinct);
+    free(scount);
+    free(cnt);
+    free(send);
     return rc;
 }
 

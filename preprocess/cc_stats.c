@@ -609,3 +609,121 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
     }
     return rc;
 }
+
+/* ---- the duplicate count in pieces (cc_dup_*) ---------------------------
+ * The first pass of the duplicate count (hash each tuple, place it in its
+ * class's region) taken piece by piece as the slab is read, so it runs on
+ * data still in cache, or, on a thread of its own, overlaps the read. The
+ * regions are those of scatter_regions (classes: 2^top buckets on one rank,
+ * owner ranks on several), sized from the announced tuple count; fill[t][c]
+ * persists across pieces. cc_dup_finish then runs the bucket pass (one
+ * rank) or packs the regions owner by owner and exchanges (several). */
+struct cc_dup {
+    uint64_t n;
+    int p, nt, top, nb;
+    int64_t cap, count, added;
+    int overflow;
+    int64_t *fill;  /* [nt][nb] values in region (c, t) */
+    uint64_t *buf;  /* nb * nt * cap */
+};
+
+void cc_dup_free(cc_dup **d)
+{
+    if (!d || !*d)
+        return;
+    free((*d)->fill);
+    free((*d)->buf);
+    free(*d);
+    *d = NULL;
+}
+
+int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out)
+{
+    cc_dup *d;
+    int p;
+    *out = NULL;
+    MPI_Comm_size(comm, &p);
+    d = g5_calloc(1, sizeof *d, "duplicate count");
+    if (!d)
+        return G5_ERR_NOMEM;
+    d->n = (uint64_t)n;
+    d->p = p;
+    d->nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    d->count = count > 0 ? count : 0;
+    d->top = p > 1 ? 0 : top_bits(d->count);
+    d->nb = p > 1 ? p : 1 << d->top;
+    d->cap = region_cap(d->count, d->nb, d->nt);
+    d->fill = g5_calloc((size_t)d->nt * (size_t)d->nb, sizeof *d->fill, "duplicate count: region fills");
+    d->buf = d->fill ? g5_malloc((size_t)d->nb * (size_t)d->nt * (size_t)d->cap * sizeof *d->buf,
+                                 "duplicate count: buckets")
+                     : NULL;
+    if (!d->buf) {
+        cc_dup_free(&d);
+        return G5_ERR_NOMEM;
+    }
+    *out = d;
+    return G5_OK;
+}
+
+void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len)
+{
+    d->added += len;
+    if (d->overflow || d->added > d->count || len <= 0)
+        return;  /* the exact path at the finish will count everything */
+    d->overflow = scatter_regions(edges, NULL, len, d->n, d->p > 1 ? d->p : 0, d->top, d->nb, d->nt, d->cap,
+                                  d->fill, d->buf, NULL);
+}
+
+int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct)
+{
+    const int p = d->p, nb = d->nb, nt = d->nt;
+    int exact = d->overflow || d->added != count, rc = G5_OK;
+    int64_t *seg_off = NULL, *seg_len = NULL, *sstart = NULL, local;
+
+    *distinct = 0;
+    /* every rank must take the same path: the exact one if any rank's
+     * pieces overflowed or did not add up to its slab */
+    if (p > 1 && MPI_Allreduce(MPI_IN_PLACE, &exact, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        return g5_agree(comm, g5_error(G5_ERR_MPI, "duplicate count: MPI_Allreduce failed"));
+    if (exact) {
+        free(d->buf);  /* the exact path makes its own */
+        d->buf = NULL;
+        return count_all(comm, (int64_t)d->n, edges, count, nt, NULL, distinct);
+    }
+    if (p == 1) {
+        seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
+        seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
+        local = -1;
+        if (seg_off && seg_len) {
+            region_segments(d->fill, nb, nt, d->cap, seg_off, seg_len);
+            local = bucket_pass(d->buf, seg_off, seg_len, nt, nb, d->top, nt);
+        }
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        else
+            *distinct = local;
+        free(seg_off);
+        free(seg_len);
+        return rc;
+    }
+    /* Pack the regions owner by owner (each segment moves left, never
+     * past its own start), then the exchange of cc_count_distinct. */
+    sstart = calloc((size_t)p + 1, sizeof *sstart);
+    if (!sstart) {
+        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+    } else {
+        int64_t off = 0;
+        for (int c = 0; c < nb; c++) {
+            sstart[c] = off;
+            for (int t = 0; t < nt; t++) {
+                const int64_t len = d->fill[(size_t)t * (size_t)nb + (size_t)c];
+                memmove(d->buf + off, d->buf + ((int64_t)c * nt + t) * d->cap, (size_t)len * sizeof *d->buf);
+                off += len;
+            }
+        }
+        sstart[p] = off;
+    }
+    rc = owner_exchange(comm, p, d->n, nt, &d->buf, sstart, rc, distinct);
+    free(sstart);
+    return rc;
+}

@@ -5,7 +5,10 @@
  * a serial brute force of the whole list, at 1, 2 and 4 ranks and 1 and 2
  * threads: each rank passes its block of a skewed random list with
  * self-loops and repeated pairs (in one case half the list one pair, so
- * the duplicate count's one-pass regions overflow on the owner rank).
+ * the duplicate count's one-pass regions overflow on the owner rank); and
+ * the duplicate count in pieces (cc_dup_*) against cc_count_distinct, with
+ * the same lists, and with one rank's pieces short of its slab (every rank
+ * must then take the exact path together).
  */
 #include "cc.h"
 #include "common.h"
@@ -98,6 +101,21 @@ static int check_list(int64_t m, int repeated)
                      (long long)ce[v], (long long)want_ce[v]);
         free(ce);
         free(ce2);
+        /* in pieces: three, the last left out on rank 0 when short */
+        for (int shortp = 0; shortp < 2; shortp++) {
+            cc_dup *dp = NULL;
+            int64_t d3 = -3;
+            const int64_t a = count / 3, b = 2 * count / 3;
+            MT_CHECK(cc_dup_create(MPI_COMM_WORLD, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
+            cc_dup_add(dp, e + 2 * (first + a), b - a);
+            cc_dup_add(dp, e + 2 * first, a);
+            if (!(shortp && rank == 0))
+                cc_dup_add(dp, e + 2 * (first + b), count - b);
+            MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d3) == G5_OK, "%s", g5_error_msg());
+            MT_CHECK(d3 == want_d, "m=%lld repeated=%d threads=%d short=%d: %lld distinct in pieces, want %lld",
+                     (long long)m, repeated, t, shortp, (long long)d3, (long long)want_d);
+            cc_dup_free(&dp);
+        }
     }
     free(e); free(keys); free(mn); free(want_ce); free(label);
     return ok;

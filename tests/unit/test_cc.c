@@ -573,3 +573,53 @@ Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .in
         free(want_ce); free(e); free(lab); free(sz); free(keys); free(label);
     }
 }
+
+/* The duplicate count in pieces (cc_dup_*) equals cc_count_distinct: the
+ * slab added in uneven pieces in order and out of order, on a spread list
+ * and on one whose repeated pair overflows a region (the finish then takes
+ * the exact path), and with pieces that do not add up to the slab (also the
+ * exact path), at 1, 2 and 3 threads. */
+Test(cc_stats, duplicate_count_in_pieces_equals_the_whole_count, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t m = 250000, n = 60000;
+    int64_t *e = malloc((size_t)m * 16);
+    for (int repeated = 0; repeated < 2; repeated++) {
+        rng_state = 31 + (uint64_t)repeated;
+        for (int64_t i = 0; i < m; i++) {
+            uint64_t r = rnd();
+            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)n);
+            e[2 * i + 1] = i % 61 == 1 ? e[2 * i] : (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)n);
+            if (repeated && i % 3) {
+                e[2 * i] = 11;
+                e[2 * i + 1] = 12;
+            }
+        }
+        for (int t = 1; t <= 3; t++) {
+            int64_t want = -1, got = -2;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &want), G5_OK, "%s", g5_error_msg());
+            for (int order = 0; order < 3; order++) {
+                /* pieces [0, a), [a, b), [b, m): in order, reversed, or b..m missing */
+                const int64_t a = 1000 + 777 * t, b = m / 2 + 13;
+                cc_dup *d = NULL;
+                cr_assert_eq(cc_dup_create(MPI_COMM_WORLD, n, m, t, &d), G5_OK, "%s", g5_error_msg());
+                if (order == 1) {
+                    cc_dup_add(d, e + 2 * b, m - b);
+                    cc_dup_add(d, e + 2 * a, b - a);
+                    cc_dup_add(d, e, a);
+                } else {
+                    cc_dup_add(d, e, a);
+                    cc_dup_add(d, e + 2 * a, b - a);
+                    if (order == 0)
+                        cc_dup_add(d, e + 2 * b, m - b);
+                }
+                cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
+                cr_assert_eq(got, want, "repeated=%d, %d threads, order %d: %lld distinct in pieces, %lld whole",
+                             repeated, t, order, (long long)got, (long long)want);
+                cc_dup_free(&d);
+                cr_assert_null(d, "cc_dup_free clears the handle");
+            }
+        }
+    }
+    cc_dup_free(NULL);
+    free(e);
+}

@@ -34,8 +34,11 @@
  * then links those few with the patent's four cases, setting the bit of
  * every vertex that joins the marked set as it goes (so the bitmap is
  * built once, not once per block: at SCALE 22 the rebuilds had cost
- * 12-17% of the link). The result (the partition) does not depend on the
- * order, so it is identical for any thread count.
+ * 12-17% of the link), while the other threads already scan the next
+ * block (a stale root or bit only keeps an edge that was no longer
+ * needed). The son lists after the parallel sample are built by all
+ * threads too (son_lists_parallel). The result (the partition) does not
+ * depend on the order, so it is identical for any thread count.
  */
 #include "cc.h"
 #include "common.h"

@@ -11,10 +11,14 @@
  * scatters its keys into buckets by other bits of the same hash (about 4096
  * keys a bucket, even sizes) and counts the distinct keys of each bucket
  * with a small linear-probing hash set that stays in cache (buckets shared
- * among threads). Every pass is a parallel counting scatter; on one rank
- * the buckets are filled straight from the edge list (no key array).
- * Memory: 8 bytes per local key (send buffer) + 8 per received key twice
- * (receive buffer, buckets); one rank: 8 bytes per tuple.
+ * among threads). On one rank the buckets are filled straight from the
+ * edge list in one pass, into regions sized for evenly spread hashes (the
+ * exact two-pass counting scatter when one overflows); the owner scatter
+ * on several ranks is the exact one. cc_count_edges_distinct also takes
+ * the edge counts in that first pass; cc_dup_* takes the first pass piece
+ * by piece (while the slab is read). Memory: 8 bytes per local key (send
+ * buffer) + 8 per received key twice (receive buffer, buckets); one rank:
+ * about 8.25 bytes per tuple.
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);

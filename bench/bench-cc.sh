@@ -37,6 +37,7 @@ for s in $SCALES; do
             "$(awk -v a="$eps" -v b="$base" 'BEGIN{print a/b}')" "$base"
     done
     for line in "$(grep '^counts' <<<"$a")" "$(grep '^counts' <<<"$b")" "$(grep '^counts' <<<"$c")"; do
+        [ -n "$line" ] || continue
         printf 'SCALE %s counts ranks=%s threads=%s separate %.3fs fused %.3fs (edge counts + duplicates)\n' "$s" \
             "$(field ranks "$line")" "$(field threads "$line")" "$(field separate "$line")" "$(field fused "$line")"
     done

@@ -19,7 +19,11 @@
  *   forest  cc_forest_create + cc_forest_link_edges on this rank's block
  *           at THREADS (creation timed, as plain's initialisation is);
  *   stage   cc_compute without the duplicate count: link + tree merge +
- *           labelling + broadcast + edges per component, on every rank.
+ *           labelling + broadcast + edges per component, on every rank;
+ *   counts  the statistics pass over the slab with the labels of stage:
+ *           cc_count_edges then cc_count_distinct (separate=), against
+ *           cc_count_edges_distinct, which takes the edge counts in the
+ *           duplicate count's first pass (fused=), alternated per rep.
  * Prints one line per measure: "name ranks threads seconds edges_per_s".
  * Usage: mpirun -np P bench_cc SCALE THREADS [REPS]
  */
@@ -169,6 +173,31 @@ int main(int argc, char **argv)
                    p, threads, scale, median(t, reps), (double)m / median(t, reps), res->t_link,
                    res->t_merge, res->t_label, res->t_count, res->t_distinct, (long long)res->ncomp,
                    res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
+        if (r == reps - 1) {
+            /* counts: separate and fused, alternated, on the same labels */
+            double ts[32], tf[32];
+            int64_t *ce = calloc((size_t)res->ncomp + 1, sizeof *ce), x[2], d;
+            for (int q = 0; q < reps; q++) {
+                for (int fused = 0; fused < 2; fused++) {
+                    x[0] = x[1] = 0;
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    t0 = g5_now();
+                    if (fused) {
+                        cc_count_edges_distinct(MPI_COMM_WORLD, n, res->label, e, count, threads, ce, &x[0],
+                                                &x[1], &d);
+                    } else {
+                        cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
+                        cc_count_distinct(MPI_COMM_WORLD, n, e, count, threads, &d);
+                    }
+                    (fused ? tf : ts)[q] = g5_now() - t0;
+                    MPI_Allreduce(MPI_IN_PLACE, &(fused ? tf : ts)[q], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                }
+            }
+            if (rank == 0)
+                printf("counts ranks=%d threads=%d scale=%d separate=%.4f fused=%.4f (edges per component + "
+                       "duplicates, median of %d)\n", p, threads, scale, median(ts, reps), median(tf, reps), reps);
+            free(ce);
+        }
         cc_result_free(&res);
     }
     free(e);

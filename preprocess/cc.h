@@ -116,6 +116,39 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 
+/* Collective on comm. cc_count_edges and cc_count_distinct in one: the
+ * edge counts are taken in the duplicate count's first pass over the edge
+ * list, so the list is read once less. In: label (n entries, as
+ * cc_count_edges). Out: comp_edges (ncomp entries, added to), *self_loops
+ * and *nonloop (added to) count this rank's slab only, as cc_count_edges
+ * does (reduce them over ranks afterwards); *distinct is over all ranks,
+ * the same on every rank. On error the edge counts are undefined. */
+int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, const int64_t *edges,
+                            int64_t count, int nthreads, int64_t *comp_edges, int64_t *self_loops,
+                            int64_t *nonloop, int64_t *distinct);
+
+/* The duplicate count in pieces, e.g. while the slab is read: create with
+ * the slab's tuple count, add each piece as it arrives (in any order),
+ * finish with the whole slab. Each add hashes its piece's tuples into
+ * regions sized for evenly spread hashes (8 bytes per tuple plus about
+ * 3%), so the finish only counts (one rank) or exchanges and counts
+ * (several): the edge list is not read again. When a region overflows or
+ * the pieces do not add up to the slab, the finish takes
+ * cc_count_distinct's path on the whole slab instead (same result).
+ * cc_dup_create: n vertices, count tuples in this rank's slab, nthreads
+ * threads per add (<= 0: the OpenMP default; an add made inside a
+ * parallel region runs on one thread, so create with 1 for that use).
+ * Not collective (comm gives the rank count). Caller frees with
+ * cc_dup_free (accepts NULL). cc_dup_add: not collective, one add at a
+ * time on a d. cc_dup_finish: collective on comm; edges[count][2] is the
+ * whole slab; *distinct is the same on every rank and equal to
+ * cc_count_distinct's. */
+typedef struct cc_dup cc_dup;
+int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out);
+void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
+int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct);
+void cc_dup_free(cc_dup **d);
+
 /* Print the statistics of m as the table `g500 stats` shows (json: one
  * JSON object instead). path names the file in the heading. Not collective:
  * call it on one rank. */

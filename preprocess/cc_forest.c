@@ -34,8 +34,11 @@
  * then links those few with the patent's four cases, setting the bit of
  * every vertex that joins the marked set as it goes (so the bitmap is
  * built once, not once per block: at SCALE 22 the rebuilds had cost
- * 12-17% of the link). The result (the partition) does not depend on the
- * order, so it is identical for any thread count.
+ * 12-17% of the link), while the other threads already scan the next
+ * block (a stale root or bit only keeps an edge that was no longer
+ * needed). The son lists after the parallel sample are built by all
+ * threads too (son_lists_parallel). The result (the partition) does not
+ * depend on the order, so it is identical for any thread count.
  */
 #include "cc.h"
 #include "common.h"
@@ -54,12 +57,18 @@ struct cc_forest {
     int empty;      /* no edge linked yet: the parallel sample may run   */
 };
 
-/* Edges per block of the parallel scan: the pending buffer is 8 bytes per
- * edge of a block (32 MiB here). Few blocks keep the thread team's
+/* Edges per block of the parallel scan, and per chunk of a block (the unit
+ * a thread takes). The pending edges of a block (8 bytes per edge) are
+ * linked by one thread while the others scan the next block, so two
+ * pending buffers are live: 2 x 16 MiB. Few blocks keep the thread team's
  * synchronisation rare, which matters on a shared, oversubscribed node;
- * pending edges of a block are linked before the next block is scanned, so
- * an unshuffled list (an unrepresentative sample) still converges. */
-#define CC_BLOCK ((int64_t)1 << 22)
+ * the pending edges of block b are linked before block b + 2 is scanned,
+ * and when a block sends many edges down the slow path (an unshuffled
+ * list: an unrepresentative sample) its edges are linked before the next
+ * scan, so such a list still converges. */
+#define CC_FIRST_BLOCK ((int64_t)1 << 20)
+#define CC_BLOCK ((int64_t)1 << 21)
+#define CC_CHUNK ((int64_t)1 << 16)
 
 int cc_forest_create(int64_t n, cc_forest **out)
 {
@@ -106,7 +115,15 @@ int64_t cc_forest_find(const cc_forest *f, int64_t v) { return f->root[v]; }
 int64_t cc_forest_next(const cc_forest *f, int64_t v) { return f->next[v]; }
 int64_t cc_forest_set_size(const cc_forest *f, int64_t r) { return f->size[r]; }
 
-#define SETBIT(bits, x) ((bits)[(x) >> 6] |= UINT64_C(1) << ((x) & 63))
+/* Relaxed atomic loads and stores: while one thread links a block's
+ * pending edges, the other threads scan the next block and read root and
+ * the giant bitmap (see cc_forest_link_edges). Those races are benign by
+ * construction (sets only merge) but must not be undefined behaviour; on
+ * x86-64 these are plain moves. The parallel sample uses them too. */
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* Only the linking thread writes the bitmap: load, or, store. */
+#define SETBIT(bits, x) ST((bits)[(x) >> 6], LD((bits)[(x) >> 6]) | UINT64_C(1) << ((x) & 63))
 
 /* One edge through the patent's four cases. giant (may be NULL): a bitmap
  * kept equal to the members of the set rooted at *groot, updated for
@@ -125,7 +142,8 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
     if (ru == rv) {
         if (ru >= 0)
             return CC_SAME;
-        root[u] = root[v] = u;
+        ST(root[u], u);
+        ST(root[v], u);
         next[u] = v;
         next[v] = -1;
         f->tail[u] = v;
@@ -134,7 +152,7 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
     }
     if (ru < 0 || rv < 0) {
         int32_t r = ru < 0 ? rv : ru, x = ru < 0 ? u : v;
-        root[x] = r;
+        ST(root[x], r);
         next[x] = -1;
         next[f->tail[r]] = x;
         f->tail[r] = x;
@@ -152,12 +170,12 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
     }
     if (giant && big == *groot) {
         for (int32_t x = small; x >= 0; x = next[x]) {
-            root[x] = big;
+            ST(root[x], big);
             SETBIT(giant, x);
         }
     } else {
         for (int32_t x = small; x >= 0; x = next[x])
-            root[x] = big;
+            ST(root[x], big);
         if (giant && small == *groot) {
             /* the marked set moved into a larger one: mark the rest */
             for (int32_t x = big; x >= 0; x = next[x])
@@ -199,9 +217,6 @@ static int bad_edge(const int64_t *edges, int64_t i, int64_t first_index, int64_
  * turned into the root vector and son lists, which hold the result from
  * there on. Parent entries are read and written with relaxed atomics: the
  * races are benign by construction but must not be undefined behaviour. */
-#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-
 static inline int32_t uf_find(int32_t *parent, int32_t x)
 {
     for (;;) {
@@ -232,6 +247,103 @@ static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
         u = ru;  /* hooked meanwhile: retry from the new position */
         v = rv;
     }
+}
+
+/* A root holding a majority of n_probe evenly spaced vertices, when one
+ * does (Boyer-Moore vote; after the sample the giant holds about half of
+ * all vertices); otherwise some root, or -1 when no probe is seen. Only a
+ * guess: it picks which set the son-list build treats as the big one. */
+static int32_t guess_giant(const int32_t *root, int64_t n)
+{
+    const int64_t probes = n < 4096 ? n : 4096;
+    int32_t cand = -1;
+    int64_t votes = 0;
+    for (int64_t i = 0; i < probes; i++) {
+        const int32_t r = root[i * n / probes];
+        if (r < 0)
+            continue;
+        if (votes == 0) {
+            cand = r;
+            votes = 1;
+        } else {
+            votes += r == cand ? 1 : -1;
+        }
+    }
+    return cand;
+}
+
+/* Son lists of a root vector just built by the parallel sample (root[v]
+ * final, next free), by all threads: each thread takes a static range of
+ * vertices. The members of the guessed giant g (most of the seen vertices)
+ * are chained in vertex order in a list per thread, with no shared write,
+ * and the lists are spliced after g in thread order; a member of any other
+ * set is pushed at the front of its root's list, right after the root, by
+ * an atomic exchange on next[root] (sets other than g are small and far
+ * apart, so the threads rarely meet on one), and the first member pushed
+ * (it found next[root] == -1) is the tail. The order inside a small set's
+ * list is therefore arbitrary, which nothing depends on. Before, this was
+ * the one sequential O(n) pass of the sample. */
+static void son_lists_parallel(cc_forest *f, int nt)
+{
+    const int64_t n = f->n;
+    int32_t *restrict root = f->root, *restrict next = f->next, *restrict tail = f->tail,
+            *restrict size = f->size;
+    const int32_t g = guess_giant(root, n);
+    int32_t head[256], last[256], cnt[256];
+    int tn_used = 1;
+
+#pragma omp parallel num_threads(nt)
+    {
+        const int t = omp_get_thread_num(), tn = omp_get_num_threads();
+#pragma omp for schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            if (root[v] == v) {
+                ST(next[v], -1);
+                tail[v] = (int32_t)v;
+                size[v] = 1;
+            }
+        /* (the barrier ending that loop orders the roots' -1 before the
+         * exchanges) */
+        const int64_t lo = n * t / tn, hi = n * (t + 1) / tn;
+        int32_t h = -1, l = -1, c = 0;
+        for (int64_t v = lo; v < hi; v++) {
+            const int32_t r = root[v];
+            if (r < 0 || r == v)
+                continue;
+            if (r == g) {
+                if (l < 0)
+                    h = (int32_t)v;
+                else
+                    next[l] = (int32_t)v;
+                l = (int32_t)v;
+                c++;
+                continue;
+            }
+            const int32_t old = __atomic_exchange_n(&next[r], (int32_t)v, __ATOMIC_RELAXED);
+            next[v] = old;
+            if (old < 0)
+                tail[r] = (int32_t)v;
+            __atomic_fetch_add(&size[r], 1, __ATOMIC_RELAXED);
+        }
+        if (l >= 0)
+            next[l] = -1;
+        head[t] = h;
+        last[t] = l;
+        cnt[t] = c;
+        if (t == 0)
+            tn_used = tn;
+    }
+    if (g < 0)
+        return;
+    /* g's list: g, then each thread's chain in thread (= vertex) order. */
+    int32_t end = g;
+    for (int t = 0; t < tn_used; t++)
+        if (head[t] >= 0) {
+            next[end] = head[t];
+            end = last[t];
+            size[g] += cnt[t];
+        }
+    tail[g] = end;
 }
 
 /* Link edges [0, count) of an empty forest in parallel (see above). Out:
@@ -288,25 +400,7 @@ static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, i
     *bad_out = bad;
     if (bad < count)
         return;
-    /* Son lists in vertex order: the list of r starts at r, then its other
-     * members upwards. tail[r] and size[r] of the giant stay in cache. */
-    int32_t *restrict next = f->next, *restrict tail = f->tail, *restrict size = f->size;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t v = 0; v < n; v++)
-        if (root[v] == v) {
-            next[v] = -1;
-            tail[v] = (int32_t)v;
-            size[v] = 1;
-        }
-    for (int64_t v = 0; v < n; v++) {
-        const int32_t r = root[v];
-        if (r >= 0 && r != v) {
-            next[tail[r]] = (int32_t)v;
-            next[v] = -1;
-            tail[r] = (int32_t)v;
-            size[r]++;
-        }
-    }
+    son_lists_parallel(f, nt);
 }
 
 /* giant: bit v set when v is in the largest set (ties: the smallest root).
@@ -349,16 +443,62 @@ static int32_t mark_giant(const cc_forest *f, uint64_t *giant, int nt)
     return (int32_t)best;
 }
 
+/* Scan edges [lo, hi) of a block e: out[] (pairs) receives those whose
+ * ends are unseen or have different roots; edges with both ends in the
+ * giant bitmap are dropped on two bit tests. Another thread may be linking
+ * meanwhile, so root and giant are read with relaxed loads; a stale value
+ * can only keep an edge that is no longer needed (a root value r always
+ * means "in r's component", sets only merge, and a set bit stays true), never drop
+ * one whose ends are apart. Returns the number kept; *bad: the smallest
+ * index of an edge with a vertex outside [0, n), if below. */
+static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const int32_t *root,
+                          const uint64_t *giant, int32_t *restrict out, int64_t *bad)
+{
+    int64_t k = 0;
+    for (int64_t j = lo; j < hi; j++) {
+        const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
+        if (u >= n || v >= n) {
+            if (j < *bad)
+                *bad = j;
+            continue;
+        }
+        /* Both ends in the giant: one bit each, from L2. */
+        if ((LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63)) & 1)
+            continue;
+        const int32_t ru = LD(root[u]), rv = LD(root[v]);
+        /* Keep unseen ends and different roots; self-loops drop here only
+         * when already seen, link_mark skips the rest. */
+        if (ru != rv || ru < 0) {
+            out[2 * k] = (int32_t)u;
+            out[2 * k + 1] = (int32_t)v;
+            k++;
+        }
+    }
+    return k;
+}
+
+/* Link a scanned block's kept edges (chunk c's kept[c] pairs start at
+ * p + 2 c CC_CHUNK), in order, marking joiners of the giant. */
+static void link_pending(cc_forest *f, const int32_t *p, const int64_t *kept, int64_t nch,
+                         uint64_t *giant, int32_t *groot)
+{
+    for (int64_t c = 0; c < nch; c++) {
+        const int32_t *q = p + 2 * c * CC_CHUNK;
+        for (int64_t k = 0; k < kept[c]; k++)
+            link_mark(f, q[2 * k], q[2 * k + 1], giant, groot);
+    }
+}
+
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads)
 {
     const uint64_t n = (uint64_t)f->n;
-    int64_t sample, i, b, len, kept;
+    int64_t sample, i, b, len, kept, cap, carry_nch = 0;
     int32_t groot;
-    int32_t *pend = NULL;
+    int32_t *pend[2] = {NULL, NULL};
     uint64_t *giant = NULL;
-    int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int64_t tcount[256];
+    int nt = nthreads > 0 ? nthreads : omp_get_max_threads(), cur = 0, carry = -1;
+    int64_t ckept[2][CC_BLOCK / CC_CHUNK];
 
     if (nt > 256)
         nt = 256;
@@ -385,75 +525,65 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
     }
     if (sample == count)
         return G5_OK;
-    pend = g5_malloc((size_t)(count - sample < CC_BLOCK ? count - sample : CC_BLOCK) * 2 * sizeof(int32_t),
-                     "pending edges");
+    cap = count - sample < CC_BLOCK ? count - sample : CC_BLOCK;
+    pend[0] = g5_malloc((size_t)cap * 4 * sizeof(int32_t), "pending edges");
     giant = g5_malloc((size_t)((n + 63) / 64) * sizeof *giant, "giant bitmap");
-    if (!pend || !giant) {
-        free(pend);
+    if (!pend[0] || !giant) {
+        free(pend[0]);
         free(giant);
         return G5_ERR_NOMEM;
     }
+    pend[1] = pend[0] + 2 * cap;
     groot = mark_giant(f, giant, nt);
-    for (b = sample; b < count; b += len) {
+    for (b = sample; b < count; b += len, cur ^= 1) {
         /* The first block is short: its pending edges grow the giant (and
          * its bitmap, kept by link_mark), so later blocks take the slow
          * path less. */
-        len = b == sample ? CC_BLOCK / 4 : CC_BLOCK;
+        len = b == sample ? CC_FIRST_BLOCK : CC_BLOCK;
         len = count - b < len ? count - b : len;
-        const int64_t *e = edges + 2 * b;
-        int64_t bad = len;
-        const int32_t *restrict root = f->root;
+        const int64_t *e = edges + 2 * b, nch = (len + CC_CHUNK - 1) / CC_CHUNK;
+        int64_t bad = len, taken = 0;
+        /* Thread 0 first links the previous block's pending edges (if it
+         * left them), then joins the scan; the chunks go to whichever
+         * thread is free. */
 #pragma omp parallel num_threads(nt) reduction(min : bad)
         {
-            const int t = omp_get_thread_num(), tn = omp_get_num_threads();
-            const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
-            int32_t *restrict out = pend + 2 * lo;
-            int64_t k = 0;
-            for (int64_t j = lo; j < hi; j++) {
-                const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
-                if (u >= n || v >= n) {
-                    if (j < bad)
-                        bad = j;
-                    continue;
-                }
-                /* Both ends in the giant: one bit each, from L2. */
-                if ((giant[u >> 6] >> (u & 63)) & (giant[v >> 6] >> (v & 63)) & 1)
-                    continue;
-                const int32_t ru = root[u], rv = root[v];
-                /* Keep unseen ends and different roots; self-loops drop
-                 * here only when already seen, link_one skips the rest. */
-                if (ru != rv || ru < 0) {
-                    out[2 * k] = (int32_t)u;
-                    out[2 * k + 1] = (int32_t)v;
-                    k++;
-                }
+            if (carry >= 0 && omp_get_thread_num() == 0)
+                link_pending(f, pend[carry], ckept[carry], carry_nch, giant, &groot);
+            for (;;) {
+                const int64_t c = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
+                if (c >= nch)
+                    break;
+                const int64_t lo = c * CC_CHUNK, hi = lo + CC_CHUNK < len ? lo + CC_CHUNK : len;
+                ckept[cur][c] = scan_chunk(e, lo, hi, n, f->root, giant, pend[cur] + 2 * lo, &bad);
             }
-            tcount[t] = k;
-            if (t == 0)
-                for (int s = tn; s < nt; s++)
-                    tcount[s] = 0;
         }
+        carry = -1;
         if (bad < len) {
-            free(pend);
+            free(pend[0]);
             free(giant);
             return bad_edge(edges, b + bad, first_index, f->n);
         }
         kept = 0;
-        for (int t = 0; t < nt; t++) {
-            const int32_t *p = pend + 2 * (len * t / nt);
-            for (int64_t k = 0; k < tcount[t]; k++)
-                link_mark(f, p[2 * k], p[2 * k + 1], giant, &groot);
-            kept += tcount[t];
-        }
-        /* The bitmap follows its set through the links above. Rebuild it
+        for (int64_t c = 0; c < nch; c++)
+            kept += ckept[cur][c];
+        /* The bitmap follows its set through the links. Rebuild it
          * (electing the largest set again, an O(n) pass) only when the
          * filter did poorly: no set yet, or more than an eighth of the
          * block took the slow path (an unshuffled list, whose first edges
-         * were no sample of the rest). */
-        if (b + len < count && (groot < 0 || 8 * kept > len))
+         * were no sample of the rest). A rebuild must not overlap a scan
+         * (the scan would mix bits of two sets), so those pending edges
+         * are linked at once, as are the last block's. */
+        if (b + len < count && groot >= 0 && 8 * kept <= len) {
+            carry = cur;
+            carry_nch = nch;
+            continue;
+        }
+        link_pending(f, pend[cur], ckept[cur], nch, giant, &groot);
+        if (b + len < count)
             groot = mark_giant(f, giant, nt);
     }
-    free(pend);
+    free(pend[0]);
     free(giant);
     return G5_OK;
 }

@@ -482,3 +482,144 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fi
         free(keys);
     }
 }
+
+/* The first-level buckets are filled in one pass into regions sized for
+ * evenly spread hashes; a list whose tuples are mostly one pair overflows
+ * its region (here 200000 copies of {7, 3}, both orders, against regions
+ * of a few thousand) and must be counted exactly by the two-pass scatter,
+ * as must the distinct pairs mixed in, at 1, 2 and 3 threads. */
+Test(cc_stats, one_pair_repeated_overflows_its_region_and_counts_once, .init = mpi_setup,
+     .fini = mpi_teardown)
+{
+    const int64_t m = 300000, n = 1 << 20;
+    int64_t *e = malloc((size_t)m * 16);
+    for (int64_t i = 0; i < m; i++) {
+        if (i % 3 == 2) { /* 100000 distinct pairs {i, i + 1}, i >= 2 */
+            e[2 * i] = i;
+            e[2 * i + 1] = i + 1;
+        } else {
+            e[2 * i] = i % 2 ? 7 : 3;
+            e[2 * i + 1] = i % 2 ? 3 : 7;
+        }
+    }
+    for (int t = 1; t <= 3; t++) {
+        int64_t got = -1;
+        cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(got, 100000 + 1, "%d threads: %lld distinct pairs, want 100001", t, (long long)got);
+    }
+    free(e);
+}
+
+/* cc_count_edges_distinct takes the edge counts in the duplicate count's
+ * first pass: its counts must equal a brute-force count per BFS component
+ * and its distinct pairs a sort, on skewed random graphs (a giant, small
+ * sets, self-loops, repeated pairs) large enough for the one-pass regions
+ * and on one whose repeated pair overflows them (the counts go on past the
+ * overflow), at 1, 2 and 3 threads. Called twice, the counts add up. */
+Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .init = mpi_setup,
+     .fini = mpi_teardown)
+{
+    const int64_t sizes[] = {0, 5, 3000, 90000, 400000};
+    for (size_t si = 0; si < 2 * sizeof sizes / sizeof *sizes; si++) {
+        const int64_t m = sizes[si / 2], n = m / 3 + 5;
+        const int repeated = si % 2; /* every other tuple is the pair {1, 2} */
+        int64_t *e = malloc((size_t)(m + 1) * 16), *lab = malloc((size_t)n * 8), *sz = malloc((size_t)n * 8);
+        int64_t *keys = malloc((size_t)(m + 1) * 8), nc, nk = 0, want_d = 0, want_loops = 0;
+        int32_t *label = malloc((size_t)n * 4);
+        rng_state = 777 + (uint64_t)si;
+        for (int64_t i = 0; i < m; i++) {
+            uint64_t r = rnd();
+            int64_t u = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)n);
+            int64_t v = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)n);
+            if (i % 53 == 7)
+                v = u;
+            if (repeated && i % 2) {
+                u = 1 + (i % 4 == 1);
+                v = 3 - u;
+            }
+            e[2 * i] = u;
+            e[2 * i + 1] = v;
+            if (u == v)
+                want_loops++;
+            else
+                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+        }
+        qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
+        for (int64_t i = 0; i < nk; i++)
+            want_d += i == 0 || keys[i] != keys[i - 1];
+        bfs_labels(n, e, m, lab, &nc, sz);
+        int64_t *want_ce = calloc((size_t)nc + 1, 8);
+        for (int64_t v = 0; v < n; v++)
+            label[v] = (int32_t)lab[v];
+        for (int64_t i = 0; i < m; i++)
+            if (e[2 * i] != e[2 * i + 1])
+                want_ce[lab[e[2 * i]]] += 2;  /* two calls below */
+        for (int t = 1; t <= 3; t++) {
+            int64_t *ce = calloc((size_t)nc + 1, 8), loops = 0, nonloop = 0, d = -1;
+            for (int call = 0; call < 2; call++)
+                cr_assert_eq(cc_count_edges_distinct(MPI_COMM_WORLD, n, label, e, m, t, ce, &loops, &nonloop, &d),
+                             G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(d, want_d, "%lld tuples%s, %d threads: %lld distinct, a sort finds %lld", (long long)m,
+                         repeated ? " (one pair repeated)" : "", t, (long long)d, (long long)want_d);
+            cr_assert_eq(loops, 2 * want_loops, "%lld tuples, %d threads: self-loops %lld, want %lld",
+                         (long long)m, t, (long long)loops, (long long)(2 * want_loops));
+            cr_assert_eq(nonloop, 2 * nk, "%lld tuples, %d threads: non-loop tuples %lld, want %lld",
+                         (long long)m, t, (long long)nonloop, (long long)(2 * nk));
+            for (int64_t c = 0; c < nc; c++)
+                cr_assert_eq(ce[c], want_ce[c], "%lld tuples, %d threads: component %lld has %lld edges, want %lld",
+                             (long long)m, t, (long long)c, (long long)ce[c], (long long)want_ce[c]);
+            free(ce);
+        }
+        free(want_ce); free(e); free(lab); free(sz); free(keys); free(label);
+    }
+}
+
+/* The duplicate count in pieces (cc_dup_*) equals cc_count_distinct: the
+ * slab added in uneven pieces in order and out of order, on a spread list
+ * and on one whose repeated pair overflows a region (the finish then takes
+ * the exact path), and with pieces that do not add up to the slab (also the
+ * exact path), at 1, 2 and 3 threads. */
+Test(cc_stats, duplicate_count_in_pieces_equals_the_whole_count, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t m = 250000, n = 60000;
+    int64_t *e = malloc((size_t)m * 16);
+    for (int repeated = 0; repeated < 2; repeated++) {
+        rng_state = 31 + (uint64_t)repeated;
+        for (int64_t i = 0; i < m; i++) {
+            uint64_t r = rnd();
+            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)n);
+            e[2 * i + 1] = i % 61 == 1 ? e[2 * i] : (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)n);
+            if (repeated && i % 3) {
+                e[2 * i] = 11;
+                e[2 * i + 1] = 12;
+            }
+        }
+        for (int t = 1; t <= 3; t++) {
+            int64_t want = -1, got = -2;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &want), G5_OK, "%s", g5_error_msg());
+            for (int order = 0; order < 3; order++) {
+                /* pieces [0, a), [a, b), [b, m): in order, reversed, or b..m missing */
+                const int64_t a = 1000 + 777 * t, b = m / 2 + 13;
+                cc_dup *d = NULL;
+                cr_assert_eq(cc_dup_create(MPI_COMM_WORLD, n, m, t, &d), G5_OK, "%s", g5_error_msg());
+                if (order == 1) {
+                    cc_dup_add(d, e + 2 * b, m - b);
+                    cc_dup_add(d, e + 2 * a, b - a);
+                    cc_dup_add(d, e, a);
+                } else {
+                    cc_dup_add(d, e, a);
+                    cc_dup_add(d, e + 2 * a, b - a);
+                    if (order == 0)
+                        cc_dup_add(d, e + 2 * b, m - b);
+                }
+                cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
+                cr_assert_eq(got, want, "repeated=%d, %d threads, order %d: %lld distinct in pieces, %lld whole",
+                             repeated, t, order, (long long)got, (long long)want);
+                cc_dup_free(&d);
+                cr_assert_null(d, "cc_dup_free clears the handle");
+            }
+        }
+    }
+    cc_dup_free(NULL);
+    free(e);
+}

@@ -19,32 +19,41 @@
  * per-thread arrays).
  *   Pass 1 (count): one uint32 per row, which becomes rawdeg (the row length
  *   before merging, also the TEPS count of kern_reached_edges); remote
- *   entries travel as their 4-byte local row. rowptr = prefix sum; the
- *   entries array is allocated once at its exact pre-merge size.
+ *   entries travel as their 4-byte local row. Pass 1 also reads every
+ *   non-loop weight and checks it is k * 2^-24 for an integer k in
+ *   [0, 2^24) (the generator's are), and the ranks agree on the flag with
+ *   the allreduce that closes the pass: the weight layout (kern_impl.h,
+ *   kern_w) is decided before anything is stored. rowptr = prefix sum; the
+ *   graph's own col (uint32) and weight array (3-byte k, or floats when
+ *   some weight is not such a multiple) are allocated once at their exact
+ *   pre-merge size.
  *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
- *   weight) records; each entry is stored as one 64-bit key (weight bits
- *   << 32 | column) at its row's cursor (rowptr itself, shifted back after).
- *   One word per entry is one cache line touched per random store; the
- *   stores go in staged blocks (prefetch cursors, advance and prefetch
- *   targets, store) so their misses overlap. A digest of the edges seen by
- *   each pass must agree (the file cannot change in between unnoticed).
- *   Merge: each row is put in (weight, column) order at once, the order
- *   kernel 3 wants (non-negative float bits order like the values): rows
- *   of KERN_BUCKET_ROW entries or more are bucketed by weight then sorted
- *   per bucket, shorter rows sorted as integers. Walking the row in that
+ *   weight key) records, the key being k or the float's bits (both order
+ *   like the weights); each entry is stored straight into col and the
+ *   weight array at its row's cursor (rowptr itself, shifted back after),
+ *   7 bytes per entry (8 with floats): no wider array ever exists. The
+ *   random stores go in staged blocks (prefetch cursors, advance and
+ *   prefetch both targets, store) so their misses overlap; weights are
+ *   stored bytewise (a neighbour may be another thread's). A digest of the
+ *   edges seen by each pass must agree (the file cannot change in between
+ *   unnoticed).
+ *   Merge: each row is gathered as 64-bit keys (weight key << 32 | column)
+ *   into per-thread scratch in (weight, column) order at once, the order
+ *   kernel 3 wants: rows of KERN_BUCKET_ROW entries or more are bucketed by
+ *   weight straight from the arrays then sorted per bucket, shorter rows
+ *   gathered on the stack and sorted as integers. Walking the keys in that
  *   order, an entry whose column was already seen (a per-thread bitmap over
  *   the pid space, cleared after each row) is a duplicate with a larger or
  *   equal weight and is dropped: the kept entry is the smallest weight, as
  *   a sort by column would keep (shortest paths are unchanged). Kept
- *   entries are written back as column << 32 | weight bits; rows compacted
- *   in place (threads compact their blocks, then blocks move down in
- *   order); then the words are split into col (uint32) and w (float)
- *   walking down from the end, releasing the words' pages as they are
- *   copied, so the split costs no extra resident memory. Weights are
- *   stored as 3-byte integers k (weight k * 2^-24) when every weight of the
- *   graph on every rank is such a multiple (the generator's are; one
- *   allreduce'd flag), as floats otherwise (kern_impl.h, kern_w). The graph
- *   records rows_by_weight, so csr_sort.c has nothing left to do.
+ *   entries are written back to the front of their row; rows are compacted
+ *   in place (threads compact their blocks, then blocks move down in order)
+ *   and the merged-away tail's pages released. When pass 1 chose floats
+ *   but every kept weight on every rank is a multiple of 2^-24 after all
+ *   (the odd ones were on self-loops or heavier duplicates), the floats are
+ *   rewritten in place as 3-byte integers, so the layout depends on the kept
+ *   graph only (one allreduce'd flag, the one that closes construction).
+ *   The graph records rows_by_weight, so csr_sort.c has nothing left to do.
  *
  * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
  * the spec) happen inside this function; their seconds are returned so the
@@ -56,16 +65,17 @@
  *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
  *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
  *           8 C each)
- *   pass 2: + packed entries 8 nraw (+ records up to 24 C each way)
+ *   pass 2: + col 4 nraw + weights 3 nraw (4 nraw with floats) (+ records
+ *           up to 24 C each way)
  *   merge:  the same, tail pages released; per thread a bitmap of the pid
  *           space (pid space / 8 bytes) and scratch for the longest row
- *           (12 bytes per entry); split: 8 nnz throughout
+ *           (8 bytes per entry + its bucket starts)
  *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + weights 3 nnz
  *           (4 nnz for weights that are not multiples of 2^-24).
- * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M, nnz ~ 1.87
- * M for M input edges at SCALE 20) the peak is 8 nraw + 12 nl ~ 16.75 bytes
- * per input edge plus the chunk buffers, and the graph is ~13.8 (15.7 with
- * float weights).
+ * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M for M input
+ * edges, nnz ~ 1.87 M at SCALE 20, 1.94 M at SCALE 24) the peak is
+ * 7 nraw + 12 nl ~ 14.75 bytes per input edge plus the chunk buffers (16.75
+ * with float weights), and the graph is ~13.8-14.3 (15.7-16.3 with floats).
  */
 #include "io.h"
 #include "kern_impl.h"
@@ -82,10 +92,37 @@
 #define KERN_CHUNK_DEFAULT ((int64_t)1 << 20)
 #define KERN_SHORT_ROW 24                        /* insertion sort below this */
 
-typedef struct rec { uint32_t row, col; float w; } rec;
+/* An entry on its way to its row: local row, column pid, weight key (the
+ * 24-bit integer k when the graph takes the 24-bit layout, the float's bits
+ * otherwise; both order like the weights). */
+typedef struct rec { uint32_t row, col, wk; } rec;
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+/* 1 when the weight is k * 2^-24 for an integer k in [0, 2^24), exactly
+ * (bit for bit: -0.0 and NaN do not qualify): then f * 2^24 (exact, a
+ * power-of-two scaling) is k. Branch-free, for pass 1's check of every
+ * weight. */
+static inline int weight_is_w24(float f)
+{
+    float s = f * 0x1p24f;
+    float q = s >= 0.0f && s < 0x1p24f ? s : 0.0f;  /* in range for the conversion */
+    return (f2u(f) >> 31 == 0) & (f < 1.0f) & (s == (float)(int32_t)q);
+}
+
+/* The weight key of w in the graph's layout (w24: weight_is_w24(w)). */
+static inline uint32_t weight_key(float w, int w24)
+{
+    return w24 ? (uint32_t)(w * 0x1p24f) : f2u(w);
+}
+
+/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array
+ * (byte stores: the neighbours may belong to another thread's row). */
+static inline void w3_put(uint8_t *w3, int64_t i, uint32_t k)
+{
+    uint8_t *p = w3 + 3 * i;
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
 /* Where the edges come from: memory (edges != NULL) or the file. */
 typedef struct src {
     const int64_t *edges;
@@ -108,8 +145,9 @@ static double cpu_now(void)
 }
 
 /* Collective when streaming (every rank calls it in every round). Make this
- * rank's edges [lo, lo+n) available in *e, *w (weights only when fill). */
-static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, const float **w)
+ * rank's edges [lo, lo+n) available in *e, *w (both passes read the
+ * weights: pass 1 decides the weight layout from them). */
+static int src_get(src *s, int64_t lo, int64_t n, const int64_t **e, const float **w)
 {
     if (!s->ef) {
         *e = s->edges + 2 * lo;
@@ -117,7 +155,7 @@ static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, c
         return G5_OK;
     }
     double t0 = g5_now(), c0 = cpu_now();
-    int rc = io_edges_read_slab(s->ef, s->first + lo, n, s->ebuf, fill ? s->wbuf : NULL);
+    int rc = io_edges_read_slab(s->ef, s->first + lo, n, s->ebuf, s->wbuf);
     s->read_s += g5_now() - t0;
     s->read_cpu += cpu_now() - c0;
     *e = s->ebuf;
@@ -210,8 +248,11 @@ typedef struct build {
     int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    uint64_t *pk;           /* [nraw] entries: weight bits << 32 | column when filled,
-                               column << 32 | weight bits once merged */
+    int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
+    int w24;                /* the layout (agreed after pass 1) */
+    uint32_t *col;          /* [nraw + 1] the graph's col, filled at the raw row offsets */
+    uint8_t *w3;            /* [3 nraw + 8] the graph's w3 when w24 */
+    float *w;               /* [nraw + 2] the graph's w otherwise */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;
@@ -255,16 +296,34 @@ static void apply(build *b, const rec *r, int n, int fill)
         for (int k = 0; k < n; k++) cnt[r[k].row]++;
         return;
     }
-    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw, *pk = b->pk;
+    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw;
+    uint32_t *col = b->col;
+    uint8_t *w3 = b->w3;
+    float *w = b->w;
     int64_t *pos = b->rowptr;
     for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
-    for (int k = 0; k < n; k++) {
-        p[k] = (uint64_t)pos[r[k].row]++;
-        __builtin_prefetch(&pk[p[k] < nraw ? p[k] : 0], 1);
-    }
-    for (int k = 0; k < n; k++) {
-        if (p[k] < nraw) pk[p[k]] = (uint64_t)f2u(r[k].w) << 32 | r[k].col;
-        else b->overflow = 1;
+    if (w3) {
+        for (int k = 0; k < n; k++) {
+            p[k] = (uint64_t)pos[r[k].row]++;
+            uint64_t q = p[k] < nraw ? p[k] : 0;
+            __builtin_prefetch(&col[q], 1);
+            __builtin_prefetch(&w3[3 * q], 1);
+        }
+        for (int k = 0; k < n; k++) {
+            if (p[k] < nraw) { col[p[k]] = r[k].col; w3_put(w3, (int64_t)p[k], r[k].wk); }
+            else b->overflow = 1;
+        }
+    } else {
+        for (int k = 0; k < n; k++) {
+            p[k] = (uint64_t)pos[r[k].row]++;
+            uint64_t q = p[k] < nraw ? p[k] : 0;
+            __builtin_prefetch(&col[q], 1);
+            __builtin_prefetch(&w[q], 1);
+        }
+        for (int k = 0; k < n; k++) {
+            if (p[k] < nraw) { col[p[k]] = r[k].col; memcpy(&w[p[k]], &r[k].wk, 4); }
+            else b->overflow = 1;
+        }
     }
 }
 
@@ -351,7 +410,8 @@ static void apply_local(build *b, int64_t n, int fill, const void *recv, int64_t
 #define KERN_AHEAD 16   /* edges between a placement prefetch and its use */
 
 /* Collective. One round: route this rank's edges e[0, n) (slab indices lo..)
- * with weights wt (fill only). Entries for this rank are applied directly,
+ * with weights wt (pass 1 checks them for the 24-bit layout, pass 2 stores
+ * their keys). Entries for this rank are applied directly,
  * the others exchanged and applied by their owners. ok: this rank's state;
  * returns 1 when every rank is still ok (0 on every rank otherwise). At
  * P > 1 the locating loop leaves both endpoints' pids in b->pid, so packing
@@ -376,6 +436,8 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             rec *L = b->lbuf + 2 * a;
             int64_t k = 0;
             uint64_t h = 0;
+            int good24 = 1;
+            const int w24 = b->w24;
             /* local copies: the stores below could alias the structs */
             finder F = *f;
             rank_table T;
@@ -399,7 +461,9 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                     break;
                 }
                 uint32_t gu = (uint32_t)(base[ou] + lu), gv = (uint32_t)(base[ov] + lv);
-                float w = fill ? wt[i] : 0.0f;
+                uint32_t w = 0;
+                if (fill) w = weight_key(wt[i], w24);
+                else good24 &= weight_is_w24(wt[i]);
                 if (pd) { pd[2 * i] = gu; pd[2 * i + 1] = gv; }
                 /* branch-free: at P > 1 local or remote is a coin toss */
                 L[k] = (rec){(uint32_t)lu, gv, w};
@@ -412,6 +476,10 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             b->lcnt[s] = k;
 #pragma omp atomic
             b->hash[fill] += h;
+            if (!good24) {
+#pragma omp atomic write
+                b->w24ok = 0;
+            }
         }
     }
     if (P == 1) {
@@ -448,15 +516,17 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             int64_t *o = so + (size_t)s * P;
             const int64_t *base = d->base;
             const rank_table T = b->by_pid;     /* a copy no store can alias */
+            const int w24 = b->w24;
             for (int64_t i = a; i < z; i++) {
                 if (e[2 * i] == e[2 * i + 1]) continue;
                 uint32_t gu = pid[2 * i], gv = pid[2 * i + 1];
                 int ou = rank_of(&T, gu), ov = rank_of(&T, gv);
                 if (fill) {
                     rec *r = (rec *)sb;
-                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wt[i]};
+                    uint32_t wk = weight_key(wt[i], w24);
+                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wk};
                     o[ou] += ou != me;
-                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wt[i]};
+                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wk};
                     o[ov] += ov != me;
                 } else {
                     uint32_t *r = (uint32_t *)sb;
@@ -494,7 +564,7 @@ static int pass(build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds,
         if (hi > count) hi = count;
         const int64_t *e = NULL;
         const float *w = NULL;
-        int rc = src_get(sr, lo, hi - lo, fill, &e, &w);   /* agreed when streaming */
+        int rc = src_get(sr, lo, hi - lo, &e, &w);   /* agreed when streaming */
         if (rc != G5_OK) { *read_rc = rc; return 0; }
         all = route_round(b, e, w, hi - lo, lo, fill, ok && all);
     }
@@ -535,51 +605,68 @@ void kern_sort_u64(uint64_t *a, int64_t n)
     insertion_u64(a, n);
 }
 
-/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n / 
+/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n /
  * KERN_BUCKET_SIZE buckets of equal width between the row's smallest and
  * largest weight (the bucket of a weight never decreases as the weight
  * grows, so bucket order is weight order), one counting pass and one
- * scatter into scratch, then each bucket sorted as keys (insertion sort when
- * short; a bucket of many equal weights, e.g. weights from a small set, is
- * quicksorted). Uniform weights give buckets of ~KERN_BUCKET_SIZE keys, and
- * no comparison sort runs over the whole row. */
+ * scatter of the row's keys into scratch, then each bucket sorted as keys
+ * (insertion sort when short; a bucket of many equal weights, e.g. weights
+ * from a small set, is quicksorted). Uniform weights give buckets of
+ * ~KERN_BUCKET_SIZE keys, and no comparison sort runs over the whole row.
+ * Shorter rows are gathered as keys on the stack and sorted. */
 #define KERN_BUCKET_ROW 64
 #define KERN_BUCKET_SIZE 4
 
+/* Entry i's weight key (k or float bits) and the value it stands for, on
+ * the scale the buckets divide (k itself for the 24-bit layout: only the
+ * order and the spacing matter). */
+static inline uint32_t wkey_at(const build *b, int64_t i)
+{
+    if (b->w3) return kern_w3_get(b->w3, i);
+    uint32_t u;
+    memcpy(&u, &b->w[i], 4);
+    return u;
+}
+static inline double wkey_value(uint32_t k, int w24)
+{
+    if (w24) return (double)k;
+    float f;
+    memcpy(&f, &k, 4);
+    return (double)f;
+}
+
 /* The bucket of a key: its weight's offset from the row's smallest, scaled
  * and truncated, at most top. */
-static inline int64_t bucket_of(uint64_t key, float lo, double scale, double top)
+static inline int64_t bucket_of(uint32_t k, int w24, double lo, double scale, double top)
 {
-    uint32_t b = (uint32_t)(key >> 32);
-    float w;
-    memcpy(&w, &b, 4);
-    double x = ((double)w - (double)lo) * scale;
+    double x = (wkey_value(k, w24) - lo) * scale;
     return (int64_t)(x < top ? x : top);
 }
 
-/* Sort the keys a[0, n) (weight bits << 32 | column) into sc[0, n), using
- * cnt ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
-static void bucket_by_weight(const uint64_t *a, int64_t n, uint64_t *sc, int64_t *cnt)
+/* Sort the row of n entries at e0 (read from the graph's arrays) into
+ * sc[0, n) as keys (weight key << 32 | column), using cnt
+ * ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
+static void bucket_by_weight(const build *b, int64_t e0, int64_t n, uint64_t *sc, int64_t *cnt)
 {
+    const uint32_t *col = b->col + e0;
+    const int w24 = b->w3 != NULL;
     int64_t nb = n / KERN_BUCKET_SIZE;
-    float lo, hi;
-    uint32_t b0 = (uint32_t)(a[0] >> 32);
-    memcpy(&lo, &b0, 4);
-    hi = lo;
+    double lo = wkey_value(wkey_at(b, e0), w24), hi = lo;
     for (int64_t i = 1; i < n; i++) {
-        uint32_t b = (uint32_t)(a[i] >> 32);
-        float w;
-        memcpy(&w, &b, 4);
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
+        double x = wkey_value(wkey_at(b, e0 + i), w24);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
     }
-    /* in double: the scale stays finite however close lo and hi are; a NaN
-     * falls into the last bucket (x < nb is false), so indices stay in range */
-    double scale = hi > lo ? (double)nb / ((double)hi - (double)lo) : 0.0, top = (double)(nb - 1);
+    /* the scale stays finite however close lo and hi are; a NaN falls into
+     * the last bucket (x < top is false), so indices stay in range */
+    double scale = hi > lo ? (double)nb / (hi - lo) : 0.0, top = (double)(nb - 1);
     memset(cnt, 0, ((size_t)nb + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) cnt[bucket_of(a[i], lo, scale, top) + 1]++;
+    for (int64_t i = 0; i < n; i++) cnt[bucket_of(wkey_at(b, e0 + i), w24, lo, scale, top) + 1]++;
     for (int64_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
-    for (int64_t i = 0; i < n; i++) sc[cnt[bucket_of(a[i], lo, scale, top)]++] = a[i];
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t k = wkey_at(b, e0 + i);
+        sc[cnt[bucket_of(k, w24, lo, scale, top)]++] = (uint64_t)k << 32 | col[i];
+    }
     /* cnt[k] is now the end of bucket k */
     int64_t s = 0;
     for (int64_t k = 0; k < nb; k++) {
@@ -597,18 +684,21 @@ typedef struct merge_ws {
     uint64_t *seen;
 } merge_ws;
 
-/* Order a row (keys: weight bits << 32 | column) by (weight, column), drop
+/* Order the row of n entries at e0 by (weight, column) into scratch, drop
  * every entry whose column came earlier in that order (the first, smallest
  * weight, stays: the same entry a sort by column would keep) and write the
- * kept ones back as column << 32 | weight bits; returns the kept length. */
-static int64_t merge_row(uint64_t *a, int64_t n, merge_ws *ws)
+ * kept ones back to the row's front; returns the kept length. */
+static int64_t merge_row(build *b, int64_t e0, int64_t n, merge_ws *ws)
 {
-    const uint64_t *s = a;
-    if (n >= KERN_BUCKET_ROW && ws->sc) {
-        bucket_by_weight(a, n, ws->sc, ws->cnt);
+    uint64_t small[KERN_BUCKET_ROW];
+    const uint64_t *s = small;
+    uint32_t *col = b->col + e0;
+    if (n >= KERN_BUCKET_ROW) {
+        bucket_by_weight(b, e0, n, ws->sc, ws->cnt);
         s = ws->sc;
     } else {
-        kern_sort_u64(a, n);
+        for (int64_t i = 0; i < n; i++) small[i] = (uint64_t)wkey_at(b, e0 + i) << 32 | col[i];
+        kern_sort_u64(small, n);
     }
     uint64_t *seen = ws->seen;
     int64_t k = 0;
@@ -618,9 +708,12 @@ static int64_t merge_row(uint64_t *a, int64_t n, merge_ws *ws)
         uint64_t bit = (uint64_t)1 << (c & 63);
         if (seen[c >> 6] & bit) continue;
         seen[c >> 6] |= bit;
-        a[k++] = x << 32 | x >> 32;
+        col[k] = c;
+        if (b->w3) w3_put(b->w3, e0 + k, (uint32_t)(x >> 32));
+        else { uint32_t u = (uint32_t)(x >> 32); memcpy(&b->w[e0 + k], &u, 4); }
+        k++;
     }
-    for (int64_t i = 0; i < k; i++) seen[a[i] >> 38] = 0;
+    for (int64_t i = 0; i < k; i++) seen[col[i] >> 6] = 0;
     return k;
 }
 
@@ -632,57 +725,18 @@ static void release_pages(void *p, size_t bytes)
     if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
 }
 
-/* 1 when the weight bits u are k * 2^-24 for an integer k in [0, 2^24),
- * exactly (bit for bit: -0.0 does not qualify), with k in *k. */
-static inline int weight_is_w24(uint32_t u, uint32_t *k)
+/* Move n entries from entry s to entry d < s (both arrays). */
+static void move_entries(build *b, int64_t d, int64_t s, int64_t n)
 {
-    float f;
-    memcpy(&f, &u, 4);
-    if (!(f >= 0.0f && f < 1.0f)) return 0;
-    float s = f * 0x1p24f;                    /* exact: a power-of-two scaling */
-    uint32_t q = (uint32_t)s;
-    *k = q;
-    return (float)q == s && f2u((float)q * 0x1p-24f) == u;
-}
-
-/* 1 when every packed entry's weight fits the 24-bit layout. */
-static int all_w24(const uint64_t *pk, int64_t n)
-{
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k;
-        bad |= !weight_is_w24((uint32_t)pk[i], &k);
-    }
-    return !bad;
-}
-
-/* Split the packed entries pk[0, n) into g->col and the weights (3-byte
- * integers when g->w24, floats otherwise), walking down from the end in
- * blocks and releasing each block's pages of pk once copied, so the
- * resident memory stays at about 8 bytes per entry instead of 15-16. */
-#define KERN_UNZIP_BLOCK ((int64_t)1 << 20)
-static void unzip(uint64_t *pk, int64_t n, kern_graph *g)
-{
-    uint32_t *col = g->col;
-    for (int64_t hi = n; hi > 0;) {
-        int64_t lo = hi > KERN_UNZIP_BLOCK ? hi - KERN_UNZIP_BLOCK : 0;
-#pragma omp parallel for schedule(static)
-        for (int64_t i = lo; i < hi; i++) {
-            col[i] = (uint32_t)(pk[i] >> 32);
-            uint32_t u = (uint32_t)pk[i], k = u;
-            if (g->w24) weight_is_w24(u, &k);          /* all_w24 said yes */
-            kern_wkey_set(g, i, k);
-        }
-        release_pages(pk + lo, (size_t)(hi - lo) * sizeof(uint64_t));
-        hi = lo;
-    }
+    memmove(b->col + d, b->col + s, (size_t)n * sizeof(uint32_t));
+    if (b->w3) memmove(b->w3 + 3 * d, b->w3 + 3 * s, (size_t)n * 3);
+    else memmove(b->w + d, b->w + s, (size_t)n * sizeof(float));
 }
 
 /* Sort and merge every row, compact the rows in place, release the tail.
  * The kept lengths are held in cnt (the raw lengths) until rowptr is
  * rewritten to the final layout, then cnt gets the raw lengths back from
- * the old row starts. Returns nnz. */
+ * the old row starts. Returns nnz, -1 when a scratch allocation failed. */
 static int64_t merge_rows(build *b)
 {
     uint32_t *kept = b->cnt;
@@ -694,17 +748,17 @@ static int64_t merge_rows(build *b)
         if (rowptr[v + 1] - rowptr[v] > maxrow) maxrow = rowptr[v + 1] - rowptr[v];
 #pragma omp parallel reduction(| : fail)
     {
-        /* without the key scratch, long rows are quicksorted */
         merge_ws ws = {NULL, NULL, calloc(words, sizeof(uint64_t))};
         if (maxrow >= KERN_BUCKET_ROW) {
             ws.sc = malloc((size_t)maxrow * sizeof(uint64_t));
             ws.cnt = malloc(((size_t)maxrow / KERN_BUCKET_SIZE + 1) * sizeof(int64_t));
-            if (!ws.sc || !ws.cnt) { free(ws.sc); ws.sc = NULL; }
+            if (!ws.sc || !ws.cnt) fail = 1;
         }
         if (!ws.seen) fail = 1;
+        const int mine = !fail;
 #pragma omp for schedule(dynamic, 64)
         for (int64_t v = 0; v < nl; v++)
-            if (ws.seen) kept[v] = (uint32_t)merge_row(b->pk + rowptr[v], rowptr[v + 1] - rowptr[v], &ws);
+            if (mine) kept[v] = (uint32_t)merge_row(b, rowptr[v], rowptr[v + 1] - rowptr[v], &ws);
         free(ws.sc); free(ws.cnt); free(ws.seen);
     }
     if (fail) return -1;
@@ -715,7 +769,7 @@ static int64_t merge_rows(build *b)
     for (int t = 0; t < T; t++) {
         int64_t a = nl * t / T, z = nl * (t + 1) / T, o = rowptr[a];
         for (int64_t v = a; v < z; v++) {
-            if (o != rowptr[v]) memmove(b->pk + o, b->pk + rowptr[v], kept[v] * sizeof(uint64_t));
+            if (o != rowptr[v]) move_entries(b, o, rowptr[v], kept[v]);
             o += kept[v];
         }
         bcnt[t] = o - rowptr[a];
@@ -723,7 +777,7 @@ static int64_t merge_rows(build *b)
     int64_t o = 0;
     for (int t = 0; t < T; t++) {
         int64_t a = rowptr[nl * t / T];
-        if (o != a) memmove(b->pk + o, b->pk + a, bcnt[t] * sizeof(uint64_t));
+        if (o != a) move_entries(b, o, a, bcnt[t]);
         o += bcnt[t];
     }
     int64_t prev = rowptr[0];
@@ -734,10 +788,41 @@ static int64_t merge_rows(build *b)
         kept[v] = (uint32_t)(next - prev);
         prev = next;
     }
-    release_pages(b->pk + o, (size_t)(b->nraw - o) * sizeof(uint64_t));
+    /* the merged-away tail (w3 keeps its 8 bytes of padding) */
+    release_pages(b->col + o, (size_t)(b->nraw - o) * sizeof(uint32_t));
+    if (b->w3) release_pages(b->w3 + 3 * o + 8, (size_t)(b->nraw - o) * 3);
+    else release_pages(b->w + o, (size_t)(b->nraw - o) * sizeof(float));
     return o;
 }
 
+/* 1 when every weight of the float layout's w[0, n) is k * 2^-24. */
+static int all_w24(const float *w, int64_t n)
+{
+    int good = 1;
+#pragma omp parallel for schedule(static) reduction(& : good)
+    for (int64_t i = 0; i < n; i++) good &= weight_is_w24(w[i]);
+    return good;
+}
+
+/* The float layout's n weights rewritten in place as 3-byte integers (the
+ * array was allocated with 4 n + 8 >= 3 n + 8 bytes). Sequential: entry i
+ * is read before its bytes 3i..3i+2 are written, and those bytes belong to
+ * entries <= i only. Then the array is shrunk (a failed shrink keeps the
+ * larger block, still valid). */
+static void floats_to_w3(kern_graph *g)
+{
+    uint8_t *p = (uint8_t *)g->w;
+    for (int64_t i = 0; i < g->nnz; i++) {
+        float f;
+        memcpy(&f, p + 4 * i, 4);
+        w3_put(p, i, (uint32_t)(f * 0x1p24f));
+    }
+    memset(p + 3 * g->nnz, 0, 8);
+    uint8_t *q = realloc(p, (size_t)g->nnz * 3 + 8);
+    g->w3 = q ? q : p;
+    g->w = NULL;
+    g->w24 = 1;
+}
 /* Collective: build from src (count edges on this rank, chunk per round). */
 static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count, int64_t chunk,
                        kern_graph **out)
@@ -746,7 +831,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int rc = G5_OK;
     int64_t nl = d->nlocal[me];
     build b = {.comm = comm, .d = d, .P = P, .me = me, .S = S, .nl = nl, .bad = -1,
-               .esize_recv = 4};
+               .esize_recv = 4, .w24ok = 1};
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
     if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
@@ -800,15 +885,24 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
             while (v < nl && rowptr[v] < b.nraw * t / S) v++;
             b.rlo[t] = v;
         }
-        if (ok) {
-            b.pk = big_malloc(((size_t)b.nraw + 1) * sizeof(uint64_t));
-            if (!b.pk) ok = 0, b.nomem = 1;
-        }
     }
     {
-        int mine = ok && all, every;
-        MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
-        if (!every) goto agree;
+        /* The 24-bit weight layout when every rank saw only such weights
+         * (a failed rank votes yes and stops at the agreement below), so
+         * all ranks hold the same layout; then the entries are filled
+         * straight into it. */
+        int mine[2] = {ok && all, b.w24ok || !(ok && all)}, every[2];
+        MPI_Allreduce(mine, every, 2, MPI_INT, MPI_MIN, comm);
+        if (!every[0]) goto agree;
+        b.w24 = g->w24 = every[1];
+        g->col = big_malloc(((size_t)b.nraw + 1) * sizeof(uint32_t));
+        if (g->w24) g->w3 = big_malloc((size_t)b.nraw * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
+        else g->w = big_malloc(((size_t)b.nraw + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
+        b.col = g->col; b.w3 = g->w3; b.w = g->w;
+        int have = g->col && (g->w3 || g->w);
+        if (!have) ok = 0, b.nomem = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
+        if (!have) goto agree;
     }
 
     t1 = g5_now(); r1 = sr->read_s;
@@ -825,26 +919,13 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         for (int64_t v = 0; v < nl; v++) g->rowptr[v] -= b.cnt[v];
     }
     t2 = g5_now(); r2 = sr->read_s;
+    int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
     if (all && ok) {
         g->nnz = merge_rows(&b);
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
-    }
-    {
-        /* The 24-bit weight layout when every rank's weights allow it, so
-         * all ranks hold the same layout (a failed rank votes yes and stops
-         * at the agreement below). */
-        int mine = all && ok ? all_w24(b.pk, g->nnz) : 1, every;
-        MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
-        if (g) g->w24 = every;
+        else if (!g->w24) odd = !all_w24(g->w, g->nnz);
     }
     if (all && ok) {
-        g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
-        if (g->w24) g->w3 = big_malloc((size_t)g->nnz * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
-        else g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
-        if (g->col && (g->w3 || g->w)) unzip(b.pk, g->nnz, g);
-        else ok = 0, b.nomem = 1;
-        free(b.pk);
-        b.pk = NULL;
         /* Kernel 3's light/heavy delta-stepping wants every row ordered by
          * weight (its light edges a prefix): merge_rows left them in
          * (weight, column) order, inside the timed region. */
@@ -860,10 +941,20 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     free(b.lbuf); b.lbuf = NULL;
     free(b.pid); b.pid = NULL;
     {
-        int64_t v[2] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0}, s[2];
-        MPI_Allreduce(v, s, 2, MPI_INT64_T, MPI_SUM, comm);
+        /* With float weights, the kept entries may all be k * 2^-24 after
+         * all (pass 1 also saw the self-loops' and the dropped duplicates'
+         * weights): then the graph takes the 24-bit layout as well, so the
+         * layout depends only on the kept graph. Rare, so done after this
+         * agreement and its time added to the merge phase. */
+        int64_t v[3] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0, odd}, s[3];
+        MPI_Allreduce(v, s, 3, MPI_INT64_T, MPI_SUM, comm);
         if (s[0]) goto agree;
         g->nnz_global = s[1];
+        if (!g->w24 && s[2] == 0) {
+            double t3 = g5_now();
+            floats_to_w3(g);
+            g->build_time[2] += g5_now() - t3;
+        }
     }
     g->comm = comm; g->rank = me; g->nranks = P; g->dist = d; g->nlocal = nl;
     g->base = d->base[me];
@@ -891,7 +982,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.lbuf); free(b.pid); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
+    free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv);
     kern_graph_free(&g);
     return rc;
 }

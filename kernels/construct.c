@@ -100,14 +100,29 @@ typedef struct rec { uint32_t row, col, wk; } rec;
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 /* 1 when the weight is k * 2^-24 for an integer k in [0, 2^24), exactly
- * (bit for bit: -0.0 and NaN do not qualify): then f * 2^24 (exact, a
- * power-of-two scaling) is k. Branch-free, for pass 1's check of every
- * weight. */
+ * (bit for bit: -0.0 and NaN do not qualify). On the bits alone, so the
+ * check vectorizes: 0, or a normal float of biased exponent E in
+ * [103, 126] (a value in [2^-24, 1); the sign bit makes E larger) whose
+ * value (2^23 + mantissa) * 2^(E - 150) has no bit below 2^-24, i.e. whose
+ * low 126 - E mantissa bits are zero. */
 static inline int weight_is_w24(float f)
 {
-    float s = f * 0x1p24f;
-    float q = s >= 0.0f && s < 0x1p24f ? s : 0.0f;  /* in range for the conversion */
-    return (f2u(f) >> 31 == 0) & (f < 1.0f) & (s == (float)(int32_t)q);
+    uint32_t u = f2u(f), e = u >> 23, m = u & 0x7FFFFFu;
+    uint32_t low = ((uint32_t)1 << ((126 - e) & 31)) - 1;
+    return (u == 0) | ((e >= 103) & (e <= 126) & ((m & low) == 0));
+}
+
+/* 1 when every weight of the edges e[a, z) that is not a self-loop's is
+ * k * 2^-24: first all weights at once (a loop the compiler vectorizes),
+ * and only when that fails, edge by edge without the self-loops. */
+static int slice_w24(const int64_t *e, const float *wt, int64_t a, int64_t z)
+{
+    int good = 1;
+    for (int64_t i = a; i < z; i++) good &= weight_is_w24(wt[i]);
+    if (good) return 1;
+    for (int64_t i = a; i < z; i++)
+        if (e[2 * i] != e[2 * i + 1] && !weight_is_w24(wt[i])) return 0;
+    return 1;
 }
 
 /* The weight key of w in the graph's layout (w24: weight_is_w24(w)). */
@@ -436,8 +451,11 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             rec *L = b->lbuf + 2 * a;
             int64_t k = 0;
             uint64_t h = 0;
-            int good24 = 1;
             const int w24 = b->w24;
+            if (!fill && !slice_w24(e, wt, a, z)) {
+#pragma omp atomic write
+                b->w24ok = 0;
+            }
             /* local copies: the stores below could alias the structs */
             finder F = *f;
             rank_table T;
@@ -461,9 +479,7 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                     break;
                 }
                 uint32_t gu = (uint32_t)(base[ou] + lu), gv = (uint32_t)(base[ov] + lv);
-                uint32_t w = 0;
-                if (fill) w = weight_key(wt[i], w24);
-                else good24 &= weight_is_w24(wt[i]);
+                uint32_t w = fill ? weight_key(wt[i], w24) : 0;
                 if (pd) { pd[2 * i] = gu; pd[2 * i + 1] = gv; }
                 /* branch-free: at P > 1 local or remote is a coin toss */
                 L[k] = (rec){(uint32_t)lu, gv, w};
@@ -476,10 +492,6 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             b->lcnt[s] = k;
 #pragma omp atomic
             b->hash[fill] += h;
-            if (!good24) {
-#pragma omp atomic write
-                b->w24ok = 0;
-            }
         }
     }
     if (P == 1) {

@@ -253,7 +253,7 @@ typedef struct build {
     int P, me, S;
     int64_t nl;
     int64_t *rowptr;        /* [nl+1] pass 2: next free position of each row */
-    uint32_t *cnt;          /* [nl] pass 1: entries per row (the graph's rawdeg) */
+    int64_t *cnt;           /* = rowptr + 1: pass 1 counts row v's entries in rowptr[v + 1] */
     int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
     finder find;            /* where the endpoints go */
     rank_table by_label;    /* placement: owner of a new label */
@@ -268,6 +268,8 @@ typedef struct build {
     uint32_t *col;          /* [nraw + 1] the graph's col, filled at the raw row offsets */
     uint8_t *w3;            /* [3 nraw + 8] the graph's w3 when w24 */
     float *w;               /* [nraw + 2] the graph's w otherwise */
+    uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
+    kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;
@@ -293,7 +295,7 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
     }
 }
 
-/* Apply n entries (rows < nl): count them (pass 1: cnt) or store them at
+/* Apply n entries (rows < nl): count them (pass 1: rowptr[row + 1]) or store them at
  * their rows' next free positions (pass 2: rowptr as cursors). The rows are
  * random, so every entry is a cache miss on the cursor and on pk: the block
  * is processed in stages (prefetch all cursors, then advance them and
@@ -306,7 +308,7 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
 static void apply(build *b, const rec *r, int n, int fill)
 {
     if (!fill) {
-        uint32_t *cnt = b->cnt;
+        int64_t *cnt = b->cnt;
         for (int k = 0; k < n; k++) __builtin_prefetch(&cnt[r[k].row], 1);
         for (int k = 0; k < n; k++) cnt[r[k].row]++;
         return;
@@ -365,7 +367,7 @@ static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo
 /* Pass 1's received records are bare rows. */
 static void count_range(build *b, const uint32_t *r, int64_t n, uint32_t lo, uint32_t hi)
 {
-    uint32_t *cnt = b->cnt;
+    int64_t *cnt = b->cnt;
     uint32_t blk[KERN_BLOCK];
     int nb = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -745,13 +747,31 @@ static void move_entries(build *b, int64_t d, int64_t s, int64_t n)
     else memmove(b->w + d, b->w + s, (size_t)n * sizeof(float));
 }
 
+/* The count of row l in a sorted table of row << 32 | count keys (l is
+ * there: its dup byte is 255). */
+static int64_t dup_big_find(const uint64_t *t, int64_t n, int64_t l)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if ((int64_t)(t[mid] >> 32) < l) lo = mid + 1; else hi = mid;
+    }
+    return n > 0 && (int64_t)(t[lo] >> 32) == l ? (int64_t)(uint32_t)t[lo] : 0;
+}
+
+int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
+{
+    return dup_big_find(g->dup_big, g->ndup_big, l);
+}
+
 /* Sort and merge every row, compact the rows in place, release the tail.
- * The kept lengths are held in cnt (the raw lengths) until rowptr is
- * rewritten to the final layout, then cnt gets the raw lengths back from
- * the old row starts. Returns nnz, -1 when a scratch allocation failed. */
+ * Each row's merged duplicates go to dup (255 and more: to the escape
+ * table big, sorted by row), from which the kept lengths are recomputed
+ * while rowptr still holds the raw layout. Returns nnz, -1 when a scratch
+ * allocation failed. */
 static int64_t merge_rows(build *b)
 {
-    uint32_t *kept = b->cnt;
+    uint8_t *dup = b->dup;
     int64_t nl = b->nl, *rowptr = b->rowptr, maxrow = 0;
     size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
     int fail = 0;
@@ -761,6 +781,8 @@ static int64_t merge_rows(build *b)
 #pragma omp parallel reduction(| : fail)
     {
         merge_ws ws = {NULL, NULL, calloc(words, sizeof(uint64_t))};
+        kvec big;
+        kvec_init(&big, sizeof(uint64_t));
         if (maxrow >= KERN_BUCKET_ROW) {
             ws.sc = malloc((size_t)maxrow * sizeof(uint64_t));
             ws.cnt = malloc(((size_t)maxrow / KERN_BUCKET_SIZE + 1) * sizeof(int64_t));
@@ -769,11 +791,27 @@ static int64_t merge_rows(build *b)
         if (!ws.seen) fail = 1;
         const int mine = !fail;
 #pragma omp for schedule(dynamic, 64)
-        for (int64_t v = 0; v < nl; v++)
-            if (mine) kept[v] = (uint32_t)merge_row(b, rowptr[v], rowptr[v + 1] - rowptr[v], &ws);
+        for (int64_t v = 0; v < nl; v++) {
+            if (!mine) continue;
+            int64_t n = rowptr[v + 1] - rowptr[v], gone = n - merge_row(b, rowptr[v], n, &ws);
+            dup[v] = (uint8_t)(gone < 255 ? gone : 255);
+            uint64_t *e = gone >= 255 ? kvec_push(&big) : NULL;
+            if (e) *e = (uint64_t)v << 32 | (uint64_t)gone;
+        }
+        if (big.fail) fail = 1;
+#pragma omp critical(kern_construct_dup_big)
+        if (big.n && kvec_reserve(&b->big, b->big.n + big.n)) {
+            memcpy(b->big.p + b->big.n * sizeof(uint64_t), big.p, big.n * sizeof(uint64_t));
+            b->big.n += big.n;
+        }
+        kvec_free(&big);
         free(ws.sc); free(ws.cnt); free(ws.seen);
     }
-    if (fail) return -1;
+    if (fail || b->big.fail) return -1;
+    const uint64_t *big = (const uint64_t *)b->big.p;
+    const int64_t nbig = (int64_t)b->big.n;
+    kern_sort_u64((uint64_t *)b->big.p, nbig);
+#define KEPT(v) (rowptr[(v) + 1] - rowptr[v] - (dup[v] < 255 ? dup[v] : dup_big_find(big, nbig, v)))
     /* compact: each block of rows to its own start, then blocks down in order */
     int T = b->S;
     int64_t bcnt[T];
@@ -781,8 +819,9 @@ static int64_t merge_rows(build *b)
     for (int t = 0; t < T; t++) {
         int64_t a = nl * t / T, z = nl * (t + 1) / T, o = rowptr[a];
         for (int64_t v = a; v < z; v++) {
-            if (o != rowptr[v]) move_entries(b, o, rowptr[v], kept[v]);
-            o += kept[v];
+            int64_t k = KEPT(v);
+            if (o != rowptr[v]) move_entries(b, o, rowptr[v], k);
+            o += k;
         }
         bcnt[t] = o - rowptr[a];
     }
@@ -792,14 +831,16 @@ static int64_t merge_rows(build *b)
         if (o != a) move_entries(b, o, a, bcnt[t]);
         o += bcnt[t];
     }
-    int64_t prev = rowptr[0];
-    rowptr[0] = 0;
-    for (int64_t v = 0; v < nl; v++) {
-        int64_t next = rowptr[v + 1];
-        rowptr[v + 1] = rowptr[v] + kept[v];
-        kept[v] = (uint32_t)(next - prev);
-        prev = next;
+    /* rowptr to the kept layout, in one pass from the last row down (each
+     * kept length reads the raw row bounds above it, not yet rewritten) */
+    int64_t end = o;
+    for (int64_t v = nl - 1; v >= 0; v--) {
+        int64_t k = KEPT(v);
+        rowptr[v + 1] = end;
+        end -= k;
     }
+    rowptr[0] = 0;
+#undef KEPT
     /* the merged-away tail (w3 keeps its 8 bytes of padding) */
     release_pages(b->col + o, (size_t)(b->nraw - o) * sizeof(uint32_t));
     if (b->w3) release_pages(b->w3 + 3 * o + 8, (size_t)(b->nraw - o) * 3);
@@ -844,6 +885,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int64_t nl = d->nlocal[me];
     build b = {.comm = comm, .d = d, .P = P, .me = me, .S = S, .nl = nl, .bad = -1,
                .esize_recv = 4, .w24ok = 1};
+    kvec_init(&b.big, sizeof(uint64_t));
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
     if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
@@ -866,17 +908,16 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     }
     if (g) {
         g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
-        g->rawdeg = big_malloc(((size_t)nl + 1) * sizeof(uint32_t));
         g->bytes_to = calloc((size_t)P, sizeof(int64_t));
     }
-    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
+    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->bytes_to) ok = 0, b.nomem = 1;
     if (ok) {
         b.dest = b.scnt + (size_t)2 * S * P;
         b.lcnt = b.dest + P;
         b.rlo = b.lcnt + S;
         b.rowptr = g->rowptr;
-        b.cnt = g->rawdeg;
-        memset(b.cnt, 0, (size_t)nl * sizeof(uint32_t));
+        b.cnt = g->rowptr + 1;
+        memset(g->rowptr, 0, ((size_t)nl + 1) * sizeof(int64_t));
         for (int t = 0; t <= S; t++) b.rlo[t] = nl * t / S;   /* pass 1: equal row ranges */
     }
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
@@ -889,8 +930,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (all) {
         /* row starts; pass 2's row ranges hold equal numbers of entries */
         int64_t *rowptr = g->rowptr;
-        rowptr[0] = 0;
-        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + b.cnt[v];
+        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] += rowptr[v];
         b.nraw = rowptr[nl];
         int64_t v = 0;
         for (int t = 1; t < S; t++) {
@@ -910,8 +950,9 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->col = big_malloc(((size_t)b.nraw + 1) * sizeof(uint32_t));
         if (g->w24) g->w3 = big_malloc((size_t)b.nraw * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
         else g->w = big_malloc(((size_t)b.nraw + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
-        b.col = g->col; b.w3 = g->w3; b.w = g->w;
-        int have = g->col && (g->w3 || g->w);
+        g->dup = big_malloc((size_t)nl + 1);
+        b.col = g->col; b.w3 = g->w3; b.w = g->w; b.dup = g->dup;
+        int have = g->col && (g->w3 || g->w) && g->dup;
         if (!have) ok = 0, b.nomem = 1;
         MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
         if (!have) goto agree;
@@ -927,13 +968,16 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (b.overflow) ok = 0;
     if (all && ok) {
         /* the cursors advanced each row start to the next row's: shift back */
-#pragma omp parallel for schedule(static)
-        for (int64_t v = 0; v < nl; v++) g->rowptr[v] -= b.cnt[v];
+        memmove(g->rowptr + 1, g->rowptr, (size_t)nl * sizeof(int64_t));
+        g->rowptr[0] = 0;
     }
     t2 = g5_now(); r2 = sr->read_s;
     int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
     if (all && ok) {
         g->nnz = merge_rows(&b);
+        g->dup_big = (uint64_t *)b.big.p;
+        g->ndup_big = (int64_t)b.big.n;
+        kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
         else if (!g->w24) odd = !all_w24(g->w, g->nnz);
     }
@@ -995,6 +1039,7 @@ agree: {
     }
 fail:
     free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv);
+    kvec_free(&b.big);
     kern_graph_free(&g);
     return rc;
 }
@@ -1046,7 +1091,8 @@ void kern_graph_free(kern_graph **gp)
 {
     if (!gp || !*gp) return;
     kern_graph *g = *gp;
-    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->bytes_to); free(g->rawdeg);
+    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->bytes_to); free(g->dup);
+    free(g->dup_big);
     free(g);
     *gp = NULL;
 }
@@ -1056,7 +1102,7 @@ int64_t kern_graph_nnz_local(const kern_graph *g) { return g->nnz; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)
 {
-    return (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * (g->w24 ? 7 : 8);
+    return (g->nlocal + 1) * 8 + g->nlocal + g->ndup_big * 8 + g->nnz * (g->w24 ? 7 : 8);
 }
 
 int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
@@ -1064,7 +1110,7 @@ int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
     int64_t s = 0, t = 0;
 #pragma omp parallel for reduction(+ : s)
     for (int64_t v = 0; v < g->nlocal; v++)
-        if (parent[v] >= 0) s += g->rawdeg[v];
+        if (parent[v] >= 0) s += kern_rawdeg(g, v);
     MPI_Allreduce(&s, &t, 1, MPI_INT64_T, MPI_SUM, g->comm);
     *nedge = t / 2;
     return G5_OK;

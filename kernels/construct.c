@@ -61,7 +61,7 @@
  * filling and merging work of both passes.
  *
  * Memory per rank, with nraw entries before merging, nnz after, nl local
- * vertices, C = chunk edges per round (default 2^20):
+ * vertices, C = chunk edges per round (default 2^18-2^20, default_chunk):
  *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
  *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
  *           8 C each)
@@ -84,12 +84,29 @@
 #include <sys/mman.h>
 #include <time.h>
 
-/* Edges per rank per round: 4 chunks of the edges file. Each round costs a
- * few OpenMP fork/joins and collectives, which on a shared machine wait for
- * descheduled threads: 2^20 measured 0.94-2.80 s against 2.17-3.37 s for
- * 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), for ~44 MiB of
- * round buffers per rank instead of ~11. */
-#define KERN_CHUNK_DEFAULT ((int64_t)1 << 20)
+/* Edges per rank per round, by default. Each round costs a few OpenMP
+ * fork/joins, and at P > 1 an all-to-all and its waits for descheduled
+ * ranks on a shared machine: 2^20 measured 0.94-2.80 s against 2.17-3.37 s
+ * for 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), and at 2
+ * ranks x 1 thread 15.2-16.3 s against 20.9-24.4 s (load 27). So rounds
+ * stay 2^20 edges (~44 MiB of round buffers per rank, up to ~98 at P > 1)
+ * except at one rank on a small graph, where those buffers are several
+ * bytes per input edge: there a round is count / KERN_ROUNDS rounded down
+ * to a power of two, at least 2^18 (one chunk of the edges file; ~11 MiB
+ * of buffers, 3 bytes per input edge less at SCALE 20, and no slower:
+ * 11.1-13.4 s against 12.8-16.0 s, alternated, load 15-28; docs/kernels.md).
+ * The rank count matters, not the rank: every rank picks the same way. */
+#define KERN_CHUNK_MIN ((int64_t)1 << 18)
+#define KERN_CHUNK_MAX ((int64_t)1 << 20)
+#define KERN_ROUNDS 64
+
+static int64_t default_chunk(int64_t count, int P)
+{
+    int64_t c = P > 1 ? KERN_CHUNK_MAX : KERN_CHUNK_MIN;
+    while (c < KERN_CHUNK_MAX && 2 * c <= count / KERN_ROUNDS) c *= 2;
+    return c;
+}
+
 #define KERN_SHORT_ROW 24                        /* insertion sort below this */
 
 /* An entry on its way to its row: local row, column pid, weight key (the
@@ -888,7 +905,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     kvec_init(&b.big, sizeof(uint64_t));
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
-    if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
+    if (chunk <= 0) chunk = default_chunk(count, P);
     int64_t lmax = count < chunk ? count : chunk;
     b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
     b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
@@ -1065,10 +1082,10 @@ int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64
     MPI_Comm_rank(comm, &me);
     *out = NULL;
     *read_seconds = 0;
-    if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
     const io_edges_meta *meta = io_edges_get_meta(ef);
     int64_t first, count;
     io_block_range(meta->nedges, me, P, &first, &count);
+    if (chunk <= 0) chunk = default_chunk(count, P);
     if (meta->nvertices != d->nvertices)
         return g5_agree(comm, g5_error(G5_ERR_MISMATCH, "%s: %lld vertices, the distribution has %lld",
                                        io_edges_path(ef), (long long)meta->nvertices,

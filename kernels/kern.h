@@ -90,7 +90,8 @@ typedef struct kern_graph kern_graph;
  * with kern_graph_free. */
 int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                      const float *weights, int64_t count, kern_graph **out);
-/* The same with `chunk` edges per rank per round (<= 0: the default, 2^20);
+/* The same with `chunk` edges per rank per round (<= 0: the default, 2^20,
+ * less at one rank on a small graph, construct.c);
  * the result does not depend on chunk. */
 int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                         const float *weights, int64_t count, int64_t chunk,

@@ -17,11 +17,11 @@
  * kern_exchange (MPI_Alltoallv). Then each thread applies the round's local
  * and received entries whose row lies in its own row range (no atomics, no
  * per-thread arrays).
- *   Pass 1 (count): one uint32 per row, which becomes rawdeg (the row length
- *   before merging, also the TEPS count of kern_reached_edges); remote
- *   entries travel as their 4-byte local row. Pass 1 also reads every
- *   non-loop weight and checks it is k * 2^-24 for an integer k in
- *   [0, 2^24) (the generator's are), and the ranks agree on the flag with
+ *   Pass 1 (count): the row lengths before merging, counted in rowptr
+ *   itself (row v in rowptr[v + 1]); remote entries travel as their
+ *   4-byte local row. Pass 1 also reads every non-loop weight and checks
+ *   it is k * 2^-24 for an integer k in [0, 2^24) (the generator's are;
+ *   on the bits, vectorised), and the ranks agree on the flag with
  *   the allreduce that closes the pass: the weight layout (kern_impl.h,
  *   kern_w) is decided before anything is stored. rowptr = prefix sum; the
  *   graph's own col (uint32) and weight array (3-byte k, or floats when
@@ -46,7 +46,11 @@
  *   the pid space, cleared after each row) is a duplicate with a larger or
  *   equal weight and is dropped: the kept entry is the smallest weight, as
  *   a sort by column would keep (shortest paths are unchanged). Kept
- *   entries are written back to the front of their row; rows are compacted
+ *   entries are written back to the front of their row, and the number
+ *   merged away is recorded in dup (one byte per row; 255 and more go to
+ *   a sorted escape table, dup_big), which is how the graph keeps the raw
+ *   degree (the TEPS count of kern_reached_edges: kept + merged, self-loops
+ *   excluded) in 1 byte per vertex instead of 4. Rows are compacted
  *   in place (threads compact their blocks, then blocks move down in order)
  *   and the merged-away tail's pages released. When pass 1 chose floats
  *   but every kept weight on every rank is a multiple of 2^-24 after all
@@ -62,20 +66,22 @@
  *
  * Memory per rank, with nraw entries before merging, nnz after, nl local
  * vertices, C = chunk edges per round (default 2^18-2^20, default_chunk):
- *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
- *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
- *           8 C each)
- *   pass 2: + col 4 nraw + weights 3 nraw (4 nraw with floats) (+ records
- *           up to 24 C each way)
+ *   pass 1: rowptr 8 nl + round buffer 24 C (+ file chunk 20 C; at P > 1
+ *           + endpoint pids 8 C + sent/received rows up to 8 C each)
+ *   pass 2: + col 4 nraw + weights 3 nraw (4 nraw with floats) + dup nl
+ *           (+ records up to 24 C each way)
  *   merge:  the same, tail pages released; per thread a bitmap of the pid
  *           space (pid space / 8 bytes) and scratch for the longest row
  *           (8 bytes per entry + its bucket starts)
- *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + weights 3 nnz
- *           (4 nnz for weights that are not multiples of 2^-24).
+ *   final:  rowptr 8 (nl+1) + dup nl (+ 8 per escape) + col 4 nnz +
+ *           weights 3 nnz (4 nnz for weights that are not multiples of
+ *           2^-24).
  * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M for M input
  * edges, nnz ~ 1.87 M at SCALE 20, 1.94 M at SCALE 24) the peak is
- * 7 nraw + 12 nl ~ 14.75 bytes per input edge plus the chunk buffers (16.75
- * with float weights), and the graph is ~13.8-14.3 (15.7-16.3 with floats).
+ * 7 nraw + 9 nl ~ 14.56 bytes per input edge plus the chunk buffers (16.56
+ * with float weights; it was 8 nraw + 12 nl = 16.75 with 64-bit entry
+ * words and a uint32 raw degree), and the graph is ~13.7-14.1 (15.6-16.0
+ * with floats).
  */
 #include "io.h"
 #include "kern_impl.h"

@@ -213,7 +213,7 @@ static int build_plus(const tg *t, const int64_t *xe, const float *xw, int nx, k
     float *w = malloc((count + nx + 1) * sizeof(float));
     memcpy(e, t->e + 2 * first, count * 2 * sizeof(int64_t));
     memcpy(w, t->w + first, count * sizeof(float));
-    if (me == P - 1) {
+    if (me == P - 1 && nx > 0) {
         memcpy(e + 2 * count, xe, nx * 2 * sizeof(int64_t));
         memcpy(w + count, xw, nx * sizeof(float));
         count += nx;

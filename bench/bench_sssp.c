@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     kern_sssp *s[16] = {0};
     int64_t *edges = NULL, *pl = NULL, roots[64];
     float *weights = NULL;
-    double *dl = NULL;
+    float *dl = NULL;
     if (nd > 16) nd = 16;
     G5_TRY(io_edges_open(comm, argv[1], &ef));
     const io_edges_meta *meta = io_edges_get_meta(ef);
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     for (int j = 0; j < nd; j++) G5_TRY(kern_sssp_create(g, atof(argv[3 + j]), &s[j]));
     int64_t nl = kern_graph_nlocal(g);
     pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
-    dl = malloc(((size_t)nl + 1) * sizeof(double));
+    dl = malloc(((size_t)nl + 1) * sizeof(float));
     G5_TRY(g5_agree(comm, pl && dl ? G5_OK : g5_error(G5_ERR_NOMEM, "bench: no memory")));
     double wall[16][64], cpu[16][64], inv[16] = {0};
     for (int i = 0; i < nroots; i++)

@@ -62,7 +62,8 @@
  * Data: parent int64 [nlocal] holds the parent's pid (-1 unreached, valid
  * after kern_bfs_run); visited and zero-degree bitmaps [nlocal bits] (zero-
  * degree vertices and padding pre-set so bottom-up skips them); queue and
- * next queue uint32 [nlocal]; the local next-frontier bitmap and the global
+ * next queue uint32 [nlocal] (one block, lent between searches as scratch:
+ * kern_bfs_scratch); the local next-frontier bitmap and the global
  * frontier bitmap [pid space / 8 bytes]; at P > 1 two frontier lists of
  * at most pid-space/32 uint32 each (a list is used only below that size).
  * 8 + 8 + 1/4 + 3 pid-space/(8 nlocal) bytes per vertex.
@@ -84,7 +85,8 @@ struct kern_bfs {
     int64_t nl, nwl, nwg;       /* local vertices, local words, global words */
     int64_t *parent;
     uint64_t *visited, *zero_deg, *front, *next;
-    uint32_t *queue, *nextq;
+    uint32_t *queue, *nextq;    /* the two halves of qmem, swapped per level */
+    uint32_t *qmem;             /* [2 (nl + 1)]: scratch between searches (kern_bfs_scratch) */
     uint32_t *slist;            /* [2 nwg] this rank's frontier as a list (P > 1) */
     uint32_t *glist;            /* [2 nwg] all ranks' lists (P > 1) */
     kvec *tsend;                /* [nt * P] uint64 messages */
@@ -125,8 +127,11 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
             b->slist = malloc((size_t)(2 * b->nwg + 1) * 4);
             b->glist = malloc((size_t)(2 * b->nwg + 1) * 4);
         }
-        b->queue = malloc(((size_t)b->nl + 1) * 4);
-        b->nextq = malloc(((size_t)b->nl + 1) * 4);
+        /* one block, so that between searches it is one 8-byte-per-vertex
+         * scratch (the validator's words: kern_bfs_scratch) */
+        b->qmem = malloc(((size_t)b->nl + 1) * 8);
+        b->queue = b->qmem;
+        b->nextq = b->qmem ? b->qmem + b->nl + 1 : NULL;
         b->tsend = calloc((size_t)b->nt * P, sizeof(kvec));
         b->tnext = calloc((size_t)b->nt, sizeof(kvec));
         b->cnt = calloc((size_t)P, sizeof(int64_t));
@@ -169,7 +174,7 @@ void kern_bfs_free(kern_bfs **bp)
         for (int i = 0; i < b->nt; i++) kvec_free(&b->tnext[i]);
     free(b->tsend); free(b->tnext);
     free(b->parent); free(b->visited); free(b->zero_deg); free(b->next); free(b->front);
-    free(b->queue); free(b->nextq); free(b->sendbuf); free(b->recv);
+    free(b->qmem); free(b->sendbuf); free(b->recv);
     free(b->slist); free(b->glist);
     free(b->cnt); free(b->lvcnt); free(b->gcounts); free(b->gdispls);
     free(b);
@@ -177,6 +182,12 @@ void kern_bfs_free(kern_bfs **bp)
 }
 
 const int64_t *kern_bfs_parent(const kern_bfs *b) { return b->parent; }
+
+void *kern_bfs_scratch(kern_bfs *b, size_t *bytes)
+{
+    *bytes = ((size_t)b->nl + 1) * 8;
+    return b->qmem;
+}
 
 void kern_levels_free(kern_levels *lv)
 {

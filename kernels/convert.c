@@ -4,20 +4,22 @@
  * vertex, parents as pids) into what the validator reads: original ids,
  * block-distributed over [0, N) by kern_block_range. Untimed.
  *
- * Each reached local vertex becomes one 24-byte record (original id,
- * original parent id, distance) sent to the block owner of its id with
+ * Each reached local vertex becomes one 16-byte record (original id and
+ * original parent id as 32-bit words: N < 2^32 as for pids, float32
+ * distance) sent to the block owner of its id with
  * kern_exchange; the receiver fills its block, which starts as unreached
  * (-1, +INFINITY). Every rank can translate any pid (kern_dist keeps the
  * relabelling), so one exchange per round suffices. The local vertices go
  * in rounds of CONV_CHUNK (every rank makes the same number of rounds), so
- * the records in flight are bounded (24 CONV_CHUNK bytes sent per rank)
+ * the records in flight are bounded (16 CONV_CHUNK bytes sent per rank)
  * instead of 48 bytes per reached vertex next to the result arrays.
+ * Distances are the kernel's float32 sums and stay float32 (exact).
  */
 #include "kern_impl.h"
 
 #include <math.h>
 
-typedef struct crec { int64_t v, p; double d; } crec;
+typedef struct crec { uint32_t v, p; float d; } crec;
 
 static int block_owner(int64_t n, int P, int64_t v)
 {
@@ -27,14 +29,14 @@ static int block_owner(int64_t n, int P, int64_t v)
 
 #define CONV_CHUNK ((int64_t)1 << 20)
 
-int kern_to_original(kern_graph *g, const int64_t *parent, const double *dist,
-                     int64_t *parent_out, double *dist_out)
+int kern_to_original(kern_graph *g, const int64_t *parent, const float *dist,
+                     int64_t *parent_out, float *dist_out)
 {
     return kern_to_original_ex(g, parent, dist, parent_out, dist_out, CONV_CHUNK);
 }
 
-int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist,
-                        int64_t *parent_out, double *dist_out, int64_t conv_chunk)
+int kern_to_original_ex(kern_graph *g, const int64_t *parent, const float *dist,
+                        int64_t *parent_out, float *dist_out, int64_t conv_chunk)
 {
     const kern_dist *d = g->dist;
     int P = g->nranks, me = g->rank, ok = 1, all = 1;
@@ -68,8 +70,8 @@ int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist
                 if (parent[l] < 0) continue;
                 int64_t v = kern_dist_orig_of_pid(d, g->base + l);
                 crec *c = &sb[pos[block_owner(N, P, v)]++];
-                c->v = v;
-                c->p = kern_dist_orig_of_pid(d, parent[l]);
+                c->v = (uint32_t)v;
+                c->p = (uint32_t)kern_dist_orig_of_pid(d, parent[l]);
                 c->d = dist ? dist[l] : 0;
             }
         }
@@ -79,7 +81,7 @@ int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist
         if (all) {
             const crec *rv = recv;
             for (int64_t i = 0; i < nrecv; i++) {
-                parent_out[rv[i].v - first] = rv[i].p;
+                parent_out[rv[i].v - first] = (int64_t)rv[i].p;
                 if (dist) dist_out[rv[i].v - first] = rv[i].d;
             }
         }

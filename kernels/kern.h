@@ -33,6 +33,7 @@
 #define G500_KERN_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- distribution -------------------------------------------------------- */
@@ -172,6 +173,12 @@ void kern_bfs_free(kern_bfs **b);
  * the parent's pid (root: its own pid; unreached: -1). */
 int kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels);
 const int64_t *kern_bfs_parent(const kern_bfs *b);  /* [nlocal], owned by b */
+/* Not collective, untimed. Memory of b that only kern_bfs_run uses (the two
+ * vertex queues, 8 bytes per local vertex; *bytes: out, its size): between
+ * searches the caller may use it as scratch, e.g. the validator's `work`
+ * (kern_report.h). The next kern_bfs_run overwrites it; the parent array
+ * is not part of it. Owned by b. */
+void *kern_bfs_scratch(kern_bfs *b, size_t *bytes);
 
 /* ---- kernel 3: SSSP -------------------------------------------------------- */
 typedef struct kern_sssp kern_sssp;
@@ -193,9 +200,24 @@ void kern_sssp_free(kern_sssp **s);
 /* Collective, timed. Shortest paths from original vertex root. */
 int kern_sssp_run(kern_sssp *s, int64_t root);
 /* Not collective. Unpack the local result: parent (out, [nlocal], parent
- * pid, root its own, unreached -1), dist (out, [nlocal], +INFINITY when
- * unreached). */
-void kern_sssp_result(const kern_sssp *s, int64_t *parent, double *dist);
+ * pid, root its own, unreached -1), dist (out, [nlocal], the float32 sums
+ * of the search, +INFINITY when unreached). */
+void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist);
+/* Not collective, untimed. The same result without a parent copy: the
+ * state words of s are unpacked in place into the parent array, which is
+ * returned ([nlocal] int64, owned by s); dist as above (may be NULL).
+ * Valid until the next kern_sssp_run, which reinitialises the words and
+ * never reads what was there: so the caller may also overwrite the array
+ * once done with it (e.g. as the validator's `work`, kern_report.h; its
+ * size is 8 (nlocal + 1) bytes). Call once per search: the words are
+ * results afterwards, not state. */
+int64_t *kern_sssp_take_result(kern_sssp *s, float *dist);
+/* Not collective, untimed. Memory of s that only kern_sssp_run uses and
+ * reinitialises (at P > 1 the ghost words; *bytes: out, its size, 0 and
+ * NULL at one rank): between searches the caller may use it as scratch,
+ * e.g. for the results in original ids. Owned by s; not the array
+ * kern_sssp_take_result returns. */
+void *kern_sssp_scratch(kern_sssp *s, size_t *bytes);
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s);
 
 /* ---- results in original ids ----------------------------------------------- */
@@ -208,8 +230,8 @@ void kern_block_range(int64_t n, int rank, int nranks, int64_t *first, int64_t *
  * N (parent_out: out, [count of kern_block_range(N, rank, P)], -1 for
  * unreached; dist_out: out, same size, +INFINITY for unreached, ignored when
  * dist is NULL). */
-int kern_to_original(kern_graph *g, const int64_t *parent, const double *dist,
-                     int64_t *parent_out, double *dist_out);
+int kern_to_original(kern_graph *g, const int64_t *parent, const float *dist,
+                     int64_t *parent_out, float *dist_out);
 /* Not collective. 1 when every pid is its original id and this rank's block
  * is all of [0, N) (one rank, cyclic or block): the local results are then
  * already what kern_to_original would produce, and the driver passes them

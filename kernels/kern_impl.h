@@ -138,8 +138,8 @@ void kern_sort_u64(uint64_t *a, int64_t n);
 
 /* kern_to_original with conv_chunk local vertices per round (< 1: the
  * default); the result does not depend on it (convert.c). Collective. */
-int kern_to_original_ex(kern_graph *g, const int64_t *parent, const double *dist,
-                        int64_t *parent_out, double *dist_out, int64_t conv_chunk);
+int kern_to_original_ex(kern_graph *g, const int64_t *parent, const float *dist,
+                        int64_t *parent_out, float *dist_out, int64_t conv_chunk);
 
 /* A growable array of fixed-size elements. */
 typedef struct kvec {

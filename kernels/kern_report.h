@@ -33,8 +33,8 @@
 
 /* ---- validation ----------------------------------------------------------
  * Both validators are collective on comm, stream the edge list from the file
- * in bounded chunks (at most KERN_VALIDATE_CHUNK edges per rank at a time,
- * never all M edges on one rank), and return G5_OK or G5_ERR_VALIDATE with
+ * in bounded chunks (one stored chunk of the file, IO_EDGES_CHUNK_ROWS
+ * edges, per rank at a time, never all M edges on one rank), and return G5_OK or G5_ERR_VALIDATE with
  * the message
  *   "BFS root R: check 'NAME' failed: vertex/edge ..."
  * (or "SSSP root R: ..."), the same on every rank. Other failures (memory,
@@ -42,16 +42,29 @@
  *
  * parent: in, [count] for this rank's block; parent[root] = root, unreached
  *         vertices -1.
- * dist:   in (SSSP), [count]; unreached +INFINITY, dist[root] = 0.
+ * dist:   in (SSSP), [count] float32 (the kernel's sums); unreached
+ *         +INFINITY, dist[root] = 0.
+ * work:   in/out, may be NULL: memory the caller lends for the call (its
+ *         contents are overwritten and meaningless afterwards; it must not
+ *         overlap parent or dist). When work_bytes >=
+ *         kern_validate_work_bytes(N, rank, P) the validator keeps its one
+ *         word per vertex there instead of allocating it (SSSP's words are
+ *         4 bytes: half of that suffices); otherwise (on any rank) it
+ *         allocates. The checks and the results do not depend on it.
  * nedge_out: out, on every rank: the TEPS edge count, the number of input
  *         tuples that are not self-loops and whose two endpoints are reached
  *         (duplicates counted); the same rule for BFS and SSSP. Set only when
  *         the result is G5_OK. */
 int kern_validate_bfs(MPI_Comm comm, io_edges *edges, int64_t root,
-                      const int64_t *parent, int64_t *nedge_out);
+                      const int64_t *parent, void *work, size_t work_bytes,
+                      int64_t *nedge_out);
 int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root,
-                       const int64_t *parent, const double *dist,
-                       int64_t *nedge_out);
+                       const int64_t *parent, const float *dist, void *work,
+                       size_t work_bytes, int64_t *nedge_out);
+/* Not collective. The bytes of `work` the validators use on `rank` of
+ * `nranks` for nvertices vertices: 8 per vertex of its block (BFS; SSSP
+ * uses 4). */
+size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks);
 
 /* Default number of edges each rank reads and checks at a time. */
 #define KERN_VALIDATE_CHUNK ((int64_t)1 << 19)
@@ -74,8 +87,8 @@ typedef struct kern_edge_reader {
  * are thin wrappers. dist == NULL selects the BFS checks (depths rebuilt from
  * the tree, unit weights), otherwise the SSSP checks. */
 int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
-                         const int64_t *parent, const double *dist,
-                         int64_t *nedge_out);
+                         const int64_t *parent, const float *dist, void *work,
+                         size_t work_bytes, int64_t *nedge_out);
 
 /* Owner rank of vertex v when n vertices are block-distributed over p ranks
  * as io_block_range does. Not collective. */

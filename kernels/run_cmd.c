@@ -120,8 +120,8 @@ int run_cmd(int argc, char **argv)
     kern_bfs *bfs = NULL;
     kern_sssp *sssp = NULL;
     topo *tp = NULL;
-    int64_t *pl = NULL, *po = NULL, roots[64];
-    double *dl = NULL, *dout = NULL;
+    int64_t *po = NULL, roots[64];
+    float *dl = NULL, *dout = NULL;
     int *rank_node = NULL, *node_hops = NULL, nnodes = 0;
     kern_levels lv = {0};
     kern_report rep;
@@ -199,18 +199,24 @@ int run_cmd(int argc, char **argv)
         goto out;
     }
     /* Memory: only one kernel's workspace at a time (BFS's is freed before
-     * SSSP's is made); at one rank with cyclic or block ids the local
+     * SSSP's is made). At one rank with cyclic or block ids the local
      * results are the validator's input as they are; otherwise they are
-     * converted into block arrays (po, dout) and the local SSSP arrays are
-     * freed before validating. */
+     * converted into block arrays (po, dout). The kernels' memory that is
+     * idle between searches is lent: BFS's queues hold the validator's
+     * words; at P > 1 SSSP's ghost words (kern_sssp_scratch) hold the block
+     * results when they fit and SSSP's parents, once converted, the
+     * validator's words (at one rank they are the validator's input, so it
+     * allocates its words, 4 bytes per vertex for SSSP). SSSP's parents are its
+     * state words unpacked in place (kern_sssp_take_result) and its
+     * distances float32: 4 bytes per local vertex, only while validating. */
     G5_TRY(kern_bfs_create(g, &bfs));
     int64_t nl = kern_graph_nlocal(g), bfirst, bcount;
     const int same_ids = kern_ids_are_original(g);
     kern_block_range(N, me, P, &bfirst, &bcount);
-    if (!same_ids) po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
+    if (!same_ids && !o.no_validate) po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
     arrays = calloc(4 * (size_t)nroots, sizeof(double));
     iarrays = calloc(2 * (size_t)nroots, sizeof(int64_t));
-    G5_TRY(g5_agree(comm, (po || same_ids) && arrays && iarrays ? G5_OK
+    G5_TRY(g5_agree(comm, (po || same_ids || o.no_validate) && arrays && iarrays ? G5_OK
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
     rep.bfs_time = arrays; rep.sssp_time = arrays + nroots;
     rep.bfs_validate_time = arrays + 2 * nroots; rep.sssp_validate_time = arrays + 3 * nroots;
@@ -233,7 +239,10 @@ int run_cmd(int argc, char **argv)
             t0 = g5_now();
             if (!same_ids) G5_TRY(kern_to_original(g, kern_bfs_parent(bfs), NULL, po, NULL));
             int64_t vn = -1;
-            rc = kern_validate_bfs(comm, ef, roots[i], same_ids ? kern_bfs_parent(bfs) : po, &vn);
+            size_t wbytes;
+            void *work = kern_bfs_scratch(bfs, &wbytes);
+            rc = kern_validate_bfs(comm, ef, roots[i], same_ids ? kern_bfs_parent(bfs) : po, work,
+                                   wbytes, &vn);
             rep.bfs_validate_time[i] = max_elapsed(comm, t0);
             if (rc == G5_OK && vn != nedge)
                 rc = g5_error(G5_ERR_VALIDATE, "BFS root %lld: the validator counts %lld edges, "
@@ -252,10 +261,23 @@ int run_cmd(int argc, char **argv)
                     "input edge", mx / 1048576.0, (double)mx * P / (double)M);
     }
     kern_bfs_free(&bfs);
+    int64_t *spo = po;      /* SSSP's block results: in SSSP's scratch when it fits */
+    float *sdout = NULL;
     if (!o.skip_sssp) {
         G5_TRY(kern_sssp_create(g, o.delta, &sssp));
-        if (!same_ids) dout = malloc(((size_t)bcount + 1) * sizeof(double));
-        G5_TRY(g5_agree(comm, dout || same_ids ? G5_OK
+        if (!same_ids && !o.no_validate) {
+            size_t sbytes = 0;
+            void *scratch = kern_sssp_scratch(sssp, &sbytes);
+            if (scratch && sbytes >= ((size_t)bcount + 1) * (sizeof(int64_t) + sizeof(float))) {
+                free(po);
+                po = NULL;
+                spo = scratch;
+                sdout = (float *)(spo + bcount + 1);
+            } else {
+                sdout = dout = malloc(((size_t)bcount + 1) * sizeof(float));
+            }
+        }
+        G5_TRY(g5_agree(comm, sdout || same_ids || o.no_validate ? G5_OK
                         : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
     }
     for (int i = 0; sssp && i < nroots; i++) {
@@ -274,23 +296,26 @@ int run_cmd(int argc, char **argv)
                         (long long)s->messages, s->t_relax, s->t_exchange, s->t_apply, s->t_reduce);
         }
         g5_progress("Time for SSSP %d is %f", i, rep.sssp_time[i]);
-        pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
-        dl = malloc(((size_t)nl + 1) * sizeof(double));
-        G5_TRY(g5_agree(comm, pl && dl ? G5_OK
+        if (!o.no_validate) dl = malloc(((size_t)nl + 1) * sizeof(float));
+        G5_TRY(g5_agree(comm, dl || o.no_validate ? G5_OK
                         : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
-        kern_sssp_result(sssp, pl, dl);
-        int64_t nedge;
+        int64_t *pl = kern_sssp_take_result(sssp, dl), nedge;
         G5_TRY(kern_reached_edges(g, pl, &nedge));
         if (!o.no_validate) {
             g5_progress("Validating SSSP %d", i);
             t0 = g5_now();
+            void *work = NULL;
+            size_t wbytes = 0;
             if (!same_ids) {
-                G5_TRY(kern_to_original(g, pl, dl, po, dout));
-                free(pl); free(dl);
-                pl = NULL; dl = NULL;
+                G5_TRY(kern_to_original(g, pl, dl, spo, sdout));
+                free(dl);
+                dl = NULL;
+                work = pl;      /* converted: idle until the next search */
+                wbytes = ((size_t)nl + 1) * sizeof(int64_t);
             }
             int64_t vn = -1;
-            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : po, same_ids ? dl : dout, &vn);
+            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : spo, same_ids ? dl : sdout,
+                                    work, wbytes, &vn);
             rep.sssp_validate_time[i] = max_elapsed(comm, t0);
             if (rc == G5_OK && vn != nedge)
                 rc = g5_error(G5_ERR_VALIDATE, "SSSP root %lld: the validator counts %lld edges, "
@@ -298,8 +323,8 @@ int run_cmd(int argc, char **argv)
             if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
             if (rc) goto out;
         }
-        free(pl); free(dl);
-        pl = NULL; dl = NULL;
+        free(dl);
+        dl = NULL;
         rep.sssp_nedge[i] = nedge;
         g5_progress("TEPS for SSSP %d is %g", i, nedge / rep.sssp_time[i]);
     }
@@ -350,7 +375,7 @@ out:
     kern_levels_free(&lv);
     free(rep.comm_bytes); free(rep.comm_hop_bytes);
     free(arrays); free(iarrays);
-    free(pl); free(dl); free(po); free(dout);
+    free(dl); free(po); free(dout);
     free(rank_node); free(node_hops);
     topo_free(&tp);
     kern_sssp_free(&sssp);

@@ -71,7 +71,7 @@
  * for a strictly smaller distance, so distance and parent always change
  * together (no torn pairs between threads) and parent pointers cannot form a
  * cycle through zero-weight edges. Non-negative float bits order like the
- * values. Distances are float32 sums like the weights, returned as double;
+ * values. Distances are float32 sums like the weights, returned as float32;
  * d[v] = fl(d[parent] + w) exactly for the kept (smallest) weight, and the
  * result (the least fixpoint of d[v] = min fl(d[u] + w)) does not depend on
  * the order of relaxations, hence not on ranks or threads. Bucket entries
@@ -794,7 +794,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     return G5_OK;
 }
 
-void kern_sssp_result(const kern_sssp *s, int64_t *parent, double *dist)
+void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist)
 {
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) {
@@ -804,7 +804,27 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, double *dist)
             dist[v] = INFINITY;
         } else {
             parent[v] = (int64_t)(x & 0xffffffffu);
-            dist[v] = (double)u2f((uint32_t)(x >> 32));
+            dist[v] = u2f((uint32_t)(x >> 32));
         }
     }
+}
+
+void *kern_sssp_scratch(kern_sssp *s, size_t *bytes)
+{
+    *bytes = s->ghost ? ((size_t)s->npid + 1) * 8 : 0;
+    return s->ghost;
+}
+
+/* In place: word v is read, then overwritten by parent v only (same index,
+ * same thread), so no word is read after another thread rewrote it. */
+int64_t *kern_sssp_take_result(kern_sssp *s, float *dist)
+{
+    int64_t *parent = (int64_t *)s->st;
+#pragma omp parallel for schedule(static)
+    for (int64_t v = 0; v < s->nl; v++) {
+        uint64_t x = s->st[v];
+        if (dist) dist[v] = x == UINT64_MAX ? INFINITY : u2f((uint32_t)(x >> 32));
+        parent[v] = x == UINT64_MAX ? -1 : (int64_t)(x & 0xffffffffu);
+    }
+    return parent;
 }

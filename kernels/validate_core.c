@@ -41,7 +41,9 @@
  * by exactly one by construction; the level rule then checks every input
  * edge. Self-loops are ignored by every check.
  *
- * Float tolerance (SSSP): weights are float32, distances double; a ~ b
+ * Float tolerance (SSSP): weights and distances are float32 (the kernel's
+ * sums are float32, so a float array loses nothing), widened exactly to
+ * double for every check, which is computed in double; a ~ b
  * means |a - b| <= 1e-6 + 1e-6 |b| (absolute plus relative 1e-6), and
  * "d[v] <= d[u] + w" is d[v] <= d[u] + w + 1e-6 + 1e-6 |d[u] + w|. BFS
  * depths are integers and compared exactly.
@@ -54,7 +56,8 @@
  *  1. local checks of each rank's block (range, root, parent/dist);
  *  2. depth by pointer jumping (Wyllie's list ranking): every reached vertex
  *     keeps (ancestor, hops) packed in one 64-bit word (hops << 32 |
- *     ancestor; N < 2^32 - 2, as for the kernels' pids); each round it asks
+ *     ancestor; N < 2^32 - 2, as for the kernels' pids; SSSP, which needs no
+ *     depths, keeps the 32-bit ancestor alone); each round it asks
  *     its ancestor's owner for the ancestor's word and replaces its own,
  *     doubling the distance covered, until its ancestor is the root. A round
  *     goes through the vertices in batches of the reader's chunk (one MPI_Alltoallv
@@ -77,9 +80,13 @@
  * return the same status and message.
  *
  * Memory per vertex of this rank's block, besides the caller's parent (and
- * dist): the jump word (8 bytes; kept for BFS depths, freed for SSSP before
- * the edge stream) and one bit of confirmation; the edge stream's buffers
- * are bounded by the chunk, the jump's by the same chunk of vertices.
+ * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
+ * ancestor, 4 bytes, freed before the edge stream) and one bit of
+ * confirmation; the edge stream's buffers
+ * are bounded by the chunk, the jump's by the same chunk of vertices. The
+ * jump words go into the caller's `work` memory when it offers enough
+ * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
+ * they are allocated otherwise. Nothing else depends on where they live.
  */
 #include "kern_report.h"
 
@@ -104,6 +111,18 @@ static inline uint32_t j_hops(uint64_t x) { return (uint32_t)(x >> 32); }
 static inline uint64_t j_word(uint32_t anc, uint64_t hops)
 {
     return (hops > 0xFFFFFFFFu ? 0xFFFFFFFFu : hops) << 32 | anc;   /* cycles may saturate */
+}
+/* Where the words live: 8 bytes each for BFS (w), whose depths are the
+ * hops; SSSP needs only the ancestor, so 4 bytes each (a), read back with
+ * 0 hops. */
+typedef struct jwords {
+    uint64_t *w;
+    uint32_t *a;
+} jwords;
+static inline uint64_t jw_get(jwords j, int64_t i) { return j.a ? (uint64_t)j.a[i] : j.w[i]; }
+static inline void jw_set(jwords j, int64_t i, uint64_t x)
+{
+    if (j.a) j.a[i] = j_anc(x); else j.w[i] = x;
 }
 
 enum check {
@@ -191,7 +210,7 @@ static int xbuf_need(xbuf *b, size_t bytes, const char *what)
 /* Answer to a query for vertex a: its parent and value. */
 typedef struct vinfo {
     int64_t parent;
-    double val;
+    double val;             /* BFS depth, or the float distance widened exactly */
 } vinfo;
 
 /* Answers travel as one 16-byte MPI type (jump answers are the 8-byte
@@ -273,7 +292,7 @@ static inline int is_tight(double dv, double du_w)
 }
 
 /* Phase 1: checks of each rank's own block. */
-static void check_local(vctx *c, int64_t root, const int64_t *parent, const double *dist,
+static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
                         vfail *f)
 {
     for (int64_t i = 0; i < c->count; i++) {
@@ -301,7 +320,7 @@ static void check_local(vctx *c, int64_t root, const int64_t *parent, const doub
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
  * chain reaches the root; failures are recorded in f. */
-static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int64_t batch,
+static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
                 vfail *f)
 {
     int rc = G5_OK;
@@ -322,11 +341,11 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
     for (int64_t i = 0; i < c->count; i++) {
         int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
-            jw[i] = j_word(J_UNREACHED, 0);
+            jw_set(jw, i, j_word(J_UNREACHED, 0));
         } else if (v == root) {
-            jw[i] = j_word(r32, 0);
+            jw_set(jw, i, j_word(r32, 0));
         } else {
-            jw[i] = j_word((uint32_t)p, 1);
+            jw_set(jw, i, j_word((uint32_t)p, 1));
             if (p == root) newly++; else pending++;
         }
     }
@@ -345,13 +364,13 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
             memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a < J_BROKEN && a != r32)
                     c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
             }
             displs_from_counts(c);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a < J_BROKEN && a != r32)
                     sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
             }
@@ -362,12 +381,12 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
             const int64_t *q = rq.p;
             uint64_t *aw = ra.p;
             for (int64_t k = 0; k < nrecv; k++)
-                aw[k] = jw[q[k] - c->first];
+                aw[k] = jw_get(jw, q[k] - c->first);
             G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
             /* apply in the order the queries were built */
             displs_from_counts(c);
             for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw[i]);
+                uint32_t a = j_anc(jw_get(jw, i));
                 if (a >= J_BROKEN || a == r32)
                     continue;
                 uint64_t x = ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
@@ -375,16 +394,16 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, uint64_t *jw, int6
                     fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
                          " (parent %" PRId64 ") that is unreached (parent -1)",
                          c->first + i, a, parent[i]);
-                    jw[i] = j_word(J_BROKEN, 0); /* stop following a broken chain */
+                    jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
                     continue;
                 }
-                jw[i] = j_word(j_anc(x), (uint64_t)j_hops(jw[i]) + j_hops(x));
+                jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
                 if (j_anc(x) == r32) newly++; else pending++;
             }
         }
     }
     for (int64_t i = 0; i < c->count; i++) {
-        uint32_t a = j_anc(jw[i]);
+        uint32_t a = j_anc(jw_get(jw, i));
         if (a < J_BROKEN && a != r32)
             fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
                  " following parents: a cycle", c->first + i, parent[i], root);
@@ -442,7 +461,7 @@ static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i 
  * answers (parallel), the edge checks (parallel, thread-local failure
  * records merged by priority), and the confirmations. */
 static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
-                       const double *dist, const uint64_t *jw, uint8_t *confirmed,
+                       const float *dist, const uint64_t *jw, uint8_t *confirmed,
                        int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
@@ -451,7 +470,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         chunk = (int64_t)1 << 24;
     int64_t efirst, ecount;
     kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
-    int64_t nchunks = (ecount + chunk - 1) / chunk;
+    /* pieces aligned on global multiples of chunk: with the file's chunk
+     * rows (validate_bfs.c) each read is one whole stored chunk */
+    const int64_t a0 = efirst / chunk, eend = efirst + ecount;
+    int64_t nchunks = ecount ? (eend - 1) / chunk - a0 + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 
@@ -468,8 +490,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
         goto out;
 
     for (int64_t k = 0; k < nchunks; k++) {
-        int64_t lo = k * chunk < ecount ? k * chunk : ecount;
-        int64_t m = ecount - lo < chunk ? ecount - lo : chunk;
+        int64_t s0 = (a0 + k) * chunk, s1 = s0 + chunk;
+        s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
+        s1 = s1 > eend ? eend : s1;
+        int64_t lo = s0 - efirst, m = s1 > s0 ? s1 - s0 : 0;
         rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
         G5_TRY(g5_agree(c->comm, rc));
 
@@ -515,7 +539,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
             for (int64_t t = 0; t < nrecv; t++) {
                 int64_t i = q[t] - c->first;
                 a[t].parent = parent[i];
-                a[t].val = dist ? dist[i] : (double)j_hops(jw[i]);
+                a[t].val = dist ? (double)dist[i] : (double)j_hops(jw[i]);
             }
         }
         G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
@@ -576,14 +600,22 @@ out:
     return rc;
 }
 
+size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks)
+{
+    int64_t first, count;
+    kern_vblock_range(nvertices, rank, nranks, &first, &count);
+    return (size_t)(count ? count : 1) * sizeof(uint64_t);
+}
+
 int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
-                         const int64_t *parent, const double *dist, int64_t *nedge_out)
+                         const int64_t *parent, const float *dist, void *work,
+                         size_t work_bytes, int64_t *nedge_out)
 {
     int rc = G5_OK;
     vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
               .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
     vfail f = {.check = C_NONE};
-    uint64_t *jw = NULL;
+    void *jmem = NULL, *own_jw = NULL;
     uint8_t *confirmed = NULL;
     MPI_Comm_rank(comm, &c.rank);
     MPI_Comm_size(comm, &c.nranks);
@@ -601,9 +633,15 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         c.rdispl = c.rcount + c.nranks;
         c.cursor = c.rdispl + c.nranks;
     }
-    jw = g5_malloc((size_t)(c.count ? c.count : 1) * sizeof *jw, "validation jump words");
+    /* the caller's idle memory when it is large enough (kern_report.h) */
+    size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
+    if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
+        jmem = work;
+    else
+        jmem = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
+    jwords jw = {.w = dist ? NULL : jmem, .a = dist ? jmem : NULL};
     confirmed = g5_calloc((size_t)(c.count + 8) / 8, 1, "validation marks");
-    rc = (c.scount && jw && confirmed) ? G5_OK
+    rc = (c.scount && jmem && confirmed) ? G5_OK
          : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
@@ -622,10 +660,10 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     G5_TRY(agree_fail(&c, &f, root, rc));
     int64_t nedge = 0;
     if (dist) {             /* SSSP answers from dist: the words are done */
-        free(jw);
-        jw = NULL;
+        free(own_jw);
+        own_jw = NULL;
     }
-    rc = check_edges(&c, rd, parent, dist, jw, confirmed, &nedge, &f);
+    rc = check_edges(&c, rd, parent, dist, jw.w, confirmed, &nedge, &f);
     if (rc == G5_OK)
         for (int64_t i = 0; i < c.count; i++) {
             int64_t v = c.first + i;
@@ -646,7 +684,7 @@ out:
     if (c.t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_i64);
     if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
     free(c.scount);
-    free(jw);
+    free(own_jw);
     free(confirmed);
     return rc;
 }

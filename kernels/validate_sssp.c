@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_sssp.c - kern_validate_sssp: the SSSP checks (validate_core.c) on
- * the edges file, read slab by slab with io_edges_read_slab (edges
+ * the edges file, read slab by slab with io_edges_read_slab, one stored
+ * chunk of the file (IO_EDGES_CHUNK_ROWS edges) at a time (edges
  * and float32 weights together).
  */
 #include "kern_report.h"
@@ -14,10 +15,10 @@ static int read_edges_file(void *ctx, int64_t first, int64_t count, int64_t *edg
 }
 
 int kern_validate_sssp(MPI_Comm comm, io_edges *edges, int64_t root, const int64_t *parent,
-                       const double *dist, int64_t *nedge_out)
+                       const float *dist, void *work, size_t work_bytes, int64_t *nedge_out)
 {
     const io_edges_meta *m = io_edges_get_meta(edges);
     kern_edge_reader rd = {.nvertices = m->nvertices, .nedges = m->nedges,
-                           .chunk = KERN_VALIDATE_CHUNK, .read = read_edges_file, .ctx = edges};
-    return kern_validate_reader(comm, &rd, root, parent, dist, nedge_out);
+                           .chunk = IO_EDGES_CHUNK_ROWS, .read = read_edges_file, .ctx = edges};
+    return kern_validate_reader(comm, &rd, root, parent, dist, work, work_bytes, nedge_out);
 }

@@ -63,30 +63,35 @@ int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
     rc = g5_agree(comm, sc ? rc : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, comm) != MPI_SUCCESS) {
+    /* Every failure below is local until agreed: a rank that fails keeps
+     * going to the next agreement, never straight to `out`. */
+    if (MPI_Alltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "exchange: MPI_Alltoall failed");
-        goto out;
-    }
-    for (int p = 0; p < P; p++) {
+    for (int p = 0; rc == G5_OK && p < P; p++) {
         if (total + rcnt[p] > INT_MAX) {
             rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records received in one round");
-            goto out;
+            break;
         }
         rd[p] = (int)total;
         total += rcnt[p];
         if (recvcounts)
             recvcounts[p] = rcnt[p];
     }
-    *recvbuf = g5_malloc((size_t)(total ? total : 1) * width * sizeof(int64_t), "exchange receive buffer");
-    rc = g5_agree(comm, *recvbuf ? rc : G5_ERR_NOMEM);
+    if (rc == G5_OK) {
+        *recvbuf = g5_malloc((size_t)(total ? total : 1) * width * sizeof(int64_t), "exchange receive buffer");
+        if (!*recvbuf)
+            rc = G5_ERR_NOMEM;
+    }
+    rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
     MPI_Type_contiguous(width, MPI_INT64_T, &rec);
     MPI_Type_commit(&rec);
-    if (MPI_Alltoallv(sendbuf, sc, sd, rec, *recvbuf, rcnt, rd, rec, comm) != MPI_SUCCESS) {
+    if (MPI_Alltoallv(sendbuf, sc, sd, rec, *recvbuf, rcnt, rd, rec, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "exchange: MPI_Alltoallv failed");
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
         goto out;
-    }
     *nrecv = total;
 out:
     if (rec != MPI_DATATYPE_NULL)
@@ -118,7 +123,7 @@ static int less2(const int64_t *a, const int64_t *b)
     return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
 }
 
-int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
+int px_sort_pairs(MPI_Comm comm, int status, int64_t *recs, int64_t n, int64_t **sorted,
                   int64_t *nsorted, int64_t *first)
 {
     int P, rc = G5_OK;
@@ -130,7 +135,10 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
     *nsorted = 0;
     *first = 0;
     MPI_Comm_size(comm, &P);
-    px_sort2(recs, n);
+    if (P == 1 && status != G5_OK)
+        return status;
+    if (status == G5_OK)
+        px_sort2(recs, n);
     if (P == 1) {
         *sorted = g5_malloc((size_t)(n ? n : 1) * 2 * sizeof(int64_t), "sorted records");
         if (!*sorted)
@@ -144,7 +152,11 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
     scount = g5_malloc(2 * (size_t)P * sizeof(int), "sort sample counts");
     split = g5_malloc((size_t)2 * P * sizeof(int64_t), "sort splitters");
     counts = g5_calloc((size_t)P, sizeof(int64_t), "sort counts");
-    rc = g5_agree(comm, samples && scount && split && counts ? G5_OK : G5_ERR_NOMEM);
+    /* The caller's failure (recs then unread) or ours, agreed before the
+     * first collective. */
+    if (status == G5_OK && !(samples && scount && split && counts))
+        status = G5_ERR_NOMEM;
+    rc = g5_agree(comm, status);
     if (rc != G5_OK)
         goto out;
     sdisp = scount + P;
@@ -157,24 +169,27 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
         }
     {
         int mine = (int)(2 * ns);
-        if (MPI_Allgather(&mine, 1, MPI_INT, scount, 1, MPI_INT, comm) != MPI_SUCCESS) {
+        if (MPI_Allgather(&mine, 1, MPI_INT, scount, 1, MPI_INT, comm) != MPI_SUCCESS)
             rc = g5_error(G5_ERR_MPI, "sort: MPI_Allgather failed");
-            goto out;
-        }
     }
-    for (int p = 0; p < P; p++) {
+    for (int p = 0; rc == G5_OK && p < P; p++) {
         sdisp[p] = (int)nall;
         nall += scount[p];
     }
-    all = g5_malloc((size_t)(nall ? nall : 1) * sizeof(int64_t), "sort samples");
-    rc = g5_agree(comm, all ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK) {
+        all = g5_malloc((size_t)(nall ? nall : 1) * sizeof(int64_t), "sort samples");
+        if (!all)
+            rc = G5_ERR_NOMEM;
+    }
+    rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allgatherv(samples, (int)(2 * ns), MPI_INT64_T, all, scount, sdisp,
-                       MPI_INT64_T, comm) != MPI_SUCCESS) {
+                       MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "sort: MPI_Allgatherv failed");
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
         goto out;
-    }
     nall /= 2;
     px_sort2(all, nall);
     /* Splitter i (1..P-1) bounds process i-1's interval from above. */
@@ -203,10 +218,11 @@ int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
     }
     {
         int64_t mine = *nsorted, before = 0;
-        if (MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS) {
+        if (MPI_Exscan(&mine, &before, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
             rc = g5_error(G5_ERR_MPI, "sort: MPI_Exscan failed");
+        rc = g5_agree(comm, rc);
+        if (rc != G5_OK)
             goto out;
-        }
         int me;
         MPI_Comm_rank(comm, &me);
         *first = me == 0 ? 0 : before;

@@ -71,8 +71,10 @@ int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
  * held by all processes. On return *sorted (caller frees) holds this
  * process's contiguous share of the global order, *nsorted records, whose
  * first record has global position *first. Ties cannot arise when ids are
- * unique, so the global order does not depend on the number of processes. */
-int px_sort_pairs(MPI_Comm comm, int64_t *recs, int64_t n, int64_t **sorted,
+ * unique, so the global order does not depend on the number of processes.
+ * status: the caller's local status, as for px_exchange (recs is not read
+ * after a failure); every rank returns the same status. */
+int px_sort_pairs(MPI_Comm comm, int status, int64_t *recs, int64_t n, int64_t **sorted,
                   int64_t *nsorted, int64_t *first);
 
 /* Sort width-2 records lexicographically (in place). */

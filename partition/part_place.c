@@ -14,7 +14,10 @@
  * so memory stays bounded by the slab, not by M.
  *
  * Steps (each local phase ends in g5_agree, so every rank takes the same
- * branch):
+ * branch; so does the status of every collective MPI call, mpi_agreed,
+ * since with MPI_ERRORS_RETURN a call can fail on one rank only; a rank
+ * that failed never skips a collective the others enter, which
+ * tests/mpi/mpi_part_faults.c checks by failing each allocation in turn):
  *  1. degrees: every non-self-loop tuple (u, v) adds 1 to deg[u] and deg[v]
  *     at their owners; endpoints are range-checked.
  *  2. checks against the components: labels in [-1, C), isolated <=> degree
@@ -100,16 +103,19 @@ void part_result_free(part_result **r)
     *r = NULL;
 }
 
-static int mpi_ok(int e, const char *what)
+/* The status of a collective MPI call e, agreed: with MPI_ERRORS_RETURN
+ * (common/main.c) a call can fail on one rank only, and that rank must not
+ * skip the next collective the others enter. */
+static int mpi_agreed(MPI_Comm comm, int e, const char *what)
 {
-    return e == MPI_SUCCESS ? G5_OK : g5_error(G5_ERR_MPI, "partition: %s failed", what);
+    return g5_agree(comm, e == MPI_SUCCESS ? G5_OK : g5_error(G5_ERR_MPI, "partition: %s failed", what));
 }
 
 /* Rounds needed to cover `items` in chunks of `chunk`, agreed (max). */
 static int agreed_rounds(MPI_Comm comm, int64_t items, int64_t chunk, int64_t *rounds)
 {
     int64_t mine = (items + chunk - 1) / chunk;
-    return mpi_ok(MPI_Allreduce(&mine, rounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+    return mpi_agreed(comm, MPI_Allreduce(&mine, rounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
 }
 
 /* Records for the endpoints of the non-self-loop tuples [a, b) of the slab,
@@ -256,8 +262,8 @@ static int check_components(const struct ctx *c, const int64_t *deg)
     }
     rc = g5_agree(c->comm, rc);
     if (rc == G5_OK)
-        rc = g5_agree(c->comm, mpi_ok(MPI_Allreduce(sums, all, (int)(2 * C), MPI_INT64_T,
-                                                    MPI_SUM, c->comm), "MPI_Allreduce"));
+        rc = mpi_agreed(c->comm, MPI_Allreduce(sums, all, (int)(2 * C), MPI_INT64_T, MPI_SUM, c->comm),
+                        "MPI_Allreduce");
     for (int64_t l = 0; rc == G5_OK && l < C; l++) {
         if (all[l] != c->in->comp_vertices[l])
             rc = g5_error(G5_ERR_MISMATCH, "component %lld has %lld vertices in the labels but %lld in the component table",
@@ -283,10 +289,10 @@ static int assign_positions(const struct ctx *c, int64_t *recs, int64_t n, int64
     int64_t *rbuf = NULL, nr = 0;
     int rc;
 
-    rc = px_sort_pairs(c->comm, recs, n, &sorted, &nsorted, &first);
+    rc = px_sort_pairs(c->comm, G5_OK, recs, n, &sorted, &nsorted, &first);
     free(recs);
-    G5_TRY(g5_agree(c->comm, rc));
-    G5_TRY(mpi_ok(MPI_Allreduce(&nsorted, total, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(rc);
+    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&nsorted, total, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
     counts = g5_calloc((size_t)c->P, sizeof(int64_t), "partition: counts");
     cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
     buf = g5_malloc((size_t)(nsorted + 1) * 2 * sizeof(int64_t), "partition: positions");
@@ -451,10 +457,10 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
         for (int64_t i = 0; i < c->vc; i++)
             if (L[i] == 0 && deg[i] > best)
                 best = deg[i], id = c->vf + i;
-        G5_TRY(mpi_ok(MPI_Allreduce(&best, &gbest, 1, MPI_INT64_T, MPI_MAX, c->comm), "MPI_Allreduce"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&best, &gbest, 1, MPI_INT64_T, MPI_MAX, c->comm), "MPI_Allreduce"));
         if (best != gbest)
             id = INT64_MAX;
-        G5_TRY(mpi_ok(MPI_Allreduce(&id, &gid, 1, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&id, &gid, 1, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
         *root_out = gid;
         if (own(c, gid) == c->me) {
             pos[gid - c->vf] = 0;
@@ -465,7 +471,7 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
 
     for (;;) {
         int64_t gfront = 0, fi = 0, fj = 0, tot = 0, tot_new = 0;
-        G5_TRY(mpi_ok(MPI_Allreduce(&nfront, &gfront, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&nfront, &gfront, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
         if (gfront == 0)
             break;
         levels++;
@@ -650,7 +656,7 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
      * LPT. */
     {
         int mine = (int)(3 * nhub);
-        G5_TRY(mpi_ok(MPI_Allgather(&mine, 1, MPI_INT, hcount, 1, MPI_INT, c->comm), "MPI_Allgather"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allgather(&mine, 1, MPI_INT, hcount, 1, MPI_INT, c->comm), "MPI_Allgather"));
         for (int p = 0; p < P; p++) {
             hdisp[p] = (int)nall;
             nall += hcount[p];
@@ -662,8 +668,8 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
         hub_idx = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub indices");
         perm = g5_malloc((size_t)(nall + 1) * sizeof(int), "partition: hub order");
         G5_TRY(g5_agree(c->comm, allhubs && hub_piece && hub_idx && perm ? G5_OK : G5_ERR_NOMEM));
-        G5_TRY(mpi_ok(MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp, MPI_INT64_T,
-                                     c->comm), "MPI_Allgatherv"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp,
+                                                  MPI_INT64_T, c->comm), "MPI_Allgatherv"));
         for (int64_t h = 0; h < nall; h++)
             perm[h] = (int)h;
         g_hubs = allhubs;
@@ -684,7 +690,7 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
     {
         double tsum = 0, wn = 0;
         int64_t wn_all = 0;
-        G5_TRY(mpi_ok(MPI_Allreduce(&wn_local, &wn_all, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&wn_local, &wn_all, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
         wn = (double)wn_all;
         for (int k = 0; k < R; k++) {
             double t = (double)W / R - (double)glob[2 * R + k];
@@ -696,8 +702,8 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
             cum[k + 1] = cum[k] + (tsum > 0 ? (t > 0 ? t : 0) * wn / tsum : wn / R);
         }
     }
-    G5_TRY(mpi_ok(MPI_Exscan(&nh_local, &nh_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
-    G5_TRY(mpi_ok(MPI_Exscan(&wn_local, &wn_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    G5_TRY(mpi_agreed(c->comm, MPI_Exscan(&nh_local, &nh_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
+    G5_TRY(mpi_agreed(c->comm, MPI_Exscan(&wn_local, &wn_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
     if (c->me == 0)
         nh_before = wn_before = 0;
     /* loc[0..R): non-hub count, loc[R..2R): non-hub load, then first
@@ -731,8 +737,8 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
             wb += w[i];
         }
     }
-    G5_TRY(mpi_ok(MPI_Allreduce(loc, glob, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-    G5_TRY(mpi_ok(MPI_Allreduce(MPI_IN_PLACE, loc + 2 * R, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
+    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(loc, glob, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(MPI_IN_PLACE, loc + 2 * R, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
     for (int k = 0; k < R; k++) {
         pcount[k] = glob[k] + glob[3 * R + k];
         pload[k] = glob[R + k] + glob[2 * R + k];
@@ -911,7 +917,7 @@ static int measure(const struct ctx *c, part_result *res)
         ans = NULL;
     }
     G5_TRY(g5_agree(c->comm, bad));
-    G5_TRY(mpi_ok(MPI_Allreduce(acc, gacc, (int)nacc, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(acc, gacc, (int)nacc, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
     for (int s = 0; s < PART_NSCHEMES; s++) {
         part_metrics *M = &res->metrics[s];
         const int64_t *A = gacc + s * (3 + R);
@@ -1134,7 +1140,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
                 mcount[in->label[i]]++;
         }
         mcount[C] = iso;
-        G5_TRY(mpi_ok(MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
+        G5_TRY(mpi_agreed(comm, MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
         if (c.me == 0)
             memset(mbefore, 0, (size_t)(C + 1) * sizeof(int64_t));
         iso_before = mbefore[C];

@@ -11,13 +11,22 @@
  * a temporary name and renamed when complete: PLACEMENT.h5 (io/io.h),
  * PLACEMENT.rankfile (Open MPI: `mpirun --rankfile`) and PLACEMENT.hostfile
  * (SLURM_HOSTFILE for `srun --distribution=arbitrary`), where PLACEMENT is
- * the output path without its .h5 suffix.
+ * the output path without its .h5 suffix. The three are one output: an
+ * existing placement file without --force stops the command before any
+ * work (the other two follow it), and if a scheduler file cannot be
+ * written the files this run already wrote are removed.
+ *
+ * Failures: every local step (parse, allocation, check) ends in g5_agree
+ * before the next collective, so a failure on one rank ends the command
+ * on every rank with that rank's message and one exit code
+ * (tests/mpi/mpi_part_faults.c makes each allocation fail in turn).
  */
 #include "part.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "io.h"
@@ -143,6 +152,12 @@ int partition_cmd(int argc, char **argv)
         rc = side_path(rankfile, sizeof rankfile, c.output, ".rankfile");
     if (rc == G5_OK)
         rc = side_path(hostfile, sizeof hostfile, c.output, ".hostfile");
+    /* An existing placement file is refused before any work, not after it
+     * (it is checked again when created). The rankfile and hostfile belong
+     * to it and are replaced with it: a stale pair beside a removed
+     * placement file (as the pipeline's cache check leaves) is rewritten. */
+    if (rc == G5_OK && me == 0 && !c.force && access(c.output, F_OK) == 0)
+        rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", c.output);
     rc = g5_agree(MPI_COMM_WORLD, rc);
     if (rc != G5_OK)
         return g5_cmd_fail("partition", rc);
@@ -190,6 +205,10 @@ int partition_cmd(int argc, char **argv)
     G5_TRY(g5_agree(MPI_COMM_WORLD, io_components_check_edges(cf, ef)));
     N = io_edges_get_meta(ef)->nvertices;
     C = io_components_ncomp(cf);
+    if (R > N)
+        rc = g5_error(G5_ERR_ARG, "%s: %lld vertices, fewer than the %d ranks to place them on", pos[0],
+                      (long long)N, R);
+    G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     io_block_range(io_edges_get_meta(ef)->nedges, me, P, &efirst, &ecount);
     part_block_range(N, me, P, &vfirst, &vcount);
     edges = g5_malloc((size_t)(ecount + 1) * 2 * sizeof(int64_t), "partition: edge slab");
@@ -245,17 +264,26 @@ int partition_cmd(int argc, char **argv)
         double t1 = g5_now();
         g5_progress("partition: writing %s", c.output);
         G5_TRY(part_save(MPI_COMM_WORLD, c.output, c.force, res, &meta, rank_node, names, hops));
-        /* Scheduler files: rank 0 writes, everyone agrees. */
+        /* Scheduler files: rank 0 writes, everyone agrees. The three files
+         * are one output: if a scheduler file cannot be written, the ones
+         * this run already wrote are removed, so no partial set is left. */
         if (me == 0) {
             const char **host = g5_malloc((size_t)R * sizeof(char *), "partition: hosts");
+            int wrote_rankfile = 0;
             rc = host ? G5_OK : G5_ERR_NOMEM;
             for (int r = 0; rc == G5_OK && r < R; r++)
                 host[r] = names + (size_t)rank_node[r] * IO_NODE_NAME_MAX;
             if (rc == G5_OK)
                 rc = part_write_rankfile(rankfile, R, host);
+            wrote_rankfile = rc == G5_OK;
             if (rc == G5_OK)
                 rc = part_write_hostfile(hostfile, R, host);
             free(host);
+            if (rc != G5_OK) {
+                unlink(c.output);
+                if (wrote_rankfile)
+                    unlink(rankfile);
+            }
         }
         G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
         t_write = g5_now() - t1;

@@ -121,30 +121,74 @@ int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t co
  * call it on one rank. */
 void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, int json);
 
-/* ---- the whole computation over ranks (cc_compute.c) -------------------- */
+/* ---- the whole computation over ranks (cc_compute.c, cc_dist.c) ------- */
+/* How the per-rank forests become one labelling.
+ *   CC_MERGE_TREE         the forests (16 B/vertex each, all N vertices) are
+ *                         merged along a binary tree of ranks to rank 0,
+ *                         which labels and broadcasts: every rank holds all
+ *                         N labels; O(N + M/P) memory per rank.
+ *   CC_MERGE_DISTRIBUTED  each rank's forest covers only its slab's
+ *                         endpoints; a distributed union-find over owner
+ *                         ranks (block distribution of [0, N)) merges them;
+ *                         each rank holds the labels of its block only;
+ *                         O(N/P + M/P + components) memory per rank.
+ *   CC_MERGE_AUTO         distributed when P >= CC_AUTO_RANKS or when the
+ *                         largest slab holds at most n / 4 tuples (then the
+ *                         endpoint arrays, about 48 B for each of up to 2
+ *                         endpoints per tuple, are below the tree's 24 B
+ *                         per vertex), tree otherwise.
+ * Both give the same labels, sizes, edge counts and statistics. */
+enum cc_merge { CC_MERGE_AUTO = 0, CC_MERGE_TREE, CC_MERGE_DISTRIBUTED };
+#define CC_AUTO_RANKS 64
+
 typedef struct cc_result {
     int64_t nvertices;
-    int32_t *label;          /* [nvertices], every rank holds all of it */
+    /* label[i] is the component id of vertex label_first + i, for i in
+     * [0, label_count). Tree: 0 and nvertices (every rank holds all);
+     * distributed: this rank's block (the first N mod P ranks hold
+     * N / P + 1 vertices, the others N / P; the rows of /label it writes). */
+    int64_t label_first, label_count;
+    int32_t *label;
     int64_t ncomp;
-    int64_t *comp_vertices;  /* [ncomp] */
-    int64_t *comp_edges;     /* [ncomp] non-self-loop tuples */
+    int64_t *comp_vertices;  /* [ncomp], on every rank */
+    int64_t *comp_edges;     /* [ncomp] non-self-loop tuples, on every rank */
     io_components_meta meta; /* statistics (identity fields left zero) */
+    int merge;               /* the path taken: CC_MERGE_TREE or _DISTRIBUTED */
+    int64_t rounds;          /* distributed: hooking rounds */
+    int64_t rss_labelled;    /* max over ranks of the peak RSS (bytes) when
+                              * the labels are done, before the duplicate count */
     double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
 } cc_result;
 
 /* Collective on comm. Each rank passes its slab of edges ([count][2], the
- * global edge index of the first being first_index); n vertices. Each rank
- * reduces its slab to a forest (OpenMP, nthreads), the forests are merged
- * along a binary tree of ranks to rank 0, which labels; labels and
- * component sizes are broadcast; edges per component and the statistics
- * are reduced. Memory per rank: 16 n bytes (forest) + 4 n (merge buffer)
- * + 4 n (labels) + 8 bytes per local edge for the duplicate count on one
- * rank, 16 on several.
- * Identical on every rank and for any number of ranks and threads. Caller
+ * global edge index of the first being first_index); n vertices; merge one
+ * of enum cc_merge (the same on every rank). In/out: the distributed path
+ * rewrites the slab in local ids while it links and restores it before it
+ * returns (also on failure); the tree path only reads it. Each rank reduces its slab to
+ * a forest (OpenMP, nthreads), the forests are merged (see enum cc_merge)
+ * and labelled canonically (ids by size, largest 0, ties by smallest
+ * vertex, -1 isolated); edges per component and the statistics are
+ * reduced. Identical on every rank and for any number of ranks, threads
+ * and merge path. Memory per rank: cc_compute.c and cc_dist.c. Caller
  * frees with cc_result_free. */
+int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
+                     int64_t first_index, int nthreads, int merge, cc_result **out);
+/* cc_compute_merge with CC_MERGE_TREE: every rank holds all N labels. */
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                int64_t first_index, int nthreads, cc_result **out);
 void cc_result_free(cc_result **r);
+/* The name of a merge path ("tree", "distributed", "auto"). Not collective. */
+const char *cc_merge_name(int merge);
+
+/* Internal to preprocess/ (cc_dist.c, called by cc_compute_merge): the
+ * distributed path up to the edge counts. Fills r's labels (its block),
+ * ncomp, comp_vertices, comp_edges, rounds and the link, merge and label
+ * times; adds this rank's slab's self-loops and non-loop tuples to
+ * *self_loops and *nonloop. The slab is rewritten and restored (see
+ * cc_compute_merge). Collective. */
+int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
+                       int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
+                       int64_t *nonloop);
 
 /* ---- subcommands (components_cmd.c, stats_cmd.c) ----------------------- */
 int components_cmd(int argc, char **argv);

@@ -33,7 +33,7 @@ count_line() { # $1 = file; adds its last "N passed, N failed" line
     local line p f
     line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
     if [ -z "$line" ]; then return 1; fi
-    p=$(sed -E 's/.*[^0-9]?([0-9]+) passed.*/\1/' <<<"$line")
+    p=$(grep -oE '[0-9]+ passed' <<<"$line" | tail -n 1 | cut -d' ' -f1)
     f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
     pass=$((pass + p)); fail=$((fail + f))
     return 0

@@ -1015,6 +1015,18 @@ int topo_load(const char *path, topo **out)
     f = fopen(path, "rb");
     if (!f)
         return g5_error(G5_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* A directory opens and "seeks" to a size of LONG_MAX on Linux, which
+     * would read as a too-large file: say what it is instead. */
+    {
+        struct stat st;
+        int ok = fstat(fileno(f), &st) == 0;
+        if (!ok || !S_ISREG(st.st_mode)) {
+            int dir = ok && S_ISDIR(st.st_mode);
+            fclose(f);
+            return g5_error(G5_ERR_IO, "%s: %s, not a topology file", path,
+                            dir ? "is a directory" : "is not a regular file");
+        }
+    }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
         return g5_error(G5_ERR_IO, "%s: cannot read (not a regular file?)", path);

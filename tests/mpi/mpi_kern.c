@@ -183,7 +183,7 @@ typedef struct result {
     int64_t roots[8];
     int64_t nedge[8];
     int64_t *parent[8];   /* full [N], original ids */
-    double *dist[8];
+    float *dist[8];
     int saw_bottom_up, saw_top_down;
     int saw_bitmap_frontier, saw_list_frontier;   /* bottom-up exchange forms */
 } result;
@@ -217,7 +217,7 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
     int64_t bf, bc, nl = kern_graph_nlocal(g);
     kern_block_range(t->n, me, P, &bf, &bc);
     int64_t *pl = malloc((nl + 1) * sizeof(int64_t)), *po = malloc((bc + 1) * sizeof(int64_t));
-    double *dl = malloc((nl + 1) * sizeof(double)), *dout = malloc((bc + 1) * sizeof(double));
+    float *dl = malloc((nl + 1) * sizeof(float)), *dout = malloc((bc + 1) * sizeof(float));
     for (int i = 0; i < res->nroots; i++) {
         kern_levels lv = {0};
         rc = kern_bfs_run(b, res->roots[i], &lv);
@@ -231,14 +231,14 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
         kern_levels_free(&lv);
         kern_reached_edges(g, kern_bfs_parent(b), &res->nedge[i]);
         res->parent[i] = malloc(t->n * sizeof(int64_t));
-        res->dist[i] = malloc(t->n * sizeof(double));
+        res->dist[i] = malloc(t->n * sizeof(float));
         if ((rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL))) break;
         gather_block(comm, t->n, po, res->parent[i], MPI_INT64_T);
         rc = g5_agree(comm, kern_sssp_run(s, res->roots[i]));
         if (rc) break;
         kern_sssp_result(s, pl, dl);
         if ((rc = kern_to_original(g, pl, dl, po, dout))) break;
-        gather_block(comm, t->n, dout, res->dist[i], MPI_DOUBLE);
+        gather_block(comm, t->n, dout, res->dist[i], MPI_FLOAT);
     }
     free(pl); free(po); free(dl); free(dout);
 out:

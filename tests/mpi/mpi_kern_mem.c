@@ -20,11 +20,18 @@
  * distances, under cyclic, block and a placement; kern_ids_are_original
  * holds exactly at one rank without a placement, where the conversion is
  * the identity.
+ * 3. Results without copies: kern_sssp_take_result (state words unpacked in
+ * place into parents) gives exactly kern_sssp_result's parents and float
+ * distances, and overwriting that array (the driver lends it to the
+ * validator) or BFS's scratch (kern_bfs_scratch) between searches does not
+ * change the next search, nor does overwriting SSSP's scratch
+ * (kern_sssp_scratch, the ghost words at P > 1).
  * Runs at 1, 2 and 4 ranks.
  */
 #include "common.h"
 #include "kern.h"
 #include "kern_impl.h"
+#include "kern_report.h"
 #include "kern_testgraph.h"
 #include "mpitest.h"
 
@@ -132,7 +139,7 @@ static int packed_and_float_weights_give_identical_sssp(void)
             if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(gb, 0.05, &sb));
             MT_CHECK(rc == G5_OK, "sssp create failed: %s", g5_error_msg());
             int64_t *pa = malloc((nl + 1) * 8), *pb = malloc((nl + 1) * 8);
-            double *xa = malloc((nl + 1) * 8), *xb = malloc((nl + 1) * 8);
+            float *xa = malloc((nl + 1) * 4), *xb = malloc((nl + 1) * 4);
             const int64_t roots[3] = {0, 1, 700};
             for (int r = 0; rc == G5_OK && r < 3; r++) {
                 rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(sa, roots[r]));
@@ -143,7 +150,7 @@ static int packed_and_float_weights_give_identical_sssp(void)
                 int64_t diff = 0, reached = 0;
                 for (int64_t l = 0; rc == G5_OK && l < nl; l++) {
                     if (kern_dist_orig_of_pid(da, ga->base + l) >= t.n - 2) continue;
-                    if (memcmp(&xa[l], &xb[l], sizeof(double)) != 0 || pa[l] != pb[l]) diff++;
+                    if (memcmp(&xa[l], &xb[l], sizeof(float)) != 0 || pa[l] != pb[l]) diff++;
                     if (pa[l] >= 0) reached++;
                 }
                 MPI_Allreduce(MPI_IN_PLACE, &diff, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -339,7 +346,7 @@ static int conversion_in_rounds_equals_one_round(void)
             kern_block_range(t.n, me, P, &bf, &bc);
             kern_sssp *s = NULL;
             int64_t *pl = malloc((nl + 1) * 8), *pa = malloc((bc + 1) * 8), *pb = malloc((bc + 1) * 8);
-            double *dl = malloc((nl + 1) * 8), *xa = malloc((bc + 1) * 8), *xb = malloc((bc + 1) * 8);
+            float *dl = malloc((nl + 1) * 4), *xa = malloc((bc + 1) * 4), *xb = malloc((bc + 1) * 4);
             rc = g5_agree(MPI_COMM_WORLD, kern_sssp_create(g, 0.05, &s));
             if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, 3));
             if (rc == G5_OK) {
@@ -350,13 +357,13 @@ static int conversion_in_rounds_equals_one_round(void)
             MT_CHECK(rc == G5_OK, "kind %d: %s", kind, g5_error_msg());
             int64_t reached = 0;
             for (int64_t i = 0; rc == G5_OK && i < bc; i++) {
-                MT_CHECK(pa[i] == pb[i] && memcmp(&xa[i], &xb[i], 8) == 0,
+                MT_CHECK(pa[i] == pb[i] && memcmp(&xa[i], &xb[i], 4) == 0,
                          "kind %d vertex %lld: (%lld, %g) in one round, (%lld, %g) in rounds of 7", kind,
                          (long long)(bf + i), (long long)pa[i], xa[i], (long long)pb[i], xb[i]);
                 if (!ok) break;
                 reached += pa[i] >= 0;
                 if (kern_ids_are_original(g))
-                    MT_CHECK(pa[i] == pl[i] && memcmp(&xa[i], &dl[i], 8) == 0,
+                    MT_CHECK(pa[i] == pl[i] && memcmp(&xa[i], &dl[i], 4) == 0,
                              "vertex %lld: the conversion is not the identity", (long long)i);
             }
             MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -372,6 +379,88 @@ static int conversion_in_rounds_equals_one_round(void)
     return ok;
 }
 
+static int results_in_place_equal_copies(void)
+{
+    int ok = 1, P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    tg t;
+    tg_make(&t, 1000, 6000, 77);
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_sssp *s = NULL;
+    kern_bfs *b = NULL;
+    int64_t first, count;
+    kern_block_range(t.m, me, P, &first, &count);
+    int rc = g5_agree(MPI_COMM_WORLD, kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d));
+    if (rc == G5_OK)
+        rc = g5_agree(MPI_COMM_WORLD, kern_graph_build(MPI_COMM_WORLD, d, t.e + 2 * first,
+                                                       t.w + first, count, &g));
+    if (rc == G5_OK) rc = kern_sssp_create(g, 0.05, &s);
+    if (rc == G5_OK) rc = kern_bfs_create(g, &b);
+    MT_CHECK(rc == G5_OK, "setup failed: %s", g5_error_msg());
+    int64_t nl = rc == G5_OK ? g->nlocal : 0;
+    int64_t *pc = malloc((nl + 1) * 8), *bp = malloc((nl + 1) * 8);
+    float *dc = malloc((nl + 1) * 4), *dt = malloc((nl + 1) * 4);
+    const int64_t roots[3] = {0, 5, 0};
+    for (int r = 0; rc == G5_OK && ok && r < 3; r++) {
+        rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, roots[r]));
+        MT_CHECK(rc == G5_OK, "sssp root %lld: %s", (long long)roots[r], g5_error_msg());
+        if (rc) break;
+        kern_sssp_result(s, pc, dc);
+        int64_t *pt = kern_sssp_take_result(s, dt), reached = 0;
+        for (int64_t l = 0; l < nl && ok; l++) {
+            MT_CHECK(pt[l] == pc[l] && memcmp(&dt[l], &dc[l], 4) == 0,
+                     "root %lld vertex %lld: taken (%lld, %.9g), copied (%lld, %.9g)",
+                     (long long)roots[r], (long long)l, (long long)pt[l], dt[l], (long long)pc[l], dc[l]);
+            reached += pc[l] >= 0;
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &reached, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        MT_CHECK(reached > 1, "root %lld: only %lld vertices reached", (long long)roots[r],
+                 (long long)reached);
+        /* the driver lends the taken array to the validator: garbage in it
+         * must not leak into the next search (root 0 twice: same result) */
+        memset(pt, 0x5A, (size_t)nl * 8);
+        size_t sbytes = 0;
+        void *scratch = kern_sssp_scratch(s, &sbytes);
+        MT_CHECK((P > 1) == (scratch != NULL && sbytes >= (size_t)t.n * 8),
+                 "%d ranks: SSSP scratch of %zu bytes", P, sbytes);
+        if (scratch) memset(scratch, 0x5A, sbytes);
+        if (r == 0) memcpy(bp, pc, (size_t)nl * 8);
+        if (r == 2)
+            for (int64_t l = 0; l < nl && ok; l++)
+                MT_CHECK(pc[l] == bp[l], "vertex %lld: parent %lld after a lent array, %lld before",
+                         (long long)l, (long long)pc[l], (long long)bp[l]);
+    }
+    /* BFS: scratch overwritten between searches, same parents */
+    for (int r = 0; rc == G5_OK && ok && r < 2; r++) {
+        rc = g5_agree(MPI_COMM_WORLD, kern_bfs_run(b, 5, NULL));
+        MT_CHECK(rc == G5_OK, "bfs: %s", g5_error_msg());
+        if (rc) break;
+        size_t bytes = 0;
+        void *w = kern_bfs_scratch(b, &bytes);
+        MT_CHECK(w != NULL && bytes >= (size_t)nl * 8, "scratch of %zu bytes for %lld vertices", bytes,
+                 (long long)nl);
+        MT_CHECK(bytes >= kern_validate_work_bytes(t.n, me, P),
+                 "cyclic: the scratch (%zu bytes) holds the validator's words (%zu)", bytes,
+                 kern_validate_work_bytes(t.n, me, P));
+        if (r == 0) memcpy(bp, kern_bfs_parent(b), (size_t)nl * 8);
+        else
+            for (int64_t l = 0; l < nl && ok; l++)
+                MT_CHECK(kern_bfs_parent(b)[l] == bp[l], "vertex %lld: BFS parent %lld after "
+                         "scratch use, %lld before", (long long)l, (long long)kern_bfs_parent(b)[l],
+                         (long long)bp[l]);
+        memset(w, 0x5A, bytes);
+    }
+    free(pc); free(bp); free(dc); free(dt);
+    kern_bfs_free(&b);
+    kern_sssp_free(&s);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    tg_free(&t);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -379,5 +468,6 @@ int main(int argc, char **argv)
     MT_RUN(odd_weights_fall_back_to_floats);
     MT_RUN(odd_weights_on_dropped_entries_keep_the_24_bit_layout);
     MT_RUN(conversion_in_rounds_equals_one_round);
+    MT_RUN(results_in_place_equal_copies);
     return mt_finish();
 }

@@ -167,7 +167,7 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     kern_block_range(N, me, P, &bf, &bc);
     int64_t *pl = malloc((nl + 1) * 8), *po = malloc((bc + 1) * 8), *par = malloc(N * 8);
-    double *dl = malloc((nl + 1) * 8), *dout = malloc((bc + 1) * 8), *dist = malloc(N * 8);
+    float *dl = malloc((nl + 1) * 4), *dout = malloc((bc + 1) * 4), *dist = malloc(N * 4);
     float *ref = malloc(N * sizeof(float));
     for (int j = 0; j < nd && ok && rc == G5_OK; j++) {
         rc = kern_sssp_create(g, deltas[j], &s);
@@ -180,7 +180,7 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
             kern_sssp_result(s, pl, dl);
             rc = kern_to_original(g, pl, dl, po, dout);
             if (rc) break;
-            gather_block(N, dout, dist, MPI_DOUBLE);
+            gather_block(N, dout, dist, MPI_FLOAT);
             gather_block(N, po, par, MPI_INT64_T);
             dijkstra(t, roots[i], ref);
             MT_CHECK(par[roots[i]] == roots[i] && dist[roots[i]] == 0,

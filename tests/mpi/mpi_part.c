@@ -13,82 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define R 16
-static int64_t N = 4096, M, C, *E, *label, *cv, *ce;
-static int rank_node[R], hops[64];
+#include "part_testgraph.h"
+
 static int me, P, order = PART_ORDER_BFS;
-
-static int64_t find(int64_t *p, int64_t x)
-{
-    while (p[x] != x)
-        x = p[x] = p[p[x]];
-    return x;
-}
-
-/* A skewed random graph (R-MAT-like quadrant choice) with a scrambled id
- * map; components by union-find, ids ordered by size then smallest member. */
-static void build_graph(void)
-{
-    uint64_t s = 99;
-    int64_t *p = malloc(N * sizeof *p), *size = calloc(N, sizeof *size), *first = malloc(N * sizeof *first);
-    int64_t *order = malloc(N * sizeof *order), n = 0, *cid = malloc(N * sizeof *cid);
-    M = 8 * N;
-    E = malloc(2 * M * sizeof *E);
-    for (int64_t e = 0; e < M; e++) {
-        int64_t u = 0, v = 0;
-        for (int b = 0; b < 12; b++) {
-            s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-            double x = (double)(s >> 11) / 9007199254740992.0;
-            int q = x < 0.57 ? 0 : x < 0.76 ? 1 : x < 0.95 ? 2 : 3;
-            u = 2 * u + (q >> 1), v = 2 * v + (q & 1);
-        }
-        E[2 * e] = (u * 2654435761LL + 7) % N;
-        E[2 * e + 1] = (v * 2654435761LL + 7) % N;
-    }
-    for (int64_t i = 0; i < N; i++)
-        p[i] = i, first[i] = -1;
-    for (int64_t e = 0; e < M; e++) {
-        int64_t a = find(p, E[2 * e]), b = find(p, E[2 * e + 1]);
-        if (a != b)
-            p[a < b ? b : a] = a < b ? a : b;
-    }
-    int64_t *deg = calloc(N, sizeof *deg);
-    for (int64_t e = 0; e < M; e++)
-        if (E[2 * e] != E[2 * e + 1])
-            deg[E[2 * e]]++, deg[E[2 * e + 1]]++;
-    for (int64_t v = 0; v < N; v++)
-        if (deg[v]) {
-            int64_t r = find(p, v);
-            if (size[r]++ == 0)
-                first[r] = v, order[n++] = r;
-        }
-    for (int64_t i = 1; i < n; i++)
-        for (int64_t j = i; j > 0 && (size[order[j - 1]] < size[order[j]] ||
-                                      (size[order[j - 1]] == size[order[j]] && first[order[j - 1]] > first[order[j]])); j--) {
-            int64_t t = order[j - 1];
-            order[j - 1] = order[j], order[j] = t;
-        }
-    C = n;
-    cv = calloc(C + 1, sizeof *cv);
-    ce = calloc(C + 1, sizeof *ce);
-    label = malloc(N * sizeof *label);
-    for (int64_t i = 0; i < n; i++)
-        cid[order[i]] = i;
-    for (int64_t v = 0; v < N; v++) {
-        label[v] = deg[v] ? cid[find(p, v)] : -1;
-        if (deg[v])
-            cv[label[v]]++;
-    }
-    for (int64_t e = 0; e < M; e++)
-        if (E[2 * e] != E[2 * e + 1])
-            ce[label[E[2 * e]]]++;
-    for (int r = 0; r < R; r++)
-        rank_node[r] = r / 2;
-    for (int a = 0; a < 8; a++)
-        for (int b = 0; b < 8; b++)
-            hops[a * 8 + b] = a == b ? 0 : a / 4 == b / 4 ? 1 : 3;
-    free(p), free(size), free(first), free(order), free(cid), free(deg);
-}
 
 static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
 {
@@ -217,6 +144,37 @@ static int a_failure_before_an_exchange_reaches_every_rank(void)
     return ok;
 }
 
+/* The same for the sample sort: the last rank's failure going in (its
+ * records are then not read) is every rank's result, and the next sort
+ * gives the global order again. */
+static int a_failure_before_a_sort_reaches_every_rank(void)
+{
+    int ok = 1, rc, st;
+    int64_t rec[4] = {P - me, me, P - me, me + P}, *sorted = NULL, ns = -1, first = -1;
+    st = me == P - 1 ? g5_error(G5_ERR_MISMATCH, "rank %d found a bad record", me) : G5_OK;
+    rc = px_sort_pairs(MPI_COMM_WORLD, st, me == P - 1 ? NULL : rec, me == P - 1 ? 0 : 2, &sorted, &ns, &first);
+    MT_CHECK(rc == G5_ERR_MISMATCH, "every rank returns the failure, got %d", rc);
+    MT_CHECK(strstr(g5_error_msg(), "found a bad record") != NULL, "the failing rank's message: %s", g5_error_msg());
+    MT_CHECK(sorted == NULL && ns == 0, "nothing sorted on failure");
+    rc = px_sort_pairs(MPI_COMM_WORLD, G5_OK, rec, 2, &sorted, &ns, &first);
+    MT_CHECK(rc == G5_OK, "the next sort works: %s", g5_error_msg());
+    if (rc == G5_OK) {
+        int64_t total = 0;
+        MPI_Allreduce(&ns, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        MT_CHECK(total == 2 * P, "%lld records sorted, expected %d", (long long)total, 2 * P);
+        /* Keys P - r (two per rank): rank r's records are at positions
+         * 2 (P - 1 - r) and 2 (P - 1 - r) + 1 of the global order. */
+        for (int64_t i = 0; i < ns; i++) {
+            int64_t g = first + i, r = P - 1 - g / 2;
+            MT_CHECK(sorted[2 * i] == P - r && sorted[2 * i + 1] == r + (g % 2) * P,
+                     "position %lld holds {%lld, %lld}", (long long)g, (long long)sorted[2 * i],
+                     (long long)sorted[2 * i + 1]);
+        }
+    }
+    free(sorted);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -228,6 +186,7 @@ int main(int argc, char **argv)
     MT_RUN(id_degree_and_leaves_orders_are_the_same_for_any_process_count);
     MT_RUN(one_bad_edge_fails_on_every_rank);
     MT_RUN(a_failure_before_an_exchange_reaches_every_rank);
+    MT_RUN(a_failure_before_a_sort_reaches_every_rank);
     free(E), free(label), free(cv), free(ce);
     return mt_finish();
 }

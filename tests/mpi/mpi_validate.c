@@ -30,8 +30,11 @@ static int M;
 static int64_t ROOT;
 static int64_t bfs_parent[N], bfs_depth[N];
 static int64_t sp_parent[N];
-static double sp_dist[N];
+static float sp_dist[N];            /* float32 sums, as the kernel's */
 static int64_t chunk = 5;
+/* memory lent to the validators (kern_report.h `work`); NULL: none */
+static void *work;
+static size_t work_bytes;
 
 static uint64_t lcg = 12345;
 static uint64_t rnd(void)
@@ -111,8 +114,8 @@ static void serial_trees(void)
         for (int e = 0; e < M; e++)
             for (int s = 0; s < 2; s++) {
                 int64_t a = E[e][s], b = E[e][1 - s];
-                if (a == u && a != b && sp_dist[u] + (double)W[e] < sp_dist[b]) {
-                    sp_dist[b] = sp_dist[u] + (double)W[e];
+                if (a == u && a != b && sp_dist[u] + W[e] < sp_dist[b]) {
+                    sp_dist[b] = sp_dist[u] + W[e];
                     sp_parent[b] = u;
                 }
             }
@@ -163,7 +166,7 @@ static int mem_read(void *ctx, int64_t first, int64_t count, int64_t *edges, flo
 }
 
 /* Run a validator on full (global) arrays: each rank passes its block. */
-static int run_validate(const int64_t *parent, const double *dist, int64_t *nedge, int fail_rank)
+static int run_validate(const int64_t *parent, const float *dist, int64_t *nedge, int fail_rank)
 {
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -174,7 +177,7 @@ static int run_validate(const int64_t *parent, const double *dist, int64_t *nedg
     kern_edge_reader rd = {.nvertices = N, .nedges = M, .chunk = chunk, .read = mem_read, .ctx = &src};
     g5_error_clear();
     return kern_validate_reader(MPI_COMM_WORLD, &rd, ROOT, parent + first, dist ? dist + first : NULL,
-                                nedge);
+                                work, work_bytes, nedge);
 }
 
 /* Same status everywhere and the same message on every rank. */
@@ -187,7 +190,7 @@ static int same_message_everywhere(void)
     return strcmp(msg, root_msg) == 0;
 }
 
-static int expect_failure(const char *what, const int64_t *parent, const double *dist,
+static int expect_failure(const char *what, const int64_t *parent, const float *dist,
                           const char *check)
 {
     int ok = 1;
@@ -390,7 +393,7 @@ static int64_t sssp_leaf(void)
 static int t_sssp_distance_too_long(void)
 {
     int ok = 1;
-    double d[N];
+    float d[N];
     memcpy(d, sp_dist, sizeof d);
     int64_t v = sssp_leaf();
     MT_CHECK(v >= 0, "no leaf");
@@ -403,7 +406,7 @@ static int t_sssp_distance_too_short(void)
     /* lower a leaf's distance by half its slack, so that no edge is violated
      * and only its parent edge stops being tight */
     int ok = 1;
-    double d[N];
+    float d[N];
     memcpy(d, sp_dist, sizeof d);
     int64_t v = -1;
     double delta = 0;
@@ -425,7 +428,7 @@ static int t_sssp_distance_too_short(void)
 
 static int t_sssp_parent_dist_disagree(void)
 {
-    double d[N];
+    float d[N];
     int64_t p[N];
     memcpy(d, sp_dist, sizeof d);
     d[perm(7)] = INFINITY;
@@ -440,7 +443,7 @@ static int t_sssp_parent_dist_disagree(void)
 
 static int t_sssp_root(void)
 {
-    double d[N];
+    float d[N];
     memcpy(d, sp_dist, sizeof d);
     d[ROOT] = 0.125;
     int ok = expect_failure("root distance", sp_parent, d, "root distance");
@@ -486,6 +489,95 @@ static int t_read_failure_agreed(void)
     return ok;
 }
 
+/* ---- validation in borrowed memory ----------------------------------------- */
+/* Lend `bytes` of memory filled with 0xA5 and run the correct trees and two
+ * planted errors of each kernel through it: the same statuses, messages and
+ * edge counts as with the validators' own memory. *touched: out, whether
+ * the validators wrote into it. */
+static int same_results_in(size_t bytes, int *touched)
+{
+    int ok = 1;
+    int64_t nb0 = -1, ns0 = -1, nb1 = -1, ns1 = -1;
+    int64_t bad_bfs[N], bad_sp[N];
+    memcpy(bad_bfs, bfs_parent, sizeof bad_bfs);
+    bad_bfs[perm(10)] = perm(10);                  /* a cycle */
+    memcpy(bad_sp, sp_parent, sizeof bad_sp);
+    int64_t v = sssp_leaf(), q = -1;
+    for (int64_t y = 0; y < N && q < 0; y++)
+        if (y != v && sp_parent[y] >= 0 && !adjacent(v, y))
+            q = y;
+    MT_CHECK(v >= 0 && q >= 0, "no candidate for a non-edge parent");
+    bad_sp[v] = q;
+    float far[N];
+    memcpy(far, sp_dist, sizeof far);
+    far[v] += 0.5f;
+    char own[4][1024];
+    int rc_own[4];
+    /* the validators' own memory */
+    work = NULL;
+    work_bytes = 0;
+    MT_CHECK(run_validate(bfs_parent, NULL, &nb0, -1) == G5_OK, "own memory: %s", g5_error_msg());
+    MT_CHECK(run_validate(sp_parent, sp_dist, &ns0, -1) == G5_OK, "own memory: %s", g5_error_msg());
+    const int64_t *pp[4] = {bad_bfs, bad_sp, sp_parent, bfs_parent};
+    const float *dd[4] = {NULL, sp_dist, far, NULL};
+    int64_t root_parent[N];
+    memcpy(root_parent, bfs_parent, sizeof root_parent);
+    root_parent[ROOT] = perm(1);
+    pp[3] = root_parent;
+    for (int k = 0; k < 4; k++) {
+        rc_own[k] = run_validate(pp[k], dd[k], NULL, -1);
+        snprintf(own[k], sizeof own[k], "%s", g5_error_msg());
+    }
+    /* lent memory */
+    unsigned char *buf = malloc(bytes ? bytes : 1);
+    MT_CHECK(buf != NULL, "cannot allocate the lent memory");
+    if (!buf) return 0;
+    memset(buf, 0xA5, bytes);
+    work = buf;
+    work_bytes = bytes;
+    MT_CHECK(run_validate(bfs_parent, NULL, &nb1, -1) == G5_OK, "lent memory: %s", g5_error_msg());
+    MT_CHECK(run_validate(sp_parent, sp_dist, &ns1, -1) == G5_OK, "lent memory: %s", g5_error_msg());
+    MT_CHECK(nb0 == nb1 && ns0 == ns1, "edge counts: own memory %lld/%lld, lent %lld/%lld",
+             (long long)nb0, (long long)ns0, (long long)nb1, (long long)ns1);
+    for (int k = 0; k < 4; k++) {
+        int rc = run_validate(pp[k], dd[k], NULL, -1);
+        MT_CHECK(rc == G5_ERR_VALIDATE && rc == rc_own[k], "planted error %d: status %d lent, %d own",
+                 k, rc, rc_own[k]);
+        MT_CHECK(strcmp(g5_error_msg(), own[k]) == 0, "planted error %d: '%s' lent, '%s' own", k,
+                 g5_error_msg(), own[k]);
+        MT_CHECK(same_message_everywhere(), "planted error %d: ranks disagree", k);
+    }
+    *touched = 0;
+    for (size_t i = 0; i < bytes; i++)
+        if (buf[i] != 0xA5) *touched = 1;
+    work = NULL;
+    work_bytes = 0;
+    free(buf);
+    return ok;
+}
+
+static int t_lent_memory_gives_the_same_results(void)
+{
+    int ok = 1, rank, p, touched = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    size_t need = kern_validate_work_bytes(N, rank, p);
+    int64_t first, count;
+    kern_vblock_range(N, rank, p, &first, &count);
+    MT_CHECK(need == (size_t)count * 8, "work bytes %zu for %lld vertices", need, (long long)count);
+    MT_CHECK(same_results_in(need, &touched), "exactly the bytes needed");
+    /* the jump words were kept there: reached vertices have words */
+    MT_CHECK(touched, "rank %d: the lent memory was not used", rank);
+    /* SSSP's words are 4 bytes: half suffices for SSSP (BFS allocates) */
+    touched = 0;
+    MT_CHECK(same_results_in(need / 2, &touched), "half the bytes");
+    MT_CHECK(touched, "rank %d: SSSP did not use half the bytes", rank);
+    touched = 0;
+    MT_CHECK(same_results_in(need / 2 - 4, &touched), "4 bytes short of SSSP's words");
+    MT_CHECK(!touched, "rank %d: memory too small for the words was written", rank);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -510,5 +602,6 @@ int main(int argc, char **argv)
     MT_RUN(t_sssp_tree_edge_not_in_graph);
     MT_RUN(t_sssp_cycle);
     MT_RUN(t_read_failure_agreed);
+    MT_RUN(t_lent_memory_gives_the_same_results);
     return mt_finish();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # components-cli.sh - end to end: g500 gen -> g500 components at 1, 2 and 4
-# ranks and 1 and 2 threads gives identical datasets; g500 stats prints the
+# ranks, 1 and 2 threads and both merge paths (--merge tree|distributed|auto)
+# gives identical datasets; g500 stats prints the
 # table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
 # damaged edges file, an existing output, a components file from other
 # edges) fails with one clear message on every rank and leaves no output.
@@ -21,19 +22,24 @@ run() { timeout -k 5 300 mpirun -np "$1" "${@:2}"; }
 "$G500" gen -s 11 --seed 5 -o "$T/e.h5" -q || ko "gen"
 "$G500" gen -s 11 --seed 6 -o "$T/e6.h5" -q || ko "gen seed 6"
 
-for cfg in "1 1" "1 2" "2 1" "4 1" "2 2"; do
+for cfg in "1 1 tree" "1 2 tree" "2 1 tree" "4 1 tree" "2 2 tree" "1 1 distributed" "2 1 distributed" \
+           "4 1 distributed" "2 2 distributed" "3 1 distributed" "2 1 auto"; do
     set -- $cfg
-    OMP_NUM_THREADS=$2 run "$1" "$G500" components "$T/e.h5" -o "$T/c$1x$2.h5" --threads "$2" -q \
-        2>"$T/err" || { ko "components at $1 ranks x $2 threads: $(cat "$T/err")"; continue; }
-    if [ "$cfg" != "1 1" ]; then
+    c="$T/c$1x$2$3.h5"
+    OMP_NUM_THREADS=$2 run "$1" "$G500" components "$T/e.h5" -o "$c" --threads "$2" --merge "$3" -q \
+        2>"$T/err" || { ko "components at $1 ranks x $2 threads, $3 merge: $(cat "$T/err")"; continue; }
+    [ "$cfg" = "1 1 tree" ] && cp "$c" "$T/c1x1.h5"
+    if [ "$cfg" != "1 1 tree" ]; then
         same=1
         for d in /label /component_vertices /component_edges; do
-            cmp -s <(h5dump -d "$d" -y "$T/c1x1.h5" | tail -n +2) <(h5dump -d "$d" -y "$T/c$1x$2.h5" | tail -n +2) || same=0
+            cmp -s <(h5dump -d "$d" -y "$T/c1x1.h5" | tail -n +2) <(h5dump -d "$d" -y "$c" | tail -n +2) || same=0
         done
-        cmp -s <(h5dump -A "$T/c1x1.h5" | tail -n +2) <(h5dump -A "$T/c$1x$2.h5" | tail -n +2) || same=0
-        check "identical datasets and attributes at $1 ranks x $2 threads" '[ $same = 1 ]'
+        cmp -s <(h5dump -A "$T/c1x1.h5" | tail -n +2) <(h5dump -A "$c" | tail -n +2) || same=0
+        check "identical datasets and attributes at $1 ranks x $2 threads, $3 merge" '[ $same = 1 ]'
     fi
 done
+perr=$(run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --merge distributed 2>&1 >/dev/null)
+check "the progress log names the merge path taken" 'grep -q "distributed merge" <<<"$perr" && grep -q "hooking rounds" <<<"$perr"'
 
 out=$("$G500" stats "$T/c1x1.h5" 2>&1)
 check "stats table shows the giant share" 'grep -q "in the giant component.*% of non-isolated" <<<"$out"'
@@ -67,11 +73,15 @@ sz=$(stat -c %s "$T/damaged.h5")
 printf '\x55\xaa\x55\xaa\x55\xaa\x55\xaa%.0s' $(seq 64) | dd of="$T/damaged.h5" bs=1 seek=$((sz / 2)) conv=notrunc status=none
 expect_fail "components detects a damaged edges file" "damaged.h5" \
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5"
+expect_fail "components detects a damaged edges file on the distributed path" "damaged.h5" \
+    run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --merge distributed
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'
 expect_fail "components refuses an existing output without --force" "exists" \
     run 2 "$G500" components "$T/e.h5" -o "$T/c1x1.h5"
 expect_fail "stats --edges refuses components of other edges" "c1x1.h5 was computed from seed 5, but .*e6.h5 has seed 6" \
     run 2 "$G500" stats "$T/c1x1.h5" --edges "$T/e6.h5"
+expect_fail "components rejects an unknown --merge" "--merge must be tree, distributed or auto, not 'star'" \
+    run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --merge star
 expect_fail "components rejects a missing -o" "-o COMPONENTS.h5 is required" \
     run 1 "$G500" components "$T/e.h5"
 

@@ -5,7 +5,8 @@
 # fixed R; the file passes its own checks and holds a bijection; bad input
 # (R not a multiple of K, too few nodes, mismatched files, R != P without
 # K, an existing output) fails on every rank with one clear message and no
-# output left behind. Prints "N passed, N failed".
+# output left behind; stale scheduler files beside a missing placement file
+# are replaced. Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 G500=${G500:-bin/g500}
@@ -104,6 +105,19 @@ if run 2 "$G500" partition -q "$w/e.h5" "$w/c.h5" --topology $TOPO --ranks 8 --r
     ko "an existing output is refused without --force"
 else
     grep -q "force" "$w/berr" && ok "an existing output is refused without --force" || { ko "existing output message"; cat "$w/berr"; }
+fi
+
+# The rankfile and hostfile follow the placement file: a stale pair beside a
+# removed placement file (as the pipeline's cache check leaves) is replaced.
+rm -f "$w/q.h5" "$w/q.rankfile" "$w/q.hostfile"
+echo "rank 0=stale slot=0" >"$w/q.rankfile"
+echo "stale" >"$w/q.hostfile"
+if run 2 "$G500" partition -q "$w/e.h5" "$w/c.h5" --topology $TOPO --ranks 8 --ranks-per-node 2 \
+       -o "$w/q.h5" >/dev/null 2>"$w/berr" && cmp -s "$w/q.rankfile" "$w/p1.rankfile" &&
+   cmp -s "$w/q.hostfile" "$w/p1.hostfile"; then
+    ok "a stale rankfile and hostfile beside a missing placement file are replaced"
+else
+    ko "stale scheduler files"; cat "$w/berr"
 fi
 
 echo "$pass passed, $fail failed"

@@ -13,156 +13,18 @@
 
 #include "common.h"
 #include "part.h"
+#include "part_test_util.h"
 
 static void setup(void) { MPI_Init(NULL, NULL); }
 static void teardown(void) { MPI_Finalize(); }
 TestSuite(part, .init = setup, .fini = teardown);
 
-/* A graph and its components, computed here by a plain union-find. */
-struct graph {
-    int64_t N, M, C;
-    int64_t *E, *label, *cv, *ce;
-};
-
-static int64_t find(int64_t *p, int64_t x)
-{
-    while (p[x] != x)
-        x = p[x] = p[p[x]];
-    return x;
-}
-
-static void graph_init(struct graph *g, int64_t N, int64_t M, const int64_t *E)
-{
-    int64_t *p = malloc(N * sizeof *p), *size = calloc(N, sizeof *size), *minv = malloc(N * sizeof *minv);
-    int64_t *roots = malloc(N * sizeof *roots), nr = 0;
-    memset(g, 0, sizeof *g);
-    g->N = N;
-    g->M = M;
-    g->E = malloc((M + 1) * 2 * sizeof *g->E);
-    memcpy(g->E, E, M * 2 * sizeof *E);
-    for (int64_t v = 0; v < N; v++)
-        p[v] = v;
-    for (int64_t e = 0; e < M; e++) {
-        int64_t a = find(p, E[2 * e]), b = find(p, E[2 * e + 1]);
-        if (a != b)
-            p[a] = b;
-    }
-    for (int64_t v = 0; v < N; v++)
-        minv[v] = -1;
-    int64_t *has = calloc(N, sizeof *has);
-    for (int64_t e = 0; e < M; e++)
-        if (E[2 * e] != E[2 * e + 1])
-            has[E[2 * e]] = has[E[2 * e + 1]] = 1;
-    for (int64_t v = 0; v < N; v++)
-        if (has[v]) {
-            int64_t r = find(p, v);
-            if (size[r]++ == 0)
-                minv[r] = v, roots[nr++] = r;
-        }
-    /* Order roots by size descending, then smallest member. */
-    for (int64_t i = 1; i < nr; i++)
-        for (int64_t j = i; j > 0; j--) {
-            int64_t a = roots[j - 1], b = roots[j];
-            if (size[a] < size[b] || (size[a] == size[b] && minv[a] > minv[b])) {
-                roots[j - 1] = b;
-                roots[j] = a;
-            }
-        }
-    g->C = nr;
-    g->label = malloc(N * sizeof *g->label);
-    g->cv = calloc(nr + 1, sizeof *g->cv);
-    g->ce = calloc(nr + 1, sizeof *g->ce);
-    int64_t *cid = malloc(N * sizeof *cid);
-    for (int64_t i = 0; i < nr; i++)
-        cid[roots[i]] = i;
-    for (int64_t v = 0; v < N; v++) {
-        g->label[v] = has[v] ? cid[find(p, v)] : -1;
-        if (has[v])
-            g->cv[g->label[v]]++;
-    }
-    for (int64_t e = 0; e < M; e++)
-        if (E[2 * e] != E[2 * e + 1])
-            g->ce[g->label[E[2 * e]]]++;
-    free(p), free(size), free(minv), free(roots), free(has), free(cid);
-}
-
-static void graph_free(struct graph *g)
-{
-    free(g->E), free(g->label), free(g->cv), free(g->ce);
-}
-
-/* Nodes: K ranks per node, nodes in leaves of `leaf` nodes: hops 0 same
- * node, 1 same leaf, 3 otherwise. */
-struct machine {
-    int R, nnodes;
-    int *rank_node, *hops;
-};
-
-static void machine_init(struct machine *m, int R, int K, int leaf)
-{
-    m->R = R;
-    m->nnodes = (R + K - 1) / K;
-    m->rank_node = malloc(R * sizeof(int));
-    m->hops = malloc(m->nnodes * m->nnodes * sizeof(int));
-    for (int r = 0; r < R; r++)
-        m->rank_node[r] = r / K;
-    for (int a = 0; a < m->nnodes; a++)
-        for (int b = 0; b < m->nnodes; b++)
-            m->hops[a * m->nnodes + b] = a == b ? 0 : (a / leaf == b / leaf ? 1 : 3);
-}
-
-static void machine_free(struct machine *m) { free(m->rank_node), free(m->hops); }
-
-static int order_ = PART_ORDER_BFS;
-static int place(const struct graph *g, const struct machine *m, double tol, part_result **res)
-{
-    part_input in = {
-        .nvertices = g->N, .nedges_local = g->M, .edges = g->E, .label = g->label,
-        .ncomponents = g->C, .comp_vertices = g->cv, .comp_edges = g->ce,
-        .nranks = m->R, .rank_node = m->rank_node, .nnodes = m->nnodes,
-        .node_hops = m->hops, .tolerance = tol, .order = order_,
-    };
-    return part_place(MPI_COMM_SELF, &in, res);
-}
-
-/* A reproducible random graph: a heavy-tailed core on `core` vertices, some
- * pairs and triples, the rest isolated; ids scattered by a multiplication. */
-static int64_t scatter(int64_t v, int64_t N) { return (v * 40503 + 17) % N; } /* N a power of 2 */
-
-static void random_graph(struct graph *g, int64_t N, int64_t core, int64_t M)
-{
-    int64_t *E = malloc((M + 64) * 2 * sizeof *E), m = 0;
-    uint64_t s = 12345;
-    for (int64_t e = 0; e < M; e++) {
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-        int64_t a = (int64_t)((s >> 33) % core), b;
-        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-        b = (int64_t)((s >> 33) % (core / (1 + (s & 7))));   /* skew toward low ids */
-        if (e < core)
-            a = e, b = e ? (int64_t)((s >> 40) % e) : 0;       /* a spanning tree */
-        E[2 * m] = scatter(a, N), E[2 * m + 1] = scatter(b, N), m++;
-    }
-    /* 5 pairs, 3 triples, a self-loop on an isolated vertex. */
-    for (int64_t k = 0; k < 5; k++)
-        E[2 * m] = scatter(core + 2 * k, N), E[2 * m + 1] = scatter(core + 2 * k + 1, N), m++;
-    for (int64_t k = 0; k < 3; k++) {
-        int64_t b = core + 10 + 3 * k;
-        E[2 * m] = scatter(b, N), E[2 * m + 1] = scatter(b + 1, N), m++;
-        E[2 * m] = scatter(b + 2, N), E[2 * m + 1] = scatter(b + 1, N), m++;
-    }
-    E[2 * m] = E[2 * m + 1] = scatter(N - 1, N), m++;
-    graph_init(g, N, m, E);
-    free(E);
-}
-
 Test(part, relabelling_is_a_bijection_with_isolated_last_in_id_order)
 {
     struct graph g;
     struct machine m;
-    part_result *r = NULL;
     random_graph(&g, 1024, 600, 4000);
-    machine_init(&m, 8, 2, 2);
-    cr_assert_eq(place(&g, &m, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &m, 8, 2, 2);
     char *seen = calloc(g.N, 1);
     int64_t n_active = 0, next_iso;
     for (int64_t v = 0; v < g.N; v++)
@@ -183,19 +45,15 @@ Test(part, relabelling_is_a_bijection_with_isolated_last_in_id_order)
         }
     }
     free(seen);
-    part_result_free(&r);
-    machine_free(&m);
-    graph_free(&g);
+    place_done(&g, &m, &r);
 }
 
 Test(part, ranks_own_contiguous_ranges_with_giant_vertices_first)
 {
     struct graph g;
     struct machine m;
-    part_result *r = NULL;
     random_graph(&g, 1024, 600, 4000);
-    machine_init(&m, 8, 2, 2);
-    cr_assert_eq(place(&g, &m, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &m, 8, 2, 2);
     cr_assert(r->giant_split, "a 600-vertex giant over 8 ranks must be split");
     cr_assert_eq(r->rank_offsets[0], 0);
     cr_assert_eq(r->rank_offsets[8], r->n_active, "offsets must end at n_active");
@@ -220,19 +78,15 @@ Test(part, ranks_own_contiguous_ranges_with_giant_vertices_first)
         cr_assert(max_giant < min_small, "rank %d: a giant vertex (%lld) after a small one (%lld)",
                   k, (long long)max_giant, (long long)min_small);
     }
-    part_result_free(&r);
-    machine_free(&m);
-    graph_free(&g);
+    place_done(&g, &m, &r);
 }
 
 Test(part, never_splits_a_small_component)
 {
     struct graph g;
     struct machine m;
-    part_result *r = NULL;
     random_graph(&g, 1024, 600, 4000);
-    machine_init(&m, 8, 1, 4);
-    cr_assert_eq(place(&g, &m, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &m, 8, 1, 4);
     cr_assert_gt(g.C, 8, "the graph must have small components (has %lld)", (long long)g.C);
     for (int64_t c = 1; c < g.C; c++) {
         int owner = -2;
@@ -247,20 +101,16 @@ Test(part, never_splits_a_small_component)
             }
         cr_assert_eq(hi - lo + 1, g.cv[c], "component %lld's labels are not contiguous", (long long)c);
     }
-    part_result_free(&r);
-    machine_free(&m);
-    graph_free(&g);
+    place_done(&g, &m, &r);
 }
 
 Test(part, metrics_equal_a_direct_count_for_all_three_schemes)
 {
     struct graph g;
     struct machine m;
-    part_result *r = NULL;
     int R = 8;
     random_graph(&g, 1024, 600, 4000);
-    machine_init(&m, R, 2, 2);
-    cr_assert_eq(place(&g, &m, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &m, R, 2, 2);
     for (int s = 0; s < PART_NSCHEMES; s++) {
         int64_t cut = 0, hop = 0, tot = 0, *re = calloc(R, sizeof *re), *rv = calloc(R, sizeof *rv);
         for (int64_t v = 0; v < g.N; v++) {
@@ -298,9 +148,7 @@ Test(part, metrics_equal_a_direct_count_for_all_three_schemes)
         free(re), free(rv);
     }
     cr_expect_lt(r->metrics[0].bytes_per_vertex, r->metrics[1].bytes_per_vertex, "compaction must save state bytes");
-    part_result_free(&r);
-    machine_free(&m);
-    graph_free(&g);
+    place_done(&g, &m, &r);
 }
 
 Test(part, balances_edges_within_tolerance_on_a_grid)
@@ -317,18 +165,14 @@ Test(part, balances_edges_within_tolerance_on_a_grid)
         }
     struct graph g;
     struct machine mc;
-    part_result *r = NULL;
     graph_init(&g, N, m, E);
-    machine_init(&mc, R, 1, 4);
-    cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &mc, R, 1, 4);
     cr_expect_leq(r->metrics[0].edge_imbalance, 1.05, "edge imbalance %.4f over 5%%", r->metrics[0].edge_imbalance);
     /* A BFS order on a grid cuts far fewer edges than a scattered one. */
     cr_expect_lt(r->metrics[0].cut_edges * 3, r->metrics[1].cut_edges,
                  "BFS-order cut %lld should be far below cyclic %lld",
                  (long long)r->metrics[0].cut_edges, (long long)r->metrics[1].cut_edges);
-    part_result_free(&r);
-    machine_free(&mc);
-    graph_free(&g);
+    place_done(&g, &mc, &r);
     free(E);
 }
 
@@ -352,18 +196,14 @@ Test(part, cuts_two_cliques_at_their_bridge)
 {
     struct graph g;
     struct machine mc;
-    part_result *r = NULL;
     int64_t a;
     two_cliques(&g, &a);
-    machine_init(&mc, 2, 1, 1);   /* two nodes under different leaves: 3 hops */
-    cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &mc, 2, 1, 1);   /* two nodes under different leaves: 3 hops */
     cr_expect_eq(r->giant_root, a, "root must be the highest-degree vertex %lld, got %lld", (long long)a, (long long)r->giant_root);
     cr_expect_eq(r->metrics[0].cut_edges, 1, "only the bridge should be cut, cut %lld", (long long)r->metrics[0].cut_edges);
     cr_expect_eq(r->metrics[0].hop_cut, 3, "the bridge crosses 3 switches");
     cr_expect_float_eq(r->metrics[0].edge_imbalance, 1.0, 1e-12, "both halves carry 57 endpoints");
-    part_result_free(&r);
-    machine_free(&mc);
-    graph_free(&g);
+    place_done(&g, &mc, &r);
 }
 
 Test(part, orders_pieces_along_the_switch_tree_walk)
@@ -379,9 +219,7 @@ Test(part, orders_pieces_along_the_switch_tree_walk)
     cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
     cr_expect_eq(r->owner[a], 1, "the first piece (holding the root) must go to rank 1, the first of the walk, not %d", r->owner[a]);
     cr_expect_eq(r->new_label[a], r->rank_offsets[1], "the root is the first vertex of its rank");
-    part_result_free(&r);
-    machine_free(&mc);
-    graph_free(&g);
+    place_done(&g, &mc, &r);
 }
 
 Test(part, keeps_a_small_largest_component_whole)
@@ -391,19 +229,15 @@ Test(part, keeps_a_small_largest_component_whole)
     int64_t E[] = {0, 1, 1, 2, 2, 0, 10, 11, 11, 12, 12, 10, 20, 21, 21, 22, 22, 20, 30, 31};
     struct graph g;
     struct machine mc;
-    part_result *r = NULL;
     graph_init(&g, 32, 10, E);
-    machine_init(&mc, 2, 1, 2);
-    cr_assert_eq(place(&g, &mc, 0.05, &r), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_ok(&g, &mc, 2, 1, 2);
     cr_expect_eq(r->giant_split, 0, "a triangle must not be split over 2 ranks");
     cr_expect_eq(r->metrics[0].cut_edges, 0, "whole components cut nothing");
     cr_expect_eq(r->rank_offsets[1], 6, "triangles 0 and 2 on rank 0, triangle 1 and the pair on rank 1 -> 6, got %lld",
                  (long long)r->rank_offsets[1]);
     cr_expect_eq(r->metrics[0].rank_edges[0], 12);
     cr_expect_eq(r->metrics[0].rank_edges[1], 8);
-    part_result_free(&r);
-    machine_free(&mc);
-    graph_free(&g);
+    place_done(&g, &mc, &r);
 }
 
 Test(part, rejects_labels_that_disagree_with_the_edges)
@@ -468,9 +302,7 @@ Test(part, a_graph_of_self_loops_is_all_isolated)
     }
     cr_expect_eq(r->metrics[0].total_edges, 0, "self-loops are not counted");
     cr_expect_eq(r->metrics[1].cut_edges, 0);
-    part_result_free(&r);
-    machine_free(&mc);
-    graph_free(&g);
+    place_done(&g, &mc, &r);
 }
 
 Test(part, leaves_order_keeps_each_leaf_with_its_neighbour)

@@ -15,6 +15,7 @@
 #include "common.h"
 #include "io.h"
 #include "part.h"
+#include "part_test_util.h"
 
 static char dir[64];
 static void setup(void)
@@ -33,25 +34,19 @@ static void teardown(void)
 }
 TestSuite(part_io, .init = setup, .fini = teardown);
 
-/* A path graph 0-1-...-9 plus a pair {12, 13}, 16 vertices, on 2 ranks of 2
- * nodes 3 hops apart. */
-static int64_t E[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 12, 13};
-static int64_t L[16], CV[2] = {10, 2}, CE[2] = {9, 1};
-static int RN[2] = {0, 1}, HOPS[4] = {0, 3, 3, 0};
+/* A path graph 0-1-...-9 plus a pair {12, 13}, 16 vertices (components
+ * by part_test_util.h's union-find: {0..9} is 0, {12, 13} is 1, the rest
+ * isolated), on 2 ranks of 2 nodes 3 hops apart. */
+static const int64_t E[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 12, 13};
 static char NAMES[2][IO_NODE_NAME_MAX] = {"n00", "n01"};
+static struct graph G;
+static struct machine MC;
 
-static part_result *place(void)
+static part_result *place_path(void)
 {
-    part_result *r = NULL;
-    for (int v = 0; v < 16; v++)
-        L[v] = v < 10 ? 0 : (v == 12 || v == 13) ? 1 : -1;
-    part_input in = {
-        .nvertices = 16, .nedges_local = 10, .edges = E, .label = L, .ncomponents = 2,
-        .comp_vertices = CV, .comp_edges = CE, .nranks = 2, .rank_node = RN, .nnodes = 2,
-        .node_hops = HOPS, .tolerance = 0.05,
-    };
-    cr_assert_eq(part_place(MPI_COMM_SELF, &in, &r), G5_OK, "%s", g5_error_msg());
-    return r;
+    graph_init(&G, 16, 10, E);
+    cr_assert(G.C == 2 && G.cv[0] == 10 && G.cv[1] == 2 && G.label[11] == -1, "the test graph's components");
+    return place_ok(&G, &MC, 2, 1, 1);
 }
 
 static void meta_of(const part_result *r, io_placement_meta *m)
@@ -63,15 +58,28 @@ static void meta_of(const part_result *r, io_placement_meta *m)
     snprintf(m->topology, sizeof m->topology, "configs/test.conf");
 }
 
+static int save(const char *path, int force, const part_result *r, const io_placement_meta *m)
+{
+    return part_save(MPI_COMM_SELF, path, force, r, m, MC.rank_node, &NAMES[0][0], MC.hops);
+}
+
+/* The case most tests start from: the path graph placed and saved to
+ * DIR/p.h5. out: path [128], its meta m. The caller ends with place_done. */
+static part_result *place_and_save(char *path, io_placement_meta *m)
+{
+    part_result *r = place_path();
+    snprintf(path, 128, "%s/p.h5", dir);
+    meta_of(r, m);
+    cr_assert_eq(save(path, 0, r, m), G5_OK, "%s", g5_error_msg());
+    return r;
+}
+
 Test(part_io, a_saved_placement_reads_back_identically)
 {
-    part_result *r = place();
     io_placement_meta m, got;
     io_file *f = NULL;
     char path[128];
-    snprintf(path, sizeof path, "%s/p.h5", dir);
-    meta_of(r, &m);
-    cr_assert_eq(part_save(MPI_COMM_SELF, path, 0, r, &m, RN, &NAMES[0][0], HOPS), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_and_save(path, &m);
     cr_assert_eq(io_placement_open(MPI_COMM_SELF, path, &f, &got), G5_OK, "%s", g5_error_msg());
     cr_expect_eq(got.nranks, 2);
     cr_expect_eq(got.n_active, 12);
@@ -105,20 +113,17 @@ Test(part_io, a_saved_placement_reads_back_identically)
         cr_expect_float_eq(im[s].edge_imbalance, r->metrics[s].edge_imbalance, 1e-15);
     }
     io_file_close(&f);
-    part_result_free(&r);
+    place_done(&G, &MC, &r);
 }
 
 Test(part_io, an_existing_file_is_kept_without_force)
 {
-    part_result *r = place();
     io_placement_meta m;
     char path[128];
-    snprintf(path, sizeof path, "%s/p.h5", dir);
-    meta_of(r, &m);
-    cr_assert_eq(part_save(MPI_COMM_SELF, path, 0, r, &m, RN, &NAMES[0][0], HOPS), G5_OK, "%s", g5_error_msg());
-    cr_expect_eq(part_save(MPI_COMM_SELF, path, 0, r, &m, RN, &NAMES[0][0], HOPS), G5_ERR_EXISTS, "second write without force");
-    cr_expect_eq(part_save(MPI_COMM_SELF, path, 1, r, &m, RN, &NAMES[0][0], HOPS), G5_OK, "%s", g5_error_msg());
-    part_result_free(&r);
+    part_result *r = place_and_save(path, &m);
+    cr_expect_eq(save(path, 0, r, &m), G5_ERR_EXISTS, "second write without force");
+    cr_expect_eq(save(path, 1, r, &m), G5_OK, "%s", g5_error_msg());
+    place_done(&G, &MC, &r);
 }
 
 Test(part_io, another_format_is_refused_with_its_name)
@@ -136,13 +141,10 @@ Test(part_io, another_format_is_refused_with_its_name)
 
 Test(part_io, a_placement_with_a_wrong_shape_is_refused)
 {
-    part_result *r = place();
     io_placement_meta m, got;
     io_file *f = NULL;
     char path[128];
-    snprintf(path, sizeof path, "%s/p.h5", dir);
-    meta_of(r, &m);
-    cr_assert_eq(part_save(MPI_COMM_SELF, path, 0, r, &m, RN, &NAMES[0][0], HOPS), G5_OK, "%s", g5_error_msg());
+    part_result *r = place_and_save(path, &m);
     /* Claim more vertices than /new_label holds. */
     cr_assert_eq(io_file_open(MPI_COMM_SELF, path, NULL, 1, &f), G5_OK, "%s", g5_error_msg());
     io_file_close(&f);
@@ -156,7 +158,7 @@ Test(part_io, a_placement_with_a_wrong_shape_is_refused)
     }
     cr_expect_eq(io_placement_open(MPI_COMM_SELF, path, &f, &got), G5_ERR_FORMAT, "a 16-row /new_label for 32 vertices");
     cr_expect(strstr(g5_error_msg(), "/new_label") != NULL, "the message names the dataset: %s", g5_error_msg());
-    part_result_free(&r);
+    place_done(&G, &MC, &r);
 }
 
 static char *slurp(const char *path)
@@ -173,14 +175,11 @@ static char *slurp(const char *path)
 
 Test(part_io, stats_prints_the_table_and_json_from_the_file)
 {
-    part_result *r = place();
     io_placement_meta m, got;
     io_file *f = NULL;
     char path[128], out[128];
-    snprintf(path, sizeof path, "%s/p.h5", dir);
+    part_result *r = place_and_save(path, &m);
     snprintf(out, sizeof out, "%s/stats.txt", dir);
-    meta_of(r, &m);
-    cr_assert_eq(part_save(MPI_COMM_SELF, path, 0, r, &m, RN, &NAMES[0][0], HOPS), G5_OK, "%s", g5_error_msg());
     cr_assert_eq(io_placement_open(MPI_COMM_SELF, path, &f, &got), G5_OK, "%s", g5_error_msg());
     FILE *o = fopen(out, "w");
     cr_assert_eq(part_stats_print(f, o, 0), G5_OK, "%s", g5_error_msg());
@@ -202,7 +201,7 @@ Test(part_io, stats_prints_the_table_and_json_from_the_file)
     fclose(o);
     t = slurp(out);
     cr_expect(strstr(t, "giant component: 10 vertices") != NULL, "by path:\n%s", t);
-    part_result_free(&r);
+    place_done(&G, &MC, &r);
 }
 
 Test(part_io, rankfile_and_hostfile_list_each_rank_on_its_node)

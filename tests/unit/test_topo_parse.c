@@ -197,6 +197,21 @@ Test(topo_parse, load_reports_a_missing_file_and_binary_content)
     unlink(path);
 }
 
+Test(topo_parse, load_names_a_directory_or_a_device_instead_of_a_size)
+{
+    topo *t = (topo *)1;
+    char dir[] = "/tmp/g500-topo-dir-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    cr_expect_eq(topo_load(dir, &t), G5_ERR_IO, "%s", g5_error_msg());
+    cr_expect(strstr(g5_error_msg(), dir) && strstr(g5_error_msg(), "is a directory"), "%s", g5_error_msg());
+    cr_expect_null(t);
+    rmdir(dir);
+    t = (topo *)1;
+    cr_expect_eq(topo_load("/dev/null", &t), G5_ERR_IO, "%s", g5_error_msg());
+    cr_expect(strstr(g5_error_msg(), "/dev/null: is not a regular file"), "%s", g5_error_msg());
+    cr_expect_null(t);
+}
+
 Test(topo_parse, handles_a_ten_thousand_node_file)
 {
     /* 25 pods x 25 leaves x 16 nodes = 10,000 nodes */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench-cc-merge.sh - memory and time of the two merge paths of
+# `g500 components` (--merge tree | distributed), docs/components.md
+# "Memory per rank".
+#
+# For each SCALE in $SCALES and each rank count in $RANKS (one thread per
+# rank), the two paths run alternately (tree, distributed, tree, ...) $REPS
+# times each on the same edges file (made once with `g500 gen`, seed 1, in
+# $DIR). Per run it records the largest per-rank peak RSS (`/usr/bin/time
+# -v` around each rank), the peak RSS when the labels are done, before the
+# duplicate count (the driver's progress line, max over ranks), and the
+# compute time with its merge + label part; it prints the medians per path
+# with the load average. Peak RSS does not depend on the load; the times do,
+# so compare them only as ratios of runs made back to back.
+#
+#   SCALES="20 22" RANKS="2 4" REPS=3 bash bench/bench-cc-merge.sh
+#   EDGEFACTOR=1 SCALES=22 RANKS="2 4 8" REPS=1 bash bench/bench-cc-merge.sh
+# (EDGEFACTOR, default Graph500's 16: `g500 gen --edgefactor`; a sparse
+# graph shows the vertex arrays, which the edge slab hides at 16.)
+set -u
+G500=${G500:-bin/g500}
+SCALES=${SCALES:-20 22}
+RANKS=${RANKS:-2 4}
+REPS=${REPS:-3}
+EDGEFACTOR=${EDGEFACTOR:-16}
+DIR=${DIR:-/tmp/g500-bench-cc-merge}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_WAIT_POLICY=passive
+mkdir -p "$DIR"
+load() { cut -d' ' -f1 /proc/loadavg; }
+median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+for S in $SCALES; do
+    E="$DIR/s${S}e$EDGEFACTOR.h5"
+    [ -f "$E" ] || "$G500" gen --scale "$S" --edgefactor "$EDGEFACTOR" -o "$E" -q || exit 1
+    for P in $RANKS; do
+        for path in tree distributed; do : >"$DIR/$path.rows"; done
+        l0=$(load)
+        for rep in $(seq "$REPS"); do
+            for path in tree distributed; do
+                err="$DIR/err"
+                mpirun -np "$P" -x OMP_NUM_THREADS=1 /usr/bin/time -v "$G500" components "$E" \
+                    -o "$DIR/c.h5" -f -q --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
+                # -q silences progress: run the logged numbers from a second,
+                # verbose run only once per path (peak RSS is not noisy)
+                rss=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+).*/\1/p' "$err" | sort -n | tail -n 1)
+                mpirun -np "$P" -x OMP_NUM_THREADS=1 "$G500" components "$E" -o "$DIR/c.h5" -f \
+                    --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
+                comp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' "$err")
+                merge=$(sed -nE 's/.*merge ([0-9.]+)s, label ([0-9.]+)s.*/\1 \2/p' "$err" | awk '{print $1 + $2}')
+                lab=$(sed -nE 's/.*peak RSS ([0-9.]+) MiB \(max over ranks\) when labelled.*/\1/p' "$err")
+                echo "$rss $lab $comp $merge" >>"$DIR/$path.rows"
+            done
+        done
+        for path in tree distributed; do
+            r=$(awk '{print $1 / 1024}' "$DIR/$path.rows" | median)
+            lb=$(awk '{print $2}' "$DIR/$path.rows" | median)
+            c=$(awk '{print $3}' "$DIR/$path.rows" | median)
+            m=$(awk '{print $4}' "$DIR/$path.rows" | median)
+            printf 'SCALE %s edgefactor %s ranks=%s %-11s peak RSS per rank %7.1f MiB, when labelled %7.1f MiB; compute %6.2fs (merge+label %6.3fs) load %s-%s\n' \
+                "$S" "$EDGEFACTOR" "$P" "$path" "$r" "$lb" "$c" "$m" "$l0" "$(load)"
+        done
+    done
+done
+rm -f "$DIR/c.h5" "$DIR/err" "$DIR"/*.rows

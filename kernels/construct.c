@@ -24,17 +24,18 @@
  *   on the bits, vectorised), and the ranks agree on the flag with
  *   the allreduce that closes the pass: the weight layout (kern_impl.h,
  *   kern_w) is decided before anything is stored. rowptr = prefix sum; the
- *   graph's own col (uint32) and weight array (3-byte k, or floats when
- *   some weight is not such a multiple) are allocated once at their exact
- *   pre-merge size.
+ *   entry records (uint32 column + 3-byte k, 7 bytes; column + float bits,
+ *   8, when some weight is not such a multiple) are allocated once at
+ *   their exact pre-merge size.
  *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
  *   weight key) records, the key being k or the float's bits (both order
- *   like the weights); each entry is stored straight into col and the
- *   weight array at its row's cursor (rowptr itself, shifted back after),
- *   7 bytes per entry (8 with floats): no wider array ever exists. The
- *   random stores go in staged blocks (prefetch cursors, advance and
- *   prefetch both targets, store) so their misses overlap; weights are
- *   stored bytewise (a neighbour may be another thread's). A digest of the
+ *   like the weights); each entry is stored as one 7-byte record at its
+ *   row's cursor (rowptr itself, shifted back after): one cache line per
+ *   random store (two arrays, column and weight, measured ~25% slower
+ *   fills), and no 8-byte-per-entry array ever exists. The random stores
+ *   go in staged blocks (prefetch cursors, advance and prefetch targets,
+ *   store) so their misses overlap; records are stored with exact-size
+ *   stores (a neighbour may be another thread's). A digest of the
  *   edges seen by each pass must agree (the file cannot change in between
  *   unnoticed).
  *   Merge: each row is gathered as 64-bit keys (weight key << 32 | column)
@@ -52,7 +53,10 @@
  *   degree (the TEPS count of kern_reached_edges: kept + merged, self-loops
  *   excluded) in 1 byte per vertex instead of 4. Rows are compacted
  *   in place (threads compact their blocks, then blocks move down in order)
- *   and the merged-away tail's pages released. When pass 1 chose floats
+ *   and the merged-away tail's pages released; then the records are split
+ *   into the graph's col and w3 (or w) walking down from the end, releasing
+ *   the records' pages as they are copied, so the split costs no extra
+ *   resident memory. When pass 1 chose floats
  *   but every kept weight on every rank is a multiple of 2^-24 after all
  *   (the odd ones were on self-loops or heavier duplicates), the floats are
  *   rewritten in place as 3-byte integers, so the layout depends on the kept
@@ -68,11 +72,12 @@
  * vertices, C = chunk edges per round (default 2^18-2^20, default_chunk):
  *   pass 1: rowptr 8 nl + round buffer 24 C (+ file chunk 20 C; at P > 1
  *           + endpoint pids 8 C + sent/received rows up to 8 C each)
- *   pass 2: + col 4 nraw + weights 3 nraw (4 nraw with floats) + dup nl
+ *   pass 2: + records 7 nraw (8 nraw with floats) + dup nl
  *           (+ records up to 24 C each way)
  *   merge:  the same, tail pages released; per thread a bitmap of the pid
  *           space (pid space / 8 bytes) and scratch for the longest row
- *           (8 bytes per entry + its bucket starts)
+ *           (8 bytes per entry + its bucket starts); split: 7 nnz
+ *           throughout (blocks of 2^20 entries copied, then released)
  *   final:  rowptr 8 (nl+1) + dup nl (+ 8 per escape) + col 4 nnz +
  *           weights 3 nnz (4 nnz for weights that are not multiples of
  *           2^-24).
@@ -154,8 +159,14 @@ static inline uint32_t weight_key(float w, int w24)
     return w24 ? (uint32_t)(w * 0x1p24f) : f2u(w);
 }
 
-/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array
- * (byte stores: the neighbours may belong to another thread's row). */
+/* Store the 3 little-endian bytes of k at p (byte stores: the neighbours
+ * may belong to another thread's row). */
+static inline void rec_put3(uint8_t *p, uint32_t k)
+{
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
+
+/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array. */
 static inline void w3_put(uint8_t *w3, int64_t i, uint32_t k)
 {
     uint8_t *p = w3 + 3 * i;
@@ -288,9 +299,9 @@ typedef struct build {
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
     int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
     int w24;                /* the layout (agreed after pass 1) */
-    uint32_t *col;          /* [nraw + 1] the graph's col, filled at the raw row offsets */
-    uint8_t *w3;            /* [3 nraw + 8] the graph's w3 when w24 */
-    float *w;               /* [nraw + 2] the graph's w otherwise */
+    uint8_t *pk;            /* [rs nraw + 8] entries as records: column (4 bytes), weight
+                               key (3 bytes when w24, else 4), at the raw row offsets */
+    int rs;                 /* record size: 7 or 8 */
     uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
     kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
@@ -337,32 +348,23 @@ static void apply(build *b, const rec *r, int n, int fill)
         return;
     }
     uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw;
-    uint32_t *col = b->col;
-    uint8_t *w3 = b->w3;
-    float *w = b->w;
+    uint8_t *pk = b->pk;
+    const size_t rs = (size_t)b->rs;
     int64_t *pos = b->rowptr;
     for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
-    if (w3) {
-        for (int k = 0; k < n; k++) {
-            p[k] = (uint64_t)pos[r[k].row]++;
-            uint64_t q = p[k] < nraw ? p[k] : 0;
-            __builtin_prefetch(&col[q], 1);
-            __builtin_prefetch(&w3[3 * q], 1);
-        }
-        for (int k = 0; k < n; k++) {
-            if (p[k] < nraw) { col[p[k]] = r[k].col; w3_put(w3, (int64_t)p[k], r[k].wk); }
-            else b->overflow = 1;
-        }
-    } else {
-        for (int k = 0; k < n; k++) {
-            p[k] = (uint64_t)pos[r[k].row]++;
-            uint64_t q = p[k] < nraw ? p[k] : 0;
-            __builtin_prefetch(&col[q], 1);
-            __builtin_prefetch(&w[q], 1);
-        }
-        for (int k = 0; k < n; k++) {
-            if (p[k] < nraw) { col[p[k]] = r[k].col; memcpy(&w[p[k]], &r[k].wk, 4); }
-            else b->overflow = 1;
+    for (int k = 0; k < n; k++) {
+        p[k] = (uint64_t)pos[r[k].row]++;
+        __builtin_prefetch(pk + rs * (p[k] < nraw ? p[k] : 0), 1);
+    }
+    /* exact-size stores: the neighbours may be another thread's */
+    for (int k = 0; k < n; k++) {
+        if (p[k] < nraw) {
+            uint8_t *q = pk + rs * p[k];
+            memcpy(q, &r[k].col, 4);
+            if (rs == 7) rec_put3(q + 4, r[k].wk);
+            else memcpy(q + 4, &r[k].wk, 4);
+        } else {
+            b->overflow = 1;
         }
     }
 }
@@ -659,10 +661,22 @@ void kern_sort_u64(uint64_t *a, int64_t n)
  * order and the spacing matter). */
 static inline uint32_t wkey_at(const build *b, int64_t i)
 {
-    if (b->w3) return kern_w3_get(b->w3, i);
     uint32_t u;
-    memcpy(&u, &b->w[i], 4);
-    return u;
+    memcpy(&u, b->pk + (size_t)b->rs * i + 4, 4);   /* the padding covers the last */
+    return b->rs == 7 ? u & 0xFFFFFFu : u;
+}
+static inline uint32_t col_at(const build *b, int64_t i)
+{
+    uint32_t c;
+    memcpy(&c, b->pk + (size_t)b->rs * i, 4);
+    return c;
+}
+static inline void rec_put(build *b, int64_t i, uint32_t c, uint32_t k)
+{
+    uint8_t *q = b->pk + (size_t)b->rs * i;
+    memcpy(q, &c, 4);
+    if (b->rs == 7) rec_put3(q + 4, k);
+    else memcpy(q + 4, &k, 4);
 }
 static inline double wkey_value(uint32_t k, int w24)
 {
@@ -685,8 +699,7 @@ static inline int64_t bucket_of(uint32_t k, int w24, double lo, double scale, do
  * ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
 static void bucket_by_weight(const build *b, int64_t e0, int64_t n, uint64_t *sc, int64_t *cnt)
 {
-    const uint32_t *col = b->col + e0;
-    const int w24 = b->w3 != NULL;
+    const int w24 = b->rs == 7;
     int64_t nb = n / KERN_BUCKET_SIZE;
     double lo = wkey_value(wkey_at(b, e0), w24), hi = lo;
     for (int64_t i = 1; i < n; i++) {
@@ -702,7 +715,7 @@ static void bucket_by_weight(const build *b, int64_t e0, int64_t n, uint64_t *sc
     for (int64_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
     for (int64_t i = 0; i < n; i++) {
         uint32_t k = wkey_at(b, e0 + i);
-        sc[cnt[bucket_of(k, w24, lo, scale, top)]++] = (uint64_t)k << 32 | col[i];
+        sc[cnt[bucket_of(k, w24, lo, scale, top)]++] = (uint64_t)k << 32 | col_at(b, e0 + i);
     }
     /* cnt[k] is now the end of bucket k */
     int64_t s = 0;
@@ -729,12 +742,11 @@ static int64_t merge_row(build *b, int64_t e0, int64_t n, merge_ws *ws)
 {
     uint64_t small[KERN_BUCKET_ROW];
     const uint64_t *s = small;
-    uint32_t *col = b->col + e0;
     if (n >= KERN_BUCKET_ROW) {
         bucket_by_weight(b, e0, n, ws->sc, ws->cnt);
         s = ws->sc;
     } else {
-        for (int64_t i = 0; i < n; i++) small[i] = (uint64_t)wkey_at(b, e0 + i) << 32 | col[i];
+        for (int64_t i = 0; i < n; i++) small[i] = (uint64_t)wkey_at(b, e0 + i) << 32 | col_at(b, e0 + i);
         kern_sort_u64(small, n);
     }
     uint64_t *seen = ws->seen;
@@ -745,12 +757,10 @@ static int64_t merge_row(build *b, int64_t e0, int64_t n, merge_ws *ws)
         uint64_t bit = (uint64_t)1 << (c & 63);
         if (seen[c >> 6] & bit) continue;
         seen[c >> 6] |= bit;
-        col[k] = c;
-        if (b->w3) w3_put(b->w3, e0 + k, (uint32_t)(x >> 32));
-        else { uint32_t u = (uint32_t)(x >> 32); memcpy(&b->w[e0 + k], &u, 4); }
+        rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
         k++;
     }
-    for (int64_t i = 0; i < k; i++) seen[col[i] >> 6] = 0;
+    for (int64_t i = 0; i < k; i++) seen[col_at(b, e0 + i) >> 6] = 0;
     return k;
 }
 
@@ -765,9 +775,7 @@ static void release_pages(void *p, size_t bytes)
 /* Move n entries from entry s to entry d < s (both arrays). */
 static void move_entries(build *b, int64_t d, int64_t s, int64_t n)
 {
-    memmove(b->col + d, b->col + s, (size_t)n * sizeof(uint32_t));
-    if (b->w3) memmove(b->w3 + 3 * d, b->w3 + 3 * s, (size_t)n * 3);
-    else memmove(b->w + d, b->w + s, (size_t)n * sizeof(float));
+    memmove(b->pk + (size_t)b->rs * d, b->pk + (size_t)b->rs * s, (size_t)b->rs * n);
 }
 
 /* The count of row l in a sorted table of row << 32 | count keys (l is
@@ -865,10 +873,39 @@ static int64_t merge_rows(build *b)
     rowptr[0] = 0;
 #undef KEPT
     /* the merged-away tail (w3 keeps its 8 bytes of padding) */
-    release_pages(b->col + o, (size_t)(b->nraw - o) * sizeof(uint32_t));
-    if (b->w3) release_pages(b->w3 + 3 * o + 8, (size_t)(b->nraw - o) * 3);
-    else release_pages(b->w + o, (size_t)(b->nraw - o) * sizeof(float));
+    release_pages(b->pk + (size_t)b->rs * o + 8, (size_t)b->rs * (b->nraw - o));
     return o;
+}
+
+/* Split the merged records pk[0, nnz) into the graph's col and weights,
+ * walking down from the end in blocks and releasing each block's pages of
+ * pk once copied, so the resident memory stays at about one record per
+ * entry instead of two. */
+#define KERN_SPLIT_BLOCK ((int64_t)1 << 20)
+static int split(build *b, kern_graph *g)
+{
+    int64_t n = g->nnz;
+    g->col = big_malloc(((size_t)n + 1) * sizeof(uint32_t));
+    if (g->w24) g->w3 = big_malloc((size_t)n * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
+    else g->w = big_malloc(((size_t)n + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
+    if (!g->col || !(g->w3 || g->w)) return G5_ERR_NOMEM;
+    if (g->w3) memset(g->w3 + 3 * n, 0, 8);
+    uint32_t *col = g->col;
+    uint8_t *w3 = g->w3;
+    float *w = g->w;
+    for (int64_t hi = n; hi > 0;) {
+        int64_t lo = hi > KERN_SPLIT_BLOCK ? hi - KERN_SPLIT_BLOCK : 0;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = lo; i < hi; i++) {
+            col[i] = col_at(b, i);
+            uint32_t k = wkey_at(b, i);
+            if (w3) w3_put(w3, i, k);
+            else memcpy(&w[i], &k, 4);
+        }
+        release_pages(b->pk + (size_t)b->rs * lo, (size_t)b->rs * (size_t)(hi - lo));
+        hi = lo;
+    }
+    return G5_OK;
 }
 
 /* 1 when every weight of the float layout's w[0, n) is k * 2^-24. */
@@ -970,12 +1007,11 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         MPI_Allreduce(mine, every, 2, MPI_INT, MPI_MIN, comm);
         if (!every[0]) goto agree;
         b.w24 = g->w24 = every[1];
-        g->col = big_malloc(((size_t)b.nraw + 1) * sizeof(uint32_t));
-        if (g->w24) g->w3 = big_malloc((size_t)b.nraw * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
-        else g->w = big_malloc(((size_t)b.nraw + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
+        b.rs = g->w24 ? 7 : 8;
+        b.pk = big_malloc((size_t)b.rs * (size_t)b.nraw + 8);
         g->dup = big_malloc((size_t)nl + 1);
-        b.col = g->col; b.w3 = g->w3; b.w = g->w; b.dup = g->dup;
-        int have = g->col && (g->w3 || g->w) && g->dup;
+        b.dup = g->dup;
+        int have = b.pk && g->dup;
         if (!have) ok = 0, b.nomem = 1;
         MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
         if (!have) goto agree;
@@ -1002,7 +1038,10 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->ndup_big = (int64_t)b.big.n;
         kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
+        else if (split(&b, g) != G5_OK) ok = 0, b.nomem = 1;
         else if (!g->w24) odd = !all_w24(g->w, g->nnz);
+        free(b.pk);
+        b.pk = NULL;
     }
     if (all && ok) {
         /* Kernel 3's light/heavy delta-stepping wants every row ordered by
@@ -1061,7 +1100,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv);
+    free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); free(b.pk);
     kvec_free(&b.big);
     kern_graph_free(&g);
     return rc;

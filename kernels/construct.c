@@ -17,34 +17,51 @@
  * kern_exchange (MPI_Alltoallv). Then each thread applies the round's local
  * and received entries whose row lies in its own row range (no atomics, no
  * per-thread arrays).
- *   Pass 1 (count): one uint32 per row, which becomes rawdeg (the row length
- *   before merging, also the TEPS count of kern_reached_edges); remote
- *   entries travel as their 4-byte local row. rowptr = prefix sum; the
- *   entries array is allocated once at its exact pre-merge size.
+ *   Pass 1 (count): the row lengths before merging, counted in rowptr
+ *   itself (row v in rowptr[v + 1]); remote entries travel as their
+ *   4-byte local row. Pass 1 also reads every non-loop weight and checks
+ *   it is k * 2^-24 for an integer k in [0, 2^24) (the generator's are;
+ *   on the bits, vectorised), and the ranks agree on the flag with
+ *   the allreduce that closes the pass: the weight layout (kern_impl.h,
+ *   kern_w) is decided before anything is stored. rowptr = prefix sum; the
+ *   entry records (uint32 column + 3-byte k, 7 bytes; column + float bits,
+ *   8, when some weight is not such a multiple) are allocated once at
+ *   their exact pre-merge size.
  *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
- *   weight) records; each entry is stored as one 64-bit key (weight bits
- *   << 32 | column) at its row's cursor (rowptr itself, shifted back after).
- *   One word per entry is one cache line touched per random store; the
- *   stores go in staged blocks (prefetch cursors, advance and prefetch
- *   targets, store) so their misses overlap. A digest of the edges seen by
- *   each pass must agree (the file cannot change in between unnoticed).
- *   Merge: each row is put in (weight, column) order at once, the order
- *   kernel 3 wants (non-negative float bits order like the values): rows
- *   of KERN_BUCKET_ROW entries or more are bucketed by weight then sorted
- *   per bucket, shorter rows sorted as integers. Walking the row in that
+ *   weight key) records, the key being k or the float's bits (both order
+ *   like the weights); each entry is stored as one 7-byte record at its
+ *   row's cursor (rowptr itself, shifted back after): one cache line per
+ *   random store (two arrays, column and weight, measured ~25% slower
+ *   fills), and no 8-byte-per-entry array ever exists. The random stores
+ *   go in staged blocks (prefetch cursors, advance and prefetch targets,
+ *   store) so their misses overlap; records are stored with exact-size
+ *   stores (a neighbour may be another thread's). A digest of the
+ *   edges seen by each pass must agree (the file cannot change in between
+ *   unnoticed).
+ *   Merge: each row is gathered as 64-bit keys (weight key << 32 | column)
+ *   into per-thread scratch in (weight, column) order at once, the order
+ *   kernel 3 wants: rows of KERN_BUCKET_ROW entries or more are bucketed by
+ *   weight straight from the arrays then sorted per bucket, shorter rows
+ *   gathered on the stack and sorted as integers. Walking the keys in that
  *   order, an entry whose column was already seen (a per-thread bitmap over
  *   the pid space, cleared after each row) is a duplicate with a larger or
  *   equal weight and is dropped: the kept entry is the smallest weight, as
  *   a sort by column would keep (shortest paths are unchanged). Kept
- *   entries are written back as column << 32 | weight bits; rows compacted
- *   in place (threads compact their blocks, then blocks move down in
- *   order); then the words are split into col (uint32) and w (float)
- *   walking down from the end, releasing the words' pages as they are
- *   copied, so the split costs no extra resident memory. Weights are
- *   stored as 3-byte integers k (weight k * 2^-24) when every weight of the
- *   graph on every rank is such a multiple (the generator's are; one
- *   allreduce'd flag), as floats otherwise (kern_impl.h, kern_w). The graph
- *   records rows_by_weight, so csr_sort.c has nothing left to do.
+ *   entries are written back to the front of their row, and the number
+ *   merged away is recorded in dup (one byte per row; 255 and more go to
+ *   a sorted escape table, dup_big), which is how the graph keeps the raw
+ *   degree (the TEPS count of kern_reached_edges: kept + merged, self-loops
+ *   excluded) in 1 byte per vertex instead of 4. Rows are compacted
+ *   in place (threads compact their blocks, then blocks move down in order)
+ *   and the merged-away tail's pages released; then the records are split
+ *   into the graph's col and w3 (or w) walking down from the end, releasing
+ *   the records' pages as they are copied, so the split costs no extra
+ *   resident memory. When pass 1 chose floats
+ *   but every kept weight on every rank is a multiple of 2^-24 after all
+ *   (the odd ones were on self-loops or heavier duplicates), the floats are
+ *   rewritten in place as 3-byte integers, so the layout depends on the kept
+ *   graph only (one allreduce'd flag, the one that closes construction).
+ *   The graph records rows_by_weight, so csr_sort.c has nothing left to do.
  *
  * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
  * the spec) happen inside this function; their seconds are returned so the
@@ -52,20 +69,24 @@
  * filling and merging work of both passes.
  *
  * Memory per rank, with nraw entries before merging, nnz after, nl local
- * vertices, C = chunk edges per round (default 2^20):
- *   pass 1: rowptr 8 nl + rawdeg 4 nl + round buffer 24 C (+ file chunk
- *           20 C; at P > 1 + endpoint pids 8 C + sent/received rows up to
- *           8 C each)
- *   pass 2: + packed entries 8 nraw (+ records up to 24 C each way)
+ * vertices, C = chunk edges per round (default 2^18-2^20, default_chunk):
+ *   pass 1: rowptr 8 nl + round buffer 24 C (+ file chunk 20 C; at P > 1
+ *           + endpoint pids 8 C + sent/received rows up to 8 C each)
+ *   pass 2: + records 7 nraw (8 nraw with floats) + dup nl
+ *           (+ records up to 24 C each way)
  *   merge:  the same, tail pages released; per thread a bitmap of the pid
  *           space (pid space / 8 bytes) and scratch for the longest row
- *           (12 bytes per entry); split: 8 nnz throughout
- *   final:  rowptr 8 (nl+1) + rawdeg 4 nl + col 4 nnz + weights 3 nnz
- *           (4 nnz for weights that are not multiples of 2^-24).
- * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M, nnz ~ 1.87
- * M for M input edges at SCALE 20) the peak is 8 nraw + 12 nl ~ 16.75 bytes
- * per input edge plus the chunk buffers, and the graph is ~13.8 (15.7 with
- * float weights).
+ *           (8 bytes per entry + its bucket starts); split: 7 nnz
+ *           throughout (blocks of 2^20 entries copied, then released)
+ *   final:  rowptr 8 (nl+1) + dup nl (+ 8 per escape) + col 4 nnz +
+ *           weights 3 nnz (4 nnz for weights that are not multiples of
+ *           2^-24).
+ * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M for M input
+ * edges, nnz ~ 1.87 M at SCALE 20, 1.94 M at SCALE 24) the peak is
+ * 7 nraw + 9 nl ~ 14.56 bytes per input edge plus the chunk buffers (16.56
+ * with float weights; it was 8 nraw + 12 nl = 16.75 with 64-bit entry
+ * words and a uint32 raw degree), and the graph is ~13.7-14.1 (15.6-16.0
+ * with floats).
  */
 #include "io.h"
 #include "kern_impl.h"
@@ -74,18 +95,83 @@
 #include <sys/mman.h>
 #include <time.h>
 
-/* Edges per rank per round: 4 chunks of the edges file. Each round costs a
- * few OpenMP fork/joins and collectives, which on a shared machine wait for
- * descheduled threads: 2^20 measured 0.94-2.80 s against 2.17-3.37 s for
- * 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), for ~44 MiB of
- * round buffers per rank instead of ~11. */
-#define KERN_CHUNK_DEFAULT ((int64_t)1 << 20)
+/* Edges per rank per round, by default. Each round costs a few OpenMP
+ * fork/joins, and at P > 1 an all-to-all and its waits for descheduled
+ * ranks on a shared machine: 2^20 measured 0.94-2.80 s against 2.17-3.37 s
+ * for 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), and at 2
+ * ranks x 1 thread 15.2-16.3 s against 20.9-24.4 s (load 27). So rounds
+ * stay 2^20 edges (~44 MiB of round buffers per rank, up to ~98 at P > 1)
+ * except at one rank on a small graph, where those buffers are several
+ * bytes per input edge: there a round is count / KERN_ROUNDS rounded down
+ * to a power of two, at least 2^18 (one chunk of the edges file; ~11 MiB
+ * of buffers, 3 bytes per input edge less at SCALE 20, and no slower:
+ * 11.1-13.4 s against 12.8-16.0 s, alternated, load 15-28; docs/kernels.md).
+ * The rank count matters, not the rank: every rank picks the same way. */
+#define KERN_CHUNK_MIN ((int64_t)1 << 18)
+#define KERN_CHUNK_MAX ((int64_t)1 << 20)
+#define KERN_ROUNDS 64
+
+static int64_t default_chunk(int64_t count, int P)
+{
+    int64_t c = P > 1 ? KERN_CHUNK_MAX : KERN_CHUNK_MIN;
+    while (c < KERN_CHUNK_MAX && 2 * c <= count / KERN_ROUNDS) c *= 2;
+    return c;
+}
+
 #define KERN_SHORT_ROW 24                        /* insertion sort below this */
 
-typedef struct rec { uint32_t row, col; float w; } rec;
+/* An entry on its way to its row: local row, column pid, weight key (the
+ * 24-bit integer k when the graph takes the 24-bit layout, the float's bits
+ * otherwise; both order like the weights). */
+typedef struct rec { uint32_t row, col, wk; } rec;
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
+/* 1 when the weight is k * 2^-24 for an integer k in [0, 2^24), exactly
+ * (bit for bit: -0.0 and NaN do not qualify). On the bits alone, so the
+ * check vectorizes: 0, or a normal float of biased exponent E in
+ * [103, 126] (a value in [2^-24, 1); the sign bit makes E larger) whose
+ * value (2^23 + mantissa) * 2^(E - 150) has no bit below 2^-24, i.e. whose
+ * low 126 - E mantissa bits are zero. */
+static inline int weight_is_w24(float f)
+{
+    uint32_t u = f2u(f), e = u >> 23, m = u & 0x7FFFFFu;
+    uint32_t low = ((uint32_t)1 << ((126 - e) & 31)) - 1;
+    return (u == 0) | ((e >= 103) & (e <= 126) & ((m & low) == 0));
+}
+
+/* 1 when every weight of the edges e[a, z) that is not a self-loop's is
+ * k * 2^-24: first all weights at once (a loop the compiler vectorizes),
+ * and only when that fails, edge by edge without the self-loops. */
+static int slice_w24(const int64_t *e, const float *wt, int64_t a, int64_t z)
+{
+    int good = 1;
+    for (int64_t i = a; i < z; i++) good &= weight_is_w24(wt[i]);
+    if (good) return 1;
+    for (int64_t i = a; i < z; i++)
+        if (e[2 * i] != e[2 * i + 1] && !weight_is_w24(wt[i])) return 0;
+    return 1;
+}
+
+/* The weight key of w in the graph's layout (w24: weight_is_w24(w)). */
+static inline uint32_t weight_key(float w, int w24)
+{
+    return w24 ? (uint32_t)(w * 0x1p24f) : f2u(w);
+}
+
+/* Store the 3 little-endian bytes of k at p (byte stores: the neighbours
+ * may belong to another thread's row). */
+static inline void rec_put3(uint8_t *p, uint32_t k)
+{
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
+
+/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array. */
+static inline void w3_put(uint8_t *w3, int64_t i, uint32_t k)
+{
+    uint8_t *p = w3 + 3 * i;
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
 /* Where the edges come from: memory (edges != NULL) or the file. */
 typedef struct src {
     const int64_t *edges;
@@ -108,8 +194,9 @@ static double cpu_now(void)
 }
 
 /* Collective when streaming (every rank calls it in every round). Make this
- * rank's edges [lo, lo+n) available in *e, *w (weights only when fill). */
-static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, const float **w)
+ * rank's edges [lo, lo+n) available in *e, *w (both passes read the
+ * weights: pass 1 decides the weight layout from them). */
+static int src_get(src *s, int64_t lo, int64_t n, const int64_t **e, const float **w)
 {
     if (!s->ef) {
         *e = s->edges + 2 * lo;
@@ -117,7 +204,7 @@ static int src_get(src *s, int64_t lo, int64_t n, int fill, const int64_t **e, c
         return G5_OK;
     }
     double t0 = g5_now(), c0 = cpu_now();
-    int rc = io_edges_read_slab(s->ef, s->first + lo, n, s->ebuf, fill ? s->wbuf : NULL);
+    int rc = io_edges_read_slab(s->ef, s->first + lo, n, s->ebuf, s->wbuf);
     s->read_s += g5_now() - t0;
     s->read_cpu += cpu_now() - c0;
     *e = s->ebuf;
@@ -200,7 +287,7 @@ typedef struct build {
     int P, me, S;
     int64_t nl;
     int64_t *rowptr;        /* [nl+1] pass 2: next free position of each row */
-    uint32_t *cnt;          /* [nl] pass 1: entries per row (the graph's rawdeg) */
+    int64_t *cnt;           /* = rowptr + 1: pass 1 counts row v's entries in rowptr[v + 1] */
     int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
     finder find;            /* where the endpoints go */
     rank_table by_label;    /* placement: owner of a new label */
@@ -210,8 +297,13 @@ typedef struct build {
     int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    uint64_t *pk;           /* [nraw] entries: weight bits << 32 | column when filled,
-                               column << 32 | weight bits once merged */
+    int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
+    int w24;                /* the layout (agreed after pass 1) */
+    uint8_t *pk;            /* [rs nraw + 8] entries as records: column (4 bytes), weight
+                               key (3 bytes when w24, else 4), at the raw row offsets */
+    int rs;                 /* record size: 7 or 8 */
+    uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
+    kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
     int64_t *dest;          /* [P] records per destination this round */
     char *sendbuf;
@@ -237,7 +329,7 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
     }
 }
 
-/* Apply n entries (rows < nl): count them (pass 1: cnt) or store them at
+/* Apply n entries (rows < nl): count them (pass 1: rowptr[row + 1]) or store them at
  * their rows' next free positions (pass 2: rowptr as cursors). The rows are
  * random, so every entry is a cache miss on the cursor and on pk: the block
  * is processed in stages (prefetch all cursors, then advance them and
@@ -250,21 +342,30 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
 static void apply(build *b, const rec *r, int n, int fill)
 {
     if (!fill) {
-        uint32_t *cnt = b->cnt;
+        int64_t *cnt = b->cnt;
         for (int k = 0; k < n; k++) __builtin_prefetch(&cnt[r[k].row], 1);
         for (int k = 0; k < n; k++) cnt[r[k].row]++;
         return;
     }
-    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw, *pk = b->pk;
+    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw;
+    uint8_t *pk = b->pk;
+    const size_t rs = (size_t)b->rs;
     int64_t *pos = b->rowptr;
     for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
     for (int k = 0; k < n; k++) {
         p[k] = (uint64_t)pos[r[k].row]++;
-        __builtin_prefetch(&pk[p[k] < nraw ? p[k] : 0], 1);
+        __builtin_prefetch(pk + rs * (p[k] < nraw ? p[k] : 0), 1);
     }
+    /* exact-size stores: the neighbours may be another thread's */
     for (int k = 0; k < n; k++) {
-        if (p[k] < nraw) pk[p[k]] = (uint64_t)f2u(r[k].w) << 32 | r[k].col;
-        else b->overflow = 1;
+        if (p[k] < nraw) {
+            uint8_t *q = pk + rs * p[k];
+            memcpy(q, &r[k].col, 4);
+            if (rs == 7) rec_put3(q + 4, r[k].wk);
+            else memcpy(q + 4, &r[k].wk, 4);
+        } else {
+            b->overflow = 1;
+        }
     }
 }
 
@@ -291,7 +392,7 @@ static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo
 /* Pass 1's received records are bare rows. */
 static void count_range(build *b, const uint32_t *r, int64_t n, uint32_t lo, uint32_t hi)
 {
-    uint32_t *cnt = b->cnt;
+    int64_t *cnt = b->cnt;
     uint32_t blk[KERN_BLOCK];
     int nb = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -351,7 +452,8 @@ static void apply_local(build *b, int64_t n, int fill, const void *recv, int64_t
 #define KERN_AHEAD 16   /* edges between a placement prefetch and its use */
 
 /* Collective. One round: route this rank's edges e[0, n) (slab indices lo..)
- * with weights wt (fill only). Entries for this rank are applied directly,
+ * with weights wt (pass 1 checks them for the 24-bit layout, pass 2 stores
+ * their keys). Entries for this rank are applied directly,
  * the others exchanged and applied by their owners. ok: this rank's state;
  * returns 1 when every rank is still ok (0 on every rank otherwise). At
  * P > 1 the locating loop leaves both endpoints' pids in b->pid, so packing
@@ -376,6 +478,11 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             rec *L = b->lbuf + 2 * a;
             int64_t k = 0;
             uint64_t h = 0;
+            const int w24 = b->w24;
+            if (!fill && !slice_w24(e, wt, a, z)) {
+#pragma omp atomic write
+                b->w24ok = 0;
+            }
             /* local copies: the stores below could alias the structs */
             finder F = *f;
             rank_table T;
@@ -399,7 +506,7 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                     break;
                 }
                 uint32_t gu = (uint32_t)(base[ou] + lu), gv = (uint32_t)(base[ov] + lv);
-                float w = fill ? wt[i] : 0.0f;
+                uint32_t w = fill ? weight_key(wt[i], w24) : 0;
                 if (pd) { pd[2 * i] = gu; pd[2 * i + 1] = gv; }
                 /* branch-free: at P > 1 local or remote is a coin toss */
                 L[k] = (rec){(uint32_t)lu, gv, w};
@@ -448,15 +555,17 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             int64_t *o = so + (size_t)s * P;
             const int64_t *base = d->base;
             const rank_table T = b->by_pid;     /* a copy no store can alias */
+            const int w24 = b->w24;
             for (int64_t i = a; i < z; i++) {
                 if (e[2 * i] == e[2 * i + 1]) continue;
                 uint32_t gu = pid[2 * i], gv = pid[2 * i + 1];
                 int ou = rank_of(&T, gu), ov = rank_of(&T, gv);
                 if (fill) {
                     rec *r = (rec *)sb;
-                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wt[i]};
+                    uint32_t wk = weight_key(wt[i], w24);
+                    r[o[ou]] = (rec){(uint32_t)(gu - base[ou]), gv, wk};
                     o[ou] += ou != me;
-                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wt[i]};
+                    r[o[ov]] = (rec){(uint32_t)(gv - base[ov]), gu, wk};
                     o[ov] += ov != me;
                 } else {
                     uint32_t *r = (uint32_t *)sb;
@@ -494,7 +603,7 @@ static int pass(build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds,
         if (hi > count) hi = count;
         const int64_t *e = NULL;
         const float *w = NULL;
-        int rc = src_get(sr, lo, hi - lo, fill, &e, &w);   /* agreed when streaming */
+        int rc = src_get(sr, lo, hi - lo, &e, &w);   /* agreed when streaming */
         if (rc != G5_OK) { *read_rc = rc; return 0; }
         all = route_round(b, e, w, hi - lo, lo, fill, ok && all);
     }
@@ -535,51 +644,79 @@ void kern_sort_u64(uint64_t *a, int64_t n)
     insertion_u64(a, n);
 }
 
-/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n / 
+/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n /
  * KERN_BUCKET_SIZE buckets of equal width between the row's smallest and
  * largest weight (the bucket of a weight never decreases as the weight
  * grows, so bucket order is weight order), one counting pass and one
- * scatter into scratch, then each bucket sorted as keys (insertion sort when
- * short; a bucket of many equal weights, e.g. weights from a small set, is
- * quicksorted). Uniform weights give buckets of ~KERN_BUCKET_SIZE keys, and
- * no comparison sort runs over the whole row. */
+ * scatter of the row's keys into scratch, then each bucket sorted as keys
+ * (insertion sort when short; a bucket of many equal weights, e.g. weights
+ * from a small set, is quicksorted). Uniform weights give buckets of
+ * ~KERN_BUCKET_SIZE keys, and no comparison sort runs over the whole row.
+ * Shorter rows are gathered as keys on the stack and sorted. */
 #define KERN_BUCKET_ROW 64
 #define KERN_BUCKET_SIZE 4
 
+/* Entry i's weight key (k or float bits) and the value it stands for, on
+ * the scale the buckets divide (k itself for the 24-bit layout: only the
+ * order and the spacing matter). */
+static inline uint32_t wkey_at(const build *b, int64_t i)
+{
+    uint32_t u;
+    memcpy(&u, b->pk + (size_t)b->rs * i + 4, 4);   /* the padding covers the last */
+    return b->rs == 7 ? u & 0xFFFFFFu : u;
+}
+static inline uint32_t col_at(const build *b, int64_t i)
+{
+    uint32_t c;
+    memcpy(&c, b->pk + (size_t)b->rs * i, 4);
+    return c;
+}
+static inline void rec_put(build *b, int64_t i, uint32_t c, uint32_t k)
+{
+    uint8_t *q = b->pk + (size_t)b->rs * i;
+    memcpy(q, &c, 4);
+    if (b->rs == 7) rec_put3(q + 4, k);
+    else memcpy(q + 4, &k, 4);
+}
+static inline double wkey_value(uint32_t k, int w24)
+{
+    if (w24) return (double)k;
+    float f;
+    memcpy(&f, &k, 4);
+    return (double)f;
+}
+
 /* The bucket of a key: its weight's offset from the row's smallest, scaled
  * and truncated, at most top. */
-static inline int64_t bucket_of(uint64_t key, float lo, double scale, double top)
+static inline int64_t bucket_of(uint32_t k, int w24, double lo, double scale, double top)
 {
-    uint32_t b = (uint32_t)(key >> 32);
-    float w;
-    memcpy(&w, &b, 4);
-    double x = ((double)w - (double)lo) * scale;
+    double x = (wkey_value(k, w24) - lo) * scale;
     return (int64_t)(x < top ? x : top);
 }
 
-/* Sort the keys a[0, n) (weight bits << 32 | column) into sc[0, n), using
- * cnt ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
-static void bucket_by_weight(const uint64_t *a, int64_t n, uint64_t *sc, int64_t *cnt)
+/* Sort the row of n entries at e0 (read from the graph's arrays) into
+ * sc[0, n) as keys (weight key << 32 | column), using cnt
+ * ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
+static void bucket_by_weight(const build *b, int64_t e0, int64_t n, uint64_t *sc, int64_t *cnt)
 {
+    const int w24 = b->rs == 7;
     int64_t nb = n / KERN_BUCKET_SIZE;
-    float lo, hi;
-    uint32_t b0 = (uint32_t)(a[0] >> 32);
-    memcpy(&lo, &b0, 4);
-    hi = lo;
+    double lo = wkey_value(wkey_at(b, e0), w24), hi = lo;
     for (int64_t i = 1; i < n; i++) {
-        uint32_t b = (uint32_t)(a[i] >> 32);
-        float w;
-        memcpy(&w, &b, 4);
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
+        double x = wkey_value(wkey_at(b, e0 + i), w24);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
     }
-    /* in double: the scale stays finite however close lo and hi are; a NaN
-     * falls into the last bucket (x < nb is false), so indices stay in range */
-    double scale = hi > lo ? (double)nb / ((double)hi - (double)lo) : 0.0, top = (double)(nb - 1);
+    /* the scale stays finite however close lo and hi are; a NaN falls into
+     * the last bucket (x < top is false), so indices stay in range */
+    double scale = hi > lo ? (double)nb / (hi - lo) : 0.0, top = (double)(nb - 1);
     memset(cnt, 0, ((size_t)nb + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) cnt[bucket_of(a[i], lo, scale, top) + 1]++;
+    for (int64_t i = 0; i < n; i++) cnt[bucket_of(wkey_at(b, e0 + i), w24, lo, scale, top) + 1]++;
     for (int64_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
-    for (int64_t i = 0; i < n; i++) sc[cnt[bucket_of(a[i], lo, scale, top)]++] = a[i];
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t k = wkey_at(b, e0 + i);
+        sc[cnt[bucket_of(k, w24, lo, scale, top)]++] = (uint64_t)k << 32 | col_at(b, e0 + i);
+    }
     /* cnt[k] is now the end of bucket k */
     int64_t s = 0;
     for (int64_t k = 0; k < nb; k++) {
@@ -597,18 +734,20 @@ typedef struct merge_ws {
     uint64_t *seen;
 } merge_ws;
 
-/* Order a row (keys: weight bits << 32 | column) by (weight, column), drop
+/* Order the row of n entries at e0 by (weight, column) into scratch, drop
  * every entry whose column came earlier in that order (the first, smallest
  * weight, stays: the same entry a sort by column would keep) and write the
- * kept ones back as column << 32 | weight bits; returns the kept length. */
-static int64_t merge_row(uint64_t *a, int64_t n, merge_ws *ws)
+ * kept ones back to the row's front; returns the kept length. */
+static int64_t merge_row(build *b, int64_t e0, int64_t n, merge_ws *ws)
 {
-    const uint64_t *s = a;
-    if (n >= KERN_BUCKET_ROW && ws->sc) {
-        bucket_by_weight(a, n, ws->sc, ws->cnt);
+    uint64_t small[KERN_BUCKET_ROW];
+    const uint64_t *s = small;
+    if (n >= KERN_BUCKET_ROW) {
+        bucket_by_weight(b, e0, n, ws->sc, ws->cnt);
         s = ws->sc;
     } else {
-        kern_sort_u64(a, n);
+        for (int64_t i = 0; i < n; i++) small[i] = (uint64_t)wkey_at(b, e0 + i) << 32 | col_at(b, e0 + i);
+        kern_sort_u64(small, n);
     }
     uint64_t *seen = ws->seen;
     int64_t k = 0;
@@ -618,9 +757,10 @@ static int64_t merge_row(uint64_t *a, int64_t n, merge_ws *ws)
         uint64_t bit = (uint64_t)1 << (c & 63);
         if (seen[c >> 6] & bit) continue;
         seen[c >> 6] |= bit;
-        a[k++] = x << 32 | x >> 32;
+        rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
+        k++;
     }
-    for (int64_t i = 0; i < k; i++) seen[a[i] >> 38] = 0;
+    for (int64_t i = 0; i < k; i++) seen[col_at(b, e0 + i) >> 6] = 0;
     return k;
 }
 
@@ -632,60 +772,37 @@ static void release_pages(void *p, size_t bytes)
     if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
 }
 
-/* 1 when the weight bits u are k * 2^-24 for an integer k in [0, 2^24),
- * exactly (bit for bit: -0.0 does not qualify), with k in *k. */
-static inline int weight_is_w24(uint32_t u, uint32_t *k)
+/* Move n entries from entry s to entry d < s (both arrays). */
+static void move_entries(build *b, int64_t d, int64_t s, int64_t n)
 {
-    float f;
-    memcpy(&f, &u, 4);
-    if (!(f >= 0.0f && f < 1.0f)) return 0;
-    float s = f * 0x1p24f;                    /* exact: a power-of-two scaling */
-    uint32_t q = (uint32_t)s;
-    *k = q;
-    return (float)q == s && f2u((float)q * 0x1p-24f) == u;
+    memmove(b->pk + (size_t)b->rs * d, b->pk + (size_t)b->rs * s, (size_t)b->rs * n);
 }
 
-/* 1 when every packed entry's weight fits the 24-bit layout. */
-static int all_w24(const uint64_t *pk, int64_t n)
+/* The count of row l in a sorted table of row << 32 | count keys (l is
+ * there: its dup byte is 255). */
+static int64_t dup_big_find(const uint64_t *t, int64_t n, int64_t l)
 {
-    int bad = 0;
-#pragma omp parallel for schedule(static) reduction(| : bad)
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k;
-        bad |= !weight_is_w24((uint32_t)pk[i], &k);
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if ((int64_t)(t[mid] >> 32) < l) lo = mid + 1; else hi = mid;
     }
-    return !bad;
+    return n > 0 && (int64_t)(t[lo] >> 32) == l ? (int64_t)(uint32_t)t[lo] : 0;
 }
 
-/* Split the packed entries pk[0, n) into g->col and the weights (3-byte
- * integers when g->w24, floats otherwise), walking down from the end in
- * blocks and releasing each block's pages of pk once copied, so the
- * resident memory stays at about 8 bytes per entry instead of 15-16. */
-#define KERN_UNZIP_BLOCK ((int64_t)1 << 20)
-static void unzip(uint64_t *pk, int64_t n, kern_graph *g)
+int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
 {
-    uint32_t *col = g->col;
-    for (int64_t hi = n; hi > 0;) {
-        int64_t lo = hi > KERN_UNZIP_BLOCK ? hi - KERN_UNZIP_BLOCK : 0;
-#pragma omp parallel for schedule(static)
-        for (int64_t i = lo; i < hi; i++) {
-            col[i] = (uint32_t)(pk[i] >> 32);
-            uint32_t u = (uint32_t)pk[i], k = u;
-            if (g->w24) weight_is_w24(u, &k);          /* all_w24 said yes */
-            kern_wkey_set(g, i, k);
-        }
-        release_pages(pk + lo, (size_t)(hi - lo) * sizeof(uint64_t));
-        hi = lo;
-    }
+    return dup_big_find(g->dup_big, g->ndup_big, l);
 }
 
 /* Sort and merge every row, compact the rows in place, release the tail.
- * The kept lengths are held in cnt (the raw lengths) until rowptr is
- * rewritten to the final layout, then cnt gets the raw lengths back from
- * the old row starts. Returns nnz. */
+ * Each row's merged duplicates go to dup (255 and more: to the escape
+ * table big, sorted by row), from which the kept lengths are recomputed
+ * while rowptr still holds the raw layout. Returns nnz, -1 when a scratch
+ * allocation failed. */
 static int64_t merge_rows(build *b)
 {
-    uint32_t *kept = b->cnt;
+    uint8_t *dup = b->dup;
     int64_t nl = b->nl, *rowptr = b->rowptr, maxrow = 0;
     size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
     int fail = 0;
@@ -694,20 +811,38 @@ static int64_t merge_rows(build *b)
         if (rowptr[v + 1] - rowptr[v] > maxrow) maxrow = rowptr[v + 1] - rowptr[v];
 #pragma omp parallel reduction(| : fail)
     {
-        /* without the key scratch, long rows are quicksorted */
         merge_ws ws = {NULL, NULL, calloc(words, sizeof(uint64_t))};
+        kvec big;
+        kvec_init(&big, sizeof(uint64_t));
         if (maxrow >= KERN_BUCKET_ROW) {
             ws.sc = malloc((size_t)maxrow * sizeof(uint64_t));
             ws.cnt = malloc(((size_t)maxrow / KERN_BUCKET_SIZE + 1) * sizeof(int64_t));
-            if (!ws.sc || !ws.cnt) { free(ws.sc); ws.sc = NULL; }
+            if (!ws.sc || !ws.cnt) fail = 1;
         }
         if (!ws.seen) fail = 1;
+        const int mine = !fail;
 #pragma omp for schedule(dynamic, 64)
-        for (int64_t v = 0; v < nl; v++)
-            if (ws.seen) kept[v] = (uint32_t)merge_row(b->pk + rowptr[v], rowptr[v + 1] - rowptr[v], &ws);
+        for (int64_t v = 0; v < nl; v++) {
+            if (!mine) continue;
+            int64_t n = rowptr[v + 1] - rowptr[v], gone = n - merge_row(b, rowptr[v], n, &ws);
+            dup[v] = (uint8_t)(gone < 255 ? gone : 255);
+            uint64_t *e = gone >= 255 ? kvec_push(&big) : NULL;
+            if (e) *e = (uint64_t)v << 32 | (uint64_t)gone;
+        }
+        if (big.fail) fail = 1;
+#pragma omp critical(kern_construct_dup_big)
+        if (big.n && kvec_reserve(&b->big, b->big.n + big.n)) {
+            memcpy(b->big.p + b->big.n * sizeof(uint64_t), big.p, big.n * sizeof(uint64_t));
+            b->big.n += big.n;
+        }
+        kvec_free(&big);
         free(ws.sc); free(ws.cnt); free(ws.seen);
     }
-    if (fail) return -1;
+    if (fail || b->big.fail) return -1;
+    const uint64_t *big = (const uint64_t *)b->big.p;
+    const int64_t nbig = (int64_t)b->big.n;
+    kern_sort_u64((uint64_t *)b->big.p, nbig);
+#define KEPT(v) (rowptr[(v) + 1] - rowptr[v] - (dup[v] < 255 ? dup[v] : dup_big_find(big, nbig, v)))
     /* compact: each block of rows to its own start, then blocks down in order */
     int T = b->S;
     int64_t bcnt[T];
@@ -715,29 +850,92 @@ static int64_t merge_rows(build *b)
     for (int t = 0; t < T; t++) {
         int64_t a = nl * t / T, z = nl * (t + 1) / T, o = rowptr[a];
         for (int64_t v = a; v < z; v++) {
-            if (o != rowptr[v]) memmove(b->pk + o, b->pk + rowptr[v], kept[v] * sizeof(uint64_t));
-            o += kept[v];
+            int64_t k = KEPT(v);
+            if (o != rowptr[v]) move_entries(b, o, rowptr[v], k);
+            o += k;
         }
         bcnt[t] = o - rowptr[a];
     }
     int64_t o = 0;
     for (int t = 0; t < T; t++) {
         int64_t a = rowptr[nl * t / T];
-        if (o != a) memmove(b->pk + o, b->pk + a, bcnt[t] * sizeof(uint64_t));
+        if (o != a) move_entries(b, o, a, bcnt[t]);
         o += bcnt[t];
     }
-    int64_t prev = rowptr[0];
-    rowptr[0] = 0;
-    for (int64_t v = 0; v < nl; v++) {
-        int64_t next = rowptr[v + 1];
-        rowptr[v + 1] = rowptr[v] + kept[v];
-        kept[v] = (uint32_t)(next - prev);
-        prev = next;
+    /* rowptr to the kept layout, in one pass from the last row down (each
+     * kept length reads the raw row bounds above it, not yet rewritten) */
+    int64_t end = o;
+    for (int64_t v = nl - 1; v >= 0; v--) {
+        int64_t k = KEPT(v);
+        rowptr[v + 1] = end;
+        end -= k;
     }
-    release_pages(b->pk + o, (size_t)(b->nraw - o) * sizeof(uint64_t));
+    rowptr[0] = 0;
+#undef KEPT
+    /* the merged-away tail (w3 keeps its 8 bytes of padding) */
+    release_pages(b->pk + (size_t)b->rs * o + 8, (size_t)b->rs * (b->nraw - o));
     return o;
 }
 
+/* Split the merged records pk[0, nnz) into the graph's col and weights,
+ * walking down from the end in blocks and releasing each block's pages of
+ * pk once copied, so the resident memory stays at about one record per
+ * entry instead of two. */
+#define KERN_SPLIT_BLOCK ((int64_t)1 << 20)
+static int split(build *b, kern_graph *g)
+{
+    int64_t n = g->nnz;
+    g->col = big_malloc(((size_t)n + 1) * sizeof(uint32_t));
+    if (g->w24) g->w3 = big_malloc((size_t)n * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
+    else g->w = big_malloc(((size_t)n + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
+    if (!g->col || !(g->w3 || g->w)) return G5_ERR_NOMEM;
+    if (g->w3) memset(g->w3 + 3 * n, 0, 8);
+    uint32_t *col = g->col;
+    uint8_t *w3 = g->w3;
+    float *w = g->w;
+    for (int64_t hi = n; hi > 0;) {
+        int64_t lo = hi > KERN_SPLIT_BLOCK ? hi - KERN_SPLIT_BLOCK : 0;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = lo; i < hi; i++) {
+            col[i] = col_at(b, i);
+            uint32_t k = wkey_at(b, i);
+            if (w3) w3_put(w3, i, k);
+            else memcpy(&w[i], &k, 4);
+        }
+        release_pages(b->pk + (size_t)b->rs * lo, (size_t)b->rs * (size_t)(hi - lo));
+        hi = lo;
+    }
+    return G5_OK;
+}
+
+/* 1 when every weight of the float layout's w[0, n) is k * 2^-24. */
+static int all_w24(const float *w, int64_t n)
+{
+    int good = 1;
+#pragma omp parallel for schedule(static) reduction(& : good)
+    for (int64_t i = 0; i < n; i++) good &= weight_is_w24(w[i]);
+    return good;
+}
+
+/* The float layout's n weights rewritten in place as 3-byte integers (the
+ * array was allocated with 4 n + 8 >= 3 n + 8 bytes). Sequential: entry i
+ * is read before its bytes 3i..3i+2 are written, and those bytes belong to
+ * entries <= i only. Then the array is shrunk (a failed shrink keeps the
+ * larger block, still valid). */
+static void floats_to_w3(kern_graph *g)
+{
+    uint8_t *p = (uint8_t *)g->w;
+    for (int64_t i = 0; i < g->nnz; i++) {
+        float f;
+        memcpy(&f, p + 4 * i, 4);
+        w3_put(p, i, (uint32_t)(f * 0x1p24f));
+    }
+    memset(p + 3 * g->nnz, 0, 8);
+    uint8_t *q = realloc(p, (size_t)g->nnz * 3 + 8);
+    g->w3 = q ? q : p;
+    g->w = NULL;
+    g->w24 = 1;
+}
 /* Collective: build from src (count edges on this rank, chunk per round). */
 static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count, int64_t chunk,
                        kern_graph **out)
@@ -746,10 +944,11 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int rc = G5_OK;
     int64_t nl = d->nlocal[me];
     build b = {.comm = comm, .d = d, .P = P, .me = me, .S = S, .nl = nl, .bad = -1,
-               .esize_recv = 4};
+               .esize_recv = 4, .w24ok = 1};
+    kvec_init(&b.big, sizeof(uint64_t));
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
-    if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
+    if (chunk <= 0) chunk = default_chunk(count, P);
     int64_t lmax = count < chunk ? count : chunk;
     b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
     b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
@@ -769,17 +968,16 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     }
     if (g) {
         g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
-        g->rawdeg = big_malloc(((size_t)nl + 1) * sizeof(uint32_t));
         g->bytes_to = calloc((size_t)P, sizeof(int64_t));
     }
-    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->rawdeg || !g->bytes_to) ok = 0, b.nomem = 1;
+    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->bytes_to) ok = 0, b.nomem = 1;
     if (ok) {
         b.dest = b.scnt + (size_t)2 * S * P;
         b.lcnt = b.dest + P;
         b.rlo = b.lcnt + S;
         b.rowptr = g->rowptr;
-        b.cnt = g->rawdeg;
-        memset(b.cnt, 0, (size_t)nl * sizeof(uint32_t));
+        b.cnt = g->rowptr + 1;
+        memset(g->rowptr, 0, ((size_t)nl + 1) * sizeof(int64_t));
         for (int t = 0; t <= S; t++) b.rlo[t] = nl * t / S;   /* pass 1: equal row ranges */
     }
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
@@ -792,23 +990,31 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (all) {
         /* row starts; pass 2's row ranges hold equal numbers of entries */
         int64_t *rowptr = g->rowptr;
-        rowptr[0] = 0;
-        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] = rowptr[v] + b.cnt[v];
+        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] += rowptr[v];
         b.nraw = rowptr[nl];
         int64_t v = 0;
         for (int t = 1; t < S; t++) {
             while (v < nl && rowptr[v] < b.nraw * t / S) v++;
             b.rlo[t] = v;
         }
-        if (ok) {
-            b.pk = big_malloc(((size_t)b.nraw + 1) * sizeof(uint64_t));
-            if (!b.pk) ok = 0, b.nomem = 1;
-        }
     }
     {
-        int mine = ok && all, every;
-        MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
-        if (!every) goto agree;
+        /* The 24-bit weight layout when every rank saw only such weights
+         * (a failed rank votes yes and stops at the agreement below), so
+         * all ranks hold the same layout; then the entries are filled
+         * straight into it. */
+        int mine[2] = {ok && all, b.w24ok || !(ok && all)}, every[2];
+        MPI_Allreduce(mine, every, 2, MPI_INT, MPI_MIN, comm);
+        if (!every[0]) goto agree;
+        b.w24 = g->w24 = every[1];
+        b.rs = g->w24 ? 7 : 8;
+        b.pk = big_malloc((size_t)b.rs * (size_t)b.nraw + 8);
+        g->dup = big_malloc((size_t)nl + 1);
+        b.dup = g->dup;
+        int have = b.pk && g->dup;
+        if (!have) ok = 0, b.nomem = 1;
+        MPI_Allreduce(MPI_IN_PLACE, &have, 1, MPI_INT, MPI_MIN, comm);
+        if (!have) goto agree;
     }
 
     t1 = g5_now(); r1 = sr->read_s;
@@ -821,30 +1027,23 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (b.overflow) ok = 0;
     if (all && ok) {
         /* the cursors advanced each row start to the next row's: shift back */
-#pragma omp parallel for schedule(static)
-        for (int64_t v = 0; v < nl; v++) g->rowptr[v] -= b.cnt[v];
+        memmove(g->rowptr + 1, g->rowptr, (size_t)nl * sizeof(int64_t));
+        g->rowptr[0] = 0;
     }
     t2 = g5_now(); r2 = sr->read_s;
+    int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
     if (all && ok) {
         g->nnz = merge_rows(&b);
+        g->dup_big = (uint64_t *)b.big.p;
+        g->ndup_big = (int64_t)b.big.n;
+        kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
-    }
-    {
-        /* The 24-bit weight layout when every rank's weights allow it, so
-         * all ranks hold the same layout (a failed rank votes yes and stops
-         * at the agreement below). */
-        int mine = all && ok ? all_w24(b.pk, g->nnz) : 1, every;
-        MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
-        if (g) g->w24 = every;
-    }
-    if (all && ok) {
-        g->col = big_malloc(((size_t)g->nnz + 1) * sizeof(uint32_t));
-        if (g->w24) g->w3 = big_malloc((size_t)g->nnz * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
-        else g->w = big_malloc(((size_t)g->nnz + 1) * sizeof(float));
-        if (g->col && (g->w3 || g->w)) unzip(b.pk, g->nnz, g);
-        else ok = 0, b.nomem = 1;
+        else if (split(&b, g) != G5_OK) ok = 0, b.nomem = 1;
+        else if (!g->w24) odd = !all_w24(g->w, g->nnz);
         free(b.pk);
         b.pk = NULL;
+    }
+    if (all && ok) {
         /* Kernel 3's light/heavy delta-stepping wants every row ordered by
          * weight (its light edges a prefix): merge_rows left them in
          * (weight, column) order, inside the timed region. */
@@ -860,10 +1059,20 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     free(b.lbuf); b.lbuf = NULL;
     free(b.pid); b.pid = NULL;
     {
-        int64_t v[2] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0}, s[2];
-        MPI_Allreduce(v, s, 2, MPI_INT64_T, MPI_SUM, comm);
+        /* With float weights, the kept entries may all be k * 2^-24 after
+         * all (pass 1 also saw the self-loops' and the dropped duplicates'
+         * weights): then the graph takes the 24-bit layout as well, so the
+         * layout depends only on the kept graph. Rare, so done after this
+         * agreement and its time added to the merge phase. */
+        int64_t v[3] = {all && ok ? 0 : 1, all && ok ? g->nnz : 0, odd}, s[3];
+        MPI_Allreduce(v, s, 3, MPI_INT64_T, MPI_SUM, comm);
         if (s[0]) goto agree;
         g->nnz_global = s[1];
+        if (!g->w24 && s[2] == 0) {
+            double t3 = g5_now();
+            floats_to_w3(g);
+            g->build_time[2] += g5_now() - t3;
+        }
     }
     g->comm = comm; g->rank = me; g->nranks = P; g->dist = d; g->nlocal = nl;
     g->base = d->base[me];
@@ -891,7 +1100,8 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.lbuf); free(b.pid); free(b.scnt); free(b.pk); free(b.sendbuf); free(b.recv);
+    free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); free(b.pk);
+    kvec_free(&b.big);
     kern_graph_free(&g);
     return rc;
 }
@@ -917,10 +1127,10 @@ int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64
     MPI_Comm_rank(comm, &me);
     *out = NULL;
     *read_seconds = 0;
-    if (chunk <= 0) chunk = KERN_CHUNK_DEFAULT;
     const io_edges_meta *meta = io_edges_get_meta(ef);
     int64_t first, count;
     io_block_range(meta->nedges, me, P, &first, &count);
+    if (chunk <= 0) chunk = default_chunk(count, P);
     if (meta->nvertices != d->nvertices)
         return g5_agree(comm, g5_error(G5_ERR_MISMATCH, "%s: %lld vertices, the distribution has %lld",
                                        io_edges_path(ef), (long long)meta->nvertices,
@@ -943,7 +1153,8 @@ void kern_graph_free(kern_graph **gp)
 {
     if (!gp || !*gp) return;
     kern_graph *g = *gp;
-    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->bytes_to); free(g->rawdeg);
+    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->bytes_to); free(g->dup);
+    free(g->dup_big);
     free(g);
     *gp = NULL;
 }
@@ -953,7 +1164,7 @@ int64_t kern_graph_nnz_local(const kern_graph *g) { return g->nnz; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)
 {
-    return (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * (g->w24 ? 7 : 8);
+    return (g->nlocal + 1) * 8 + g->nlocal + g->ndup_big * 8 + g->nnz * (g->w24 ? 7 : 8);
 }
 
 int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
@@ -961,7 +1172,7 @@ int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
     int64_t s = 0, t = 0;
 #pragma omp parallel for reduction(+ : s)
     for (int64_t v = 0; v < g->nlocal; v++)
-        if (parent[v] >= 0) s += g->rawdeg[v];
+        if (parent[v] >= 0) s += kern_rawdeg(g, v);
     MPI_Allreduce(&s, &t, 1, MPI_INT64_T, MPI_SUM, g->comm);
     *nedge = t / 2;
     return G5_OK;

@@ -16,7 +16,7 @@
  * with kern_sort_u64 (construct.c) and unpacked in place. A
  * per-thread scratch buffer holds the keys of the longest row.
  *
- * Only the order inside rows changes: rowptr, rawdeg and the set of
+ * Only the order inside rows changes: rowptr, dup (the raw degrees) and the set of
  * (column, weight) pairs of each row are untouched, so BFS, the TEPS edge
  * count and validation see the same graph.
  */

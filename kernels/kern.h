@@ -91,7 +91,8 @@ typedef struct kern_graph kern_graph;
  * with kern_graph_free. */
 int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                      const float *weights, int64_t count, kern_graph **out);
-/* The same with `chunk` edges per rank per round (<= 0: the default, 2^20);
+/* The same with `chunk` edges per rank per round (<= 0: the default, 2^20,
+ * less at one rank on a small graph, construct.c);
  * the result does not depend on chunk. */
 int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                         const float *weights, int64_t count, int64_t chunk,
@@ -117,7 +118,7 @@ int64_t kern_graph_nnz_global(const kern_graph *g);
  * CPU seconds of the process (all threads, insensitive to a shared
  * machine): t[4] construction without the reads, t[5] the reads. */
 void kern_graph_build_times(const kern_graph *g, double t[6]);
-int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (rowptr, rawdeg, col, w) */
+int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (rowptr, dup counts, col, w) */
 /* Collective. The Graph500 TEPS edge count of a search: input tuples that
  * are not self-loops with both endpoints reached (duplicates counted), from
  * the row lengths before merging; parent: in, [nlocal], -1 = unreached. The

@@ -40,11 +40,28 @@ struct kern_graph {
     int w24;
     uint8_t *w3;            /* [3 nnz + 8] when w24 (padding: 4- and 32-byte loads) */
     float *w;               /* [nnz] when !w24 */
-    uint32_t *rawdeg;       /* [nlocal] non-loop input tuples per row, duplicates counted */
+    /* The raw degree (non-loop input tuples per row, duplicates counted:
+     * the TEPS count of kern_reached_edges) is the kept degree plus the
+     * duplicates merged away, read through kern_rawdeg below: one byte per
+     * row, 255 meaning "look in dup_big", a sorted table of row << 32 |
+     * count keys for the rare rows (hubs) that merged 255 or more. */
+    uint8_t *dup;           /* [nlocal] duplicates merged away per row, 255: see dup_big */
+    uint64_t *dup_big;      /* [ndup_big] row << 32 | count, by increasing row */
+    int64_t ndup_big;
     double build_time[6];   /* kern_graph_build_times */
     int64_t *bytes_to;      /* [P] bytes sent to each rank by the kernels */
     int rows_by_weight;     /* 1: every row sorted by (weight, column) (csr_sort.c) */
 };
+
+/* Duplicates merged away from local row l when dup[l] is 255 (a binary
+ * search of dup_big; construct.c). */
+int64_t kern_graph_dup_big(const kern_graph *g, int64_t l);
+/* The raw degree of local row l: kept entries + merged duplicates. */
+static inline int64_t kern_rawdeg(const kern_graph *g, int64_t l)
+{
+    int64_t d = g->rowptr[l + 1] - g->rowptr[l];
+    return d + (g->dup[l] < 255 ? g->dup[l] : kern_graph_dup_big(g, l));
+}
 
 /* The weight arrays by value, for hot loops that keep them in registers
  * (stores through other pointers cannot alias locals), and the weight of

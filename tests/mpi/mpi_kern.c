@@ -507,13 +507,13 @@ static int csr_matches_serial(const kern_graph *g, const tgraph *t, const char *
         qsort(row, u, sizeof(pw), pw_cmp_weight);
         nnz += u;
         int64_t got = g->rowptr[l + 1] - g->rowptr[l];
-        int same = got == u && g->rawdeg[l] == raw;
+        int same = got == u && kern_rawdeg(g, l) == raw;
         for (int64_t i = 0; same && i < u; i++)
             same = g->col[g->rowptr[l] + i] == (uint32_t)row[i].pid && kern_w(g, g->rowptr[l] + i) == row[i].w;
         if (!same) {
             bad++;
-            MT_CHECK(0, "%s: row of vertex %lld: %lld entries (raw %u), expected %lld (raw %lld)%s",
-                     what, (long long)v, (long long)got, g->rawdeg[l], (long long)u, (long long)raw,
+            MT_CHECK(0, "%s: row of vertex %lld: %lld entries (raw %lld), expected %lld (raw %lld)%s",
+                     what, (long long)v, (long long)got, (long long)kern_rawdeg(g, l), (long long)u, (long long)raw,
                      got == u ? ", columns or weights differ" : "");
         }
     }

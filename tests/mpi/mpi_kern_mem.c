@@ -10,6 +10,11 @@
  * paths) and SSSP must give bit-identical distances and the same parents
  * from the same roots, and the rows the same (column, weight) entries. Also:
  * the layout is the same on every rank, and -0.0 or 1.0 force the floats.
+ * The layout depends on the kept entries only: odd weights on a self-loop
+ * or on duplicates heavier than the kept copy leave the 24-bit layout and
+ * the same rows (kernel 1 decides the layout from the input weights, then
+ * converts), and the raw degrees still count the dropped duplicates; an
+ * odd weight on the lighter copy is kept, in floats.
  * 2. Results converted to original ids in rounds of a few local vertices
  * (convert.c) equal the conversion in one round, for BFS parents and SSSP
  * distances, under cyclic, block and a placement; kern_ids_are_original
@@ -95,7 +100,7 @@ static int layout_is(const kern_graph *g, int want, const char *what)
     MT_CHECK(g->w24 == want, "%s: w24 = %d, expected %d", what, g->w24, want);
     MT_CHECK(want ? g->w3 != NULL && g->w == NULL : g->w != NULL && g->w3 == NULL,
              "%s: the arrays do not match the layout", what);
-    MT_CHECK(kern_graph_bytes(g) == (g->nlocal + 1) * 8 + g->nlocal * 4 + g->nnz * (want ? 7 : 8),
+    MT_CHECK(kern_graph_bytes(g) == (g->nlocal + 1) * 8 + g->nlocal + g->ndup_big * 8 + g->nnz * (want ? 7 : 8),
              "%s: kern_graph_bytes %lld", what, (long long)kern_graph_bytes(g));
     return ok;
 }
@@ -196,6 +201,106 @@ static int odd_weights_fall_back_to_floats(void)
         kern_dist_free(&d);
         tg_free(&t);
     }
+    return ok;
+}
+
+/* Build from this rank's block of t's edges plus, on the last rank, the nx
+ * edges xe[2 nx] with weights xw[nx]. */
+static int build_plus(const tg *t, const int64_t *xe, const float *xw, int nx, kern_dist **d,
+                      kern_graph **g)
+{
+    int P, me;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int64_t first, count;
+    kern_block_range(t->m, me, P, &first, &count);
+    int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, t->n, d);
+    if (rc) return rc;
+    int64_t *e = malloc((count + nx + 1) * 2 * sizeof(int64_t));
+    float *w = malloc((count + nx + 1) * sizeof(float));
+    memcpy(e, t->e + 2 * first, count * 2 * sizeof(int64_t));
+    memcpy(w, t->w + first, count * sizeof(float));
+    if (me == P - 1 && nx > 0) {
+        memcpy(e + 2 * count, xe, nx * 2 * sizeof(int64_t));
+        memcpy(w + count, xw, nx * sizeof(float));
+        count += nx;
+    }
+    rc = kern_graph_build(MPI_COMM_WORLD, *d, e, w, count, g);
+    free(e); free(w);
+    return rc;
+}
+
+/* The entry of column pid c in local row l of g, -1 when absent. */
+static int64_t entry_of(const kern_graph *g, int64_t l, uint32_t c)
+{
+    for (int64_t i = g->rowptr[l]; i < g->rowptr[l + 1]; i++)
+        if (g->col[i] == c) return i;
+    return -1;
+}
+
+static int odd_weights_on_dropped_entries_keep_the_24_bit_layout(void)
+{
+    int ok = 1;
+    tg t;
+    tg_make(&t, 400, 3000, 21);
+    int64_t j = 0;
+    while (t.e[2 * j] == t.e[2 * j + 1]) j++;
+    const int64_t u = t.e[2 * j], v = t.e[2 * j + 1];
+    float w0 = t.w[j];   /* the kept weight: the lightest copy of (u, v) */
+    for (int64_t i = 0; i < t.m; i++)
+        if (((t.e[2 * i] == u && t.e[2 * i + 1] == v) || (t.e[2 * i] == v && t.e[2 * i + 1] == u)) && t.w[i] < w0)
+            w0 = t.w[i];
+    /* A: a self-loop and two heavier copies of (u, v), all with weights
+     * outside the 24-bit set; B: a lighter copy of (u, v), also outside */
+    const int64_t xa[6] = {7, 7, u, v, v, u}, xb[2] = {v, u};
+    const float wa[3] = {1.0f / 3.0f, 1.0f + 0x1p-23f, 2.0f}, wb[1] = {0x1p-25f};
+    kern_dist *d0 = NULL, *da = NULL, *db = NULL;
+    kern_graph *g0 = NULL, *ga = NULL, *gb = NULL;
+    int rc = g5_agree(MPI_COMM_WORLD, build_plus(&t, NULL, NULL, 0, &d0, &g0));
+    if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, build_plus(&t, xa, wa, 3, &da, &ga));
+    if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, build_plus(&t, xb, wb, 1, &db, &gb));
+    MT_CHECK(rc == G5_OK, "build failed: %s", g5_error_msg());
+    if (rc == G5_OK) {
+        ok &= layout_is(g0, 1, "generator-like weights");
+        ok &= layout_is(ga, 1, "odd weights on a self-loop and heavier duplicates");
+        ok &= layout_is(gb, 0, "an odd weight on the lighter duplicate");
+        MT_CHECK(ga->nnz_global == g0->nnz_global && gb->nnz_global == g0->nnz_global,
+                 "nnz %lld / %lld / %lld: the extra tuples should all merge", (long long)g0->nnz_global,
+                 (long long)ga->nnz_global, (long long)gb->nnz_global);
+        for (int64_t l = 0; ok && l < g0->nlocal; l++) {
+            int64_t x = kern_dist_orig_of_pid(d0, g0->base + l);
+            int64_t raw = kern_rawdeg(g0, l) + 2 * (x == u || x == v);
+            MT_CHECK(kern_rawdeg(ga, l) == raw, "vertex %lld: raw degree %lld, expected %lld", (long long)x,
+                     (long long)kern_rawdeg(ga, l), (long long)raw);
+            MT_CHECK(ga->rowptr[l] == g0->rowptr[l] && ga->rowptr[l + 1] == g0->rowptr[l + 1] &&
+                     gb->rowptr[l + 1] - gb->rowptr[l] == g0->rowptr[l + 1] - g0->rowptr[l],
+                     "vertex %lld: row lengths differ", (long long)x);
+            for (int64_t i = g0->rowptr[l]; ok && i < g0->rowptr[l + 1]; i++)
+                MT_CHECK(ga->col[i] == g0->col[i] && kern_w(ga, i) == kern_w(g0, i),
+                         "vertex %lld entry %lld: (%u, %a), expected (%u, %a)", (long long)x,
+                         (long long)(i - g0->rowptr[l]), ga->col[i], (double)kern_w(ga, i), g0->col[i],
+                         (double)kern_w(g0, i));
+            if (x != u && x != v) continue;
+            int64_t other;
+            int own;
+            kern_dist_locate(d0, x == u ? v : u, &own, &other);
+            uint32_t c = (uint32_t)(d0->base[own] + other);
+            int64_t i0 = entry_of(g0, l, c), ib = entry_of(gb, l, c);
+            MT_CHECK(i0 >= 0 && ib >= 0, "vertex %lld: the edge to %lld is missing", (long long)x,
+                     (long long)(x == u ? v : u));
+            if (i0 >= 0 && ib >= 0) {
+                MT_CHECK(kern_w(g0, i0) == w0, "vertex %lld: weight %a, expected %a", (long long)x,
+                         (double)kern_w(g0, i0), (double)w0);
+                MT_CHECK(kern_w(gb, ib) == 0x1p-25f, "vertex %lld: the lighter copy's weight %a was "
+                         "not kept", (long long)x, (double)kern_w(gb, ib));
+                MT_CHECK(ib == gb->rowptr[l], "vertex %lld: the lightest entry is not first in its row",
+                         (long long)x);
+            }
+        }
+    }
+    kern_graph_free(&g0); kern_graph_free(&ga); kern_graph_free(&gb);
+    kern_dist_free(&d0); kern_dist_free(&da); kern_dist_free(&db);
+    tg_free(&t);
     return ok;
 }
 
@@ -361,6 +466,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MT_RUN(packed_and_float_weights_give_identical_sssp);
     MT_RUN(odd_weights_fall_back_to_floats);
+    MT_RUN(odd_weights_on_dropped_entries_keep_the_24_bit_layout);
     MT_RUN(conversion_in_rounds_equals_one_round);
     MT_RUN(results_in_place_equal_copies);
     return mt_finish();

@@ -13,23 +13,9 @@
 #include "cc.h"
 #include "common.h"
 #include "mpitest.h"
+#include "../cc_tuples.h"
 
 #include <stdlib.h>
-
-static uint64_t state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* The whole list (the same on every rank), labels = smallest vertex of a
  * component by repeated relaxation (independent of cc_forest; -1 isolated). */
@@ -39,30 +25,12 @@ static int check_list(int64_t m, int repeated)
     const int64_t n = m / 3 + 5;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    int64_t *e = malloc((size_t)(m + 1) * 16), *keys = malloc((size_t)(m + 1) * 8), nk = 0, want_d = 0;
-    int64_t want_loops = 0, *mn = malloc((size_t)n * 8), *want_ce = calloc((size_t)n, 8);
+    int64_t *e = malloc((size_t)(m + 1) * 16), want_loops = 0;
+    int64_t *mn = malloc((size_t)n * 8), *want_ce = calloc((size_t)n, 8);
     int32_t *label = malloc((size_t)n * 4);
-    state = 99 + (uint64_t)m + (uint64_t)repeated;
-    for (int64_t i = 0; i < m; i++) {
-        uint64_t r = rnd();
-        int64_t u = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)n);
-        int64_t v = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)n);
-        if (i % 41 == 3)
-            v = u;
-        if (repeated && i % 2) {
-            u = 4 + (i % 4 == 1);
-            v = 9 - u;
-        }
-        e[2 * i] = u;
-        e[2 * i + 1] = v;
-        if (u == v)
-            want_loops++;
-        else
-            keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
-    }
-    qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
-    for (int64_t i = 0; i < nk; i++)
-        want_d += i == 0 || keys[i] != keys[i - 1];
+    uint64_t state = 99 + (uint64_t)m + (uint64_t)repeated;
+    cct_skewed(e, m, n, &state, 41, 3, repeated, 4);
+    const int64_t want_d = cct_distinct(e, m, n, &want_loops), nk = m - want_loops;
     for (int64_t v = 0; v < n; v++)
         mn[v] = v;
     for (int changed = 1; changed;) {
@@ -117,7 +85,7 @@ static int check_list(int64_t m, int repeated)
             cc_dup_free(&dp);
         }
     }
-    free(e); free(keys); free(mn); free(want_ce); free(label);
+    free(e); free(mn); free(want_ce); free(label);
     return ok;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cc.h"
 #include "common.h"
+#include "../cc_tuples.h"
 
 static void check_ok(const cc_forest *f, const char *when)
 {
@@ -135,13 +136,7 @@ Test(cc_forest, rejects_bad_sizes_and_vertices_out_of_range)
 /* ---- property test ------------------------------------------------------ */
 
 static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return cct_rnd(&rng_state); }
 
 /* Independent labelling: adjacency lists, BFS from each vertex in ascending
  * order (so components are found by their smallest vertex), then ids by
@@ -205,11 +200,6 @@ static void bfs_labels(int64_t n, const int64_t *e, int64_t m, int64_t *label,
     free(deg); free(adj); free(fill); free(queue); free(comp); free(csize); free(order); free(id);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
 {
@@ -253,17 +243,13 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
             int64_t *ce = calloc(nc + 1, sizeof *ce), loops = 0, nonloop = 0;
             cc_count_edges(got, nc, e, m, threads, ce, &loops, &nonloop);
             int64_t *we = calloc(nc + 1, sizeof *we), wl = 0, wn = 0;
-            int64_t *keys = malloc((m + 1) * sizeof *keys), nk = 0, distinct = 0;
             for (int64_t i = 0; i < m; i++) {
                 int64_t u = e[2 * i], v = e[2 * i + 1];
                 if (u == v) { wl++; continue; }
                 wn++;
                 we[want[u]]++;
-                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
             }
-            qsort(keys, nk, sizeof *keys, cmp_i64);
-            for (int64_t i = 0; i < nk; i++)
-                distinct += i == 0 || keys[i] != keys[i - 1];
+            const int64_t distinct = cct_distinct(e, m, n, NULL);
             cr_assert_eq(loops, wl, "self-loops");
             cr_assert_eq(nonloop, wn, "non-loop tuples");
             for (int64_t c = 0; c < nc; c++)
@@ -286,7 +272,7 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
             cr_assert_eq(meta.second_vertices, wc > 1 ? wsizes[1] : 0);
             for (int k = 0; k < IO_HIST_BINS; k++)
                 cr_assert_eq(meta.size_hist[k], hist[k], "trial %d: histogram bin %d", trial, k);
-            free(ce); free(we); free(keys); free(cv);
+            free(ce); free(we); free(cv);
             cc_forest_free(&f);
         }
         free(e); free(want); free(got); free(wsizes);
@@ -452,7 +438,7 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fi
         const int64_t m = sizes[si];
         /* vertex range about m / 4: many repeated pairs */
         const int64_t n = m / 4 + 3;
-        int64_t *e = malloc((size_t)(m + 1) * 16), *keys = malloc((size_t)(m + 1) * 8), nk = 0, want = 0;
+        int64_t *e = malloc((size_t)(m + 1) * 16), loops = 0;
         uint64_t s = 12345 + (uint64_t)m;
         for (int64_t i = 0; i < m; i++) {
             s = s * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -465,12 +451,8 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fi
             }
             e[2 * i] = u;
             e[2 * i + 1] = v;
-            if (u != v)
-                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
         }
-        qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
-        for (int64_t i = 0; i < nk; i++)
-            want += i == 0 || keys[i] != keys[i - 1];
+        const int64_t want = cct_distinct(e, m, n, &loops), nk = m - loops;
         cr_assert(m < 1000 || want < nk * 9 / 10, "the test graph of %lld tuples must hold duplicates", (long long)m);
         for (int t = 1; t <= 3; t++) {
             int64_t got = -1;
@@ -479,7 +461,6 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_size, .init = mpi_setup, .fi
                          (long long)m, t, (long long)got, (long long)want);
         }
         free(e);
-        free(keys);
     }
 }
 
@@ -524,29 +505,11 @@ Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .in
         const int64_t m = sizes[si / 2], n = m / 3 + 5;
         const int repeated = si % 2; /* every other tuple is the pair {1, 2} */
         int64_t *e = malloc((size_t)(m + 1) * 16), *lab = malloc((size_t)n * 8), *sz = malloc((size_t)n * 8);
-        int64_t *keys = malloc((size_t)(m + 1) * 8), nc, nk = 0, want_d = 0, want_loops = 0;
+        int64_t nc, want_loops = 0;
         int32_t *label = malloc((size_t)n * 4);
         rng_state = 777 + (uint64_t)si;
-        for (int64_t i = 0; i < m; i++) {
-            uint64_t r = rnd();
-            int64_t u = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)n);
-            int64_t v = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)n);
-            if (i % 53 == 7)
-                v = u;
-            if (repeated && i % 2) {
-                u = 1 + (i % 4 == 1);
-                v = 3 - u;
-            }
-            e[2 * i] = u;
-            e[2 * i + 1] = v;
-            if (u == v)
-                want_loops++;
-            else
-                keys[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
-        }
-        qsort(keys, (size_t)nk, sizeof *keys, cmp_i64);
-        for (int64_t i = 0; i < nk; i++)
-            want_d += i == 0 || keys[i] != keys[i - 1];
+        cct_skewed(e, m, n, &rng_state, 53, 7, repeated, 1);
+        const int64_t want_d = cct_distinct(e, m, n, &want_loops), nk = m - want_loops;
         bfs_labels(n, e, m, lab, &nc, sz);
         int64_t *want_ce = calloc((size_t)nc + 1, 8);
         for (int64_t v = 0; v < n; v++)
@@ -570,7 +533,7 @@ Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .in
                              (long long)m, t, (long long)c, (long long)ce[c], (long long)want_ce[c]);
             free(ce);
         }
-        free(want_ce); free(e); free(lab); free(sz); free(keys); free(label);
+        free(want_ce); free(e); free(lab); free(sz); free(label);
     }
 }
 

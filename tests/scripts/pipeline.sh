@@ -39,6 +39,9 @@ check "no temporary file left" absent '\.tmp\.' <(ls -a "$RUN")
 
 # Cached rerun: nothing at all is rebuilt. Make says why it would remake
 # anything (--debug=b), and a failure prints that with the time stamps.
+echo "make[1]: '/tmp/g500-pipeline-test-E1x2/run/edges.h5' is up to date." > "$TMP/e.log"
+check "the stage check is not fooled by '-E' in the log (a directory g500-pipeline-test-E...)" \
+    absent -E 'g500 (gen|components|partition|run) ' "$TMP/e.log"
 before=$(mtimes "${ALL[@]}")
 : > "$LOG"
 fails=$fail

@@ -73,7 +73,8 @@ for t in "$BUILD"/tests/unit/test_*; do
         failed+=("$name")
         grep -E '\[----\]|\[FAIL\]|error|Warning' "$out" | head -40
     fi
-    echo "unit  $name: ${syn#*Synthesis: } (${dt} s)"
+    syn=${syn#*Synthesis: }
+    echo "unit  $name: ${syn% } (${dt} s)"
 done
 
 for t in "$BUILD"/tests/mpi/mpi_*; do

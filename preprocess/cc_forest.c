@@ -47,9 +47,11 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct cc_forest {
     int64_t n;
+    void *mem;      /* one allocation holding the four arrays            */
     int32_t *root;  /* root of v's set, -1 unseen                        */
     int32_t *next;  /* next member of the same son list, -1 at the end   */
     int32_t *tail;  /* at a root: last member of its son list            */
@@ -70,6 +72,25 @@ struct cc_forest {
 #define CC_BLOCK ((int64_t)1 << 21)
 #define CC_CHUNK ((int64_t)1 << 16)
 
+/* The four arrays in one block. From 2 MiB up it is aligned to 2 MiB and
+ * asked for transparent huge pages (THP is often in madvise mode): the
+ * links read and write the arrays at random, and with 4 KiB pages nearly
+ * every such access missed the TLB once the arrays outgrew its reach
+ * (64 MiB at SCALE 22), and the first touch of each page was a fault. */
+static void *forest_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p;
+    if (bytes < huge)
+        return g5_malloc(bytes, "forest arrays");
+    bytes = (bytes + huge - 1) / huge * huge;
+    p = aligned_alloc(huge, bytes);
+    if (!p)
+        return g5_malloc(bytes, "forest arrays"); /* records the error */
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+}
+
 int cc_forest_create(int64_t n, cc_forest **out)
 {
     cc_forest *f;
@@ -81,14 +102,15 @@ int cc_forest_create(int64_t n, cc_forest **out)
     if (!f)
         return G5_ERR_NOMEM;
     f->n = n;
-    f->root = g5_malloc((size_t)n * sizeof(int32_t), "forest root vector");
-    f->next = g5_malloc((size_t)n * sizeof(int32_t), "forest son lists");
-    f->tail = g5_malloc((size_t)n * sizeof(int32_t), "forest son tails");
-    f->size = g5_malloc((size_t)n * sizeof(int32_t), "forest son sizes");
-    if (!f->root || !f->next || !f->tail || !f->size) {
+    f->mem = forest_alloc((size_t)n * 4 * sizeof(int32_t));
+    if (!f->mem) {
         cc_forest_free(&f);
         return G5_ERR_NOMEM;
     }
+    f->root = f->mem;
+    f->next = f->root + n;
+    f->tail = f->next + n;
+    f->size = f->tail + n;
     /* -1 is all ones: memset is the fast fill. next/tail/size are written
      * before they are read (a vertex gets them when it is first seen). */
     memset(f->root, 0xff, (size_t)n * sizeof(int32_t));
@@ -101,10 +123,7 @@ void cc_forest_free(cc_forest **f)
 {
     if (!f || !*f)
         return;
-    free((*f)->root);
-    free((*f)->next);
-    free((*f)->tail);
-    free((*f)->size);
+    free((*f)->mem);
     free(*f);
     *f = NULL;
 }
@@ -454,7 +473,12 @@ static int32_t mark_giant(const cc_forest *f, uint64_t *giant, int nt)
 static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const int32_t *root,
                           const uint64_t *giant, int32_t *restrict out, int64_t *bad)
 {
-    int64_t k = 0;
+    int64_t k = 0, kk = 0;
+    /* Two branch-free passes (the giant test fails for a few percent of
+     * the edges, at random: as a branch it cost a misprediction each).
+     * First every edge is written at out[k] and k advances only when not
+     * both ends are in the giant; the bound test stays a branch, never
+     * taken on good input. */
     for (int64_t j = lo; j < hi; j++) {
         const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
         if (u >= n || v >= n) {
@@ -462,19 +486,22 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
                 *bad = j;
             continue;
         }
-        /* Both ends in the giant: one bit each, from L2. */
-        if ((LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63)) & 1)
-            continue;
-        const int32_t ru = LD(root[u]), rv = LD(root[v]);
-        /* Keep unseen ends and different roots; self-loops drop here only
-         * when already seen, link_mark skips the rest. */
-        if (ru != rv || ru < 0) {
-            out[2 * k] = (int32_t)u;
-            out[2 * k + 1] = (int32_t)v;
-            k++;
-        }
+        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
+        out[2 * k] = (int32_t)u;
+        out[2 * k + 1] = (int32_t)v;
+        k += (int64_t)(~both & 1);
     }
-    return k;
+    /* Then the candidates, in place: keep unseen ends and different
+     * roots; self-loops drop here only when already seen, link_mark skips
+     * the rest. */
+    for (int64_t j = 0; j < k; j++) {
+        const int32_t u = out[2 * j], v = out[2 * j + 1];
+        const int32_t ru = LD(root[u]), rv = LD(root[v]);
+        out[2 * kk] = u;
+        out[2 * kk + 1] = v;
+        kk += (ru != rv) | (ru < 0);
+    }
+    return kk;
 }
 
 /* Link a scanned block's kept edges (chunk c's kept[c] pairs start at

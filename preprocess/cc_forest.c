@@ -17,28 +17,38 @@
  * whole run costs O(m + n log n), with two loads per edge in the common
  * case (both ends already share a root).
  *
- * Parallel scan (after Afforest: M. Sutton, T. Ben-Nun, A. Barak, "Optimizing
+ * Threads (after Afforest: M. Sutton, T. Ben-Nun, A. Barak, "Optimizing
  * Parallel Graph Connectivity Computation via Subgraph Sampling", IPDPS
- * 2018): a prefix of the edge list is linked first. Graph500 edge lists are
- * shuffled, so the prefix is a random sample, and with about one sampled
- * edge per vertex the giant component already holds most non-isolated
- * vertices. On an empty forest all threads link the sample at once in a
- * temporary parent-pointer forest (lock-free hooking, see sample_parallel),
- * which is then turned into the root vector and son lists; linking it edge
- * by edge through the son lists cost more than the whole scan (each merge
- * walks a list of random addresses). The largest set is then marked in a
- * bitmap (n / 8 bytes, stays in L2). The rest is cut in blocks; in each
- * block the threads skip the edges with both ends in the bitmap (one bit
- * each) and read the root vector (no writes, no races) for the others,
- * keeping those whose ends have different roots or are unseen; one thread
- * then links those few with the patent's four cases, setting the bit of
- * every vertex that joins the marked set as it goes (so the bitmap is
- * built once, not once per block: at SCALE 22 the rebuilds had cost
- * 12-17% of the link), while the other threads already scan the next
- * block (a stale root or bit only keeps an edge that was no longer
- * needed). The son lists after the parallel sample are built by all
- * threads too (son_lists_parallel). The result (the partition) does not
- * depend on the order, so it is identical for any thread count.
+ * 2018). Two paths, chosen per call of cc_forest_link_edges:
+ *
+ * The parallel path (an empty forest, or a call of at least
+ * CC_PARALLEL_EDGES x n edges): all edges are linked by all threads in a
+ * temporary parent-pointer forest kept in the next array (lock-free
+ * hooking, see uf_union), starting from the sets the forest holds. A
+ * prefix of n edges (Graph500 lists are shuffled, so it is a random
+ * sample) is linked unfiltered; it builds most of the giant, whose root is
+ * elected from 4096 probes and whose members are marked in a bitmap (n / 8
+ * bytes, stays in L2 where the 4 n-byte arrays do not) while every vertex
+ * is pointed straight at its root. The rest is scanned in chunks: an edge
+ * with both ends marked is dropped on two bit tests (branch-free), the
+ * others are linked at once by the thread that read them, and a vertex
+ * that joins a marked one gets its bit. The root vector and the son lists
+ * are built once, at the end, by all threads (son_lists_parallel), which
+ * also make the bitmap exact for later calls. Before, the sample was
+ * turned into son lists and the scan's kept edges were linked one by one
+ * by thread 0 through the four cases below, while the others scanned.
+ *
+ * The scan path (a forest that already holds sets and a smaller call, e.g.
+ * the next piece of an edge list linked as it is read): no sample; the
+ * edges are filtered against the bitmap kept in the forest and then
+ * against the root vector, and the few kept are linked one by one with
+ * the patent's four cases (link_mark), which keep the bitmap equal to
+ * the marked set as it grows, so it is built once (the blocks, the
+ * overlap of one block's links with the next block's scan, and the rare
+ * re-election are described at CC_BLOCK and in link_scan).
+ *
+ * Either way the result (the partition) does not depend on the order, so
+ * it is identical for any thread count.
  */
 #include "cc.h"
 #include "common.h"
@@ -278,8 +288,8 @@ static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
     }
 }
 
-/* Son lists of a root vector just built by the parallel sample (root[v]
- * final, next free), by all threads: each thread takes a static range of
+/* Son lists of a root vector just built by the parallel path (root[v]
+ * final, an unseen vertex its own root; next free), by all threads: each thread takes a static range of
  * vertices. The members of the guessed giant g (most of the seen vertices)
  * are chained in vertex order in a list per thread, with no shared write,
  * and the lists are spliced after g in thread order; a member of any other
@@ -287,8 +297,8 @@ static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
  * an atomic exchange on next[root] (sets other than g are small and far
  * apart, so the threads rarely meet on one), and the first member pushed
  * (it found next[root] == -1) is the tail. The order inside a small set's
- * list is therefore arbitrary, which nothing depends on. Before, this was
- * the one sequential O(n) pass of the sample. */
+ * list is therefore arbitrary, which nothing depends on. g is the
+ * elected giant's root (or -1). */
 static void son_lists_parallel(cc_forest *f, int32_t g, int nt)
 {
     const int64_t n = f->n, words = (n + 63) / 64;
@@ -468,6 +478,7 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
     uint64_t *giant = f->giant;
     int64_t bad = count, taken = 0;
     int32_t g = -1, G = -1;
+    const int empty = f->empty;
     int32_t *buf = g5_malloc((size_t)nt * 2 * CC_UNION_CHUNK * sizeof *buf, "scan buffers");
     if (!buf)
         return -1;
@@ -477,9 +488,15 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
         /* Sets already held become trees of depth one (a root may be any
          * member: hooking a root only under a smaller root keeps the
          * forest acyclic whatever the trees are). */
+        if (empty) {
 #pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++)
-            parent[v] = root[v] < 0 ? (int32_t)v : root[v];
+            for (int64_t v = 0; v < n; v++)
+                parent[v] = (int32_t)v;
+        } else {
+#pragma omp for schedule(static)
+            for (int64_t v = 0; v < n; v++)
+                parent[v] = root[v] < 0 ? (int32_t)v : root[v];
+        }
         /* The sample: every edge linked, no filter yet. */
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < sample; i++) {

@@ -195,8 +195,12 @@ typedef struct cc_result {
      * wall time (with what overlapped it), the reader's time inside
      * io_edges_read_slab, and the overlapped link and duplicate hashing
      * (compute threads; t_link above is then the link left after the read,
-     * 0). overlapped: 1 when the link and hashing ran under the read. */
-    double t_read, t_read_io, t_link_under, t_hash_under;
+     * 0). overlapped: 1 when the link and hashing ran under the read.
+     * cpu_reader and cpu_under: CPU times of the reader and (overlapped)
+     * of the compute thread over the read phase (their own, not their
+     * nested threads'): on an idle machine the phase takes about the
+     * larger, whatever the load when measured. */
+    double t_read, t_read_io, t_link_under, t_hash_under, cpu_reader, cpu_under;
     int64_t npieces;         /* collective piece reads (max over ranks) */
     int overlapped;
 } cc_result;

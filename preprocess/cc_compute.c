@@ -35,6 +35,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CC_BCAST_CHUNK ((int64_t)1 << 27)   /* elements per broadcast */
 
@@ -301,6 +302,15 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     return rc;
 }
 
+/* CPU time of the calling thread (s): with the wall time it tells how
+ * much of a phase the thread ran, whatever the load. */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* ---- reading and computing at once ------------------------------------ */
 
 /* Edges per piece: want (<= 0: CC_PIECE_ROWS), cut down to a multiple of
@@ -377,7 +387,7 @@ static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t co
     int64_t maxp = 0, nread = 0;
     int rc_read = agree_pieces(comm, first, count, piece, &maxp), rc_link = G5_OK;
     const int levels = omp_get_max_active_levels();
-    double t_io = 0, t_link = 0, t_hash = 0;
+    double t_io = 0, t_link = 0, t_hash = 0, cpu_read = 0, cpu_under = 0;
 
     if (rc_read != G5_OK)
         return rc_read;
@@ -387,6 +397,7 @@ static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t co
 #pragma omp parallel num_threads(2)
     {
         const int t = omp_get_thread_num(), worker = omp_get_num_threads() > 1 ? 1 : 0;
+        const double c0 = thread_cpu();
         if (t == 0)
             omp_set_num_threads(1);  /* the read's own loops stay on the reader */
         for (int64_t k = 0; k <= maxp; k++) {
@@ -413,8 +424,14 @@ static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t co
             }
 #pragma omp barrier
         }
+        if (t == 0)
+            cpu_read = thread_cpu() - c0;
+        else
+            cpu_under = thread_cpu() - c0;
     }
     omp_set_max_active_levels(levels);
+    r->cpu_reader = cpu_read;
+    r->cpu_under = cpu_under;
     r->t_read_io = t_io;
     r->t_link_under = t_link;
     r->t_hash_under = t_hash;
@@ -444,9 +461,11 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     if (r->merge != CC_MERGE_TREE)
         overlap = CC_OVERLAP_OFF;
     if (overlap == CC_OVERLAP_OFF) {
+        const double c0 = thread_cpu();
         t = g5_now();
         rc = read_pieces(comm, e, first, count, edges, piece, r);
         r->t_read = r->t_read_io = g5_now() - t;
+        r->cpu_reader = thread_cpu() - c0;
         if (rc == G5_OK)
             rc = compute_slab(comm, n, edges, count, first, nthreads, r);
         goto out;

@@ -114,8 +114,21 @@ static int tree_begin(int64_t n, cc_forest **f, cc_result *r)
     return rc;
 }
 
+/* Sum the edges per component over ranks. Collective. */
+static int sum_comp_edges(MPI_Comm comm, cc_result *r)
+{
+    int rc = G5_OK;
+    /* ncomp <= n / 2 < 2^30 fits an int count. */
+    if (r->ncomp > 0 &&
+        MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)r->ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
+    return g5_agree(comm, rc);
+}
+
 /* The tree path after the link: tree of merges, labels on rank 0,
- * broadcast, edges per component. Frees *fp. Collective. */
+ * broadcast, and (self_loops not NULL) edges per component, summed over
+ * ranks; with self_loops NULL the caller counts them (fused with the
+ * duplicate count). Frees *fp. Collective. */
 static int tree_label_count(MPI_Comm comm, cc_forest **fp, const int64_t *edges, int64_t count,
                             int nthreads, cc_result *r, int64_t *self_loops, int64_t *nonloop)
 {
@@ -161,21 +174,19 @@ static int tree_label_count(MPI_Comm comm, cc_forest **fp, const int64_t *edges,
         goto out;
     r->t_label = g5_now() - t;
 
-    t = g5_now();
-    cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, self_loops, nonloop);
-    /* ncomp <= n / 2 < 2^30 fits an int count. */
-    if (ncomp > 0 &&
-        MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
-        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
-    rc = g5_agree(comm, rc);
-    r->t_count = g5_now() - t;
+    if (self_loops) {
+        t = g5_now();
+        cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, self_loops, nonloop);
+        rc = sum_comp_edges(comm, r);
+        r->t_count = g5_now() - t;
+    }
 out:
     cc_forest_free(fp);
     return rc;
 }
 
-/* The tree path up to the edge counts: forest over all n vertices, link,
- * then tree_label_count. Collective. */
+/* The tree path: forest over all n vertices, link, then
+ * tree_label_count (edge counts too unless self_loops is NULL). Collective. */
 static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                            int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
                            int64_t *nonloop)
@@ -247,14 +258,16 @@ static int result_begin(MPI_Comm comm, int64_t n, int64_t count, int merge, cc_r
     return G5_OK;
 }
 
-/* Sum the self-loops and non-loop tuples over ranks, and the peak RSS when
- * labelled. Collective. */
+/* Sum the self-loops and non-loop tuples over ranks, and take the max of
+ * the peak RSS when labelled (taken here unless the caller took it before
+ * its duplicate count). Collective. */
 static int reduce_counts(MPI_Comm comm, cc_result *r, int64_t counts[2])
 {
     int rc = G5_OK;
     double t;
 
-    r->rss_labelled = g5_peak_rss();
+    if (!r->rss_labelled)
+        r->rss_labelled = g5_peak_rss();
     t = g5_now();
     if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS ||
         MPI_Allreduce(MPI_IN_PLACE, &r->rss_labelled, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS)
@@ -272,17 +285,29 @@ static int compute_slab(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     int rc;
     double t;
 
-    if (r->merge == CC_MERGE_TREE)
-        rc = tree_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]);
-    else
+    if (r->merge == CC_MERGE_TREE) {
+        /* the edge counts in the duplicate count's first pass
+         * (cc_count_edges_distinct: the slab is read once less) */
+        rc = tree_components(comm, n, edges, count, first_index, nthreads, r, NULL, NULL);
+        r->rss_labelled = g5_peak_rss();
+        t = g5_now();
+        if (rc == G5_OK)
+            rc = cc_count_edges_distinct(comm, n, r->label, edges, count, nthreads, r->comp_edges, &counts[0],
+                                         &counts[1], &distinct);
+        if (rc == G5_OK)
+            rc = sum_comp_edges(comm, r);
+        r->t_distinct = g5_now() - t;
+        if (rc == G5_OK)
+            rc = reduce_counts(comm, r, counts);
+    } else {
         rc = cc_dist_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]);
-    if (rc == G5_OK)
-        rc = reduce_counts(comm, r, counts);
-    if (rc != G5_OK)
-        return rc;
-    t = g5_now();
-    rc = cc_count_distinct(comm, n, edges, count, nthreads, &distinct);
-    r->t_distinct = g5_now() - t;
+        if (rc == G5_OK)
+            rc = reduce_counts(comm, r, counts);
+        t = g5_now();
+        if (rc == G5_OK)
+            rc = cc_count_distinct(comm, n, edges, count, nthreads, &distinct);
+        r->t_distinct = g5_now() - t;
+    }
     if (rc == G5_OK)
         cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
     return rc;

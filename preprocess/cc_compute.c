@@ -28,6 +28,21 @@
  * tuples per vertex reach it at 64 ranks, edge factor 1 at 4).
  * At 2 and 4 ranks on one node the tree path is faster for the same peak
  * memory (docs/components.md, "Memory per rank").
+ *
+ * Reading and computing at once (cc_compute_file): the slab is read in
+ * pieces cut at whole chunks of the file; on the tree path a team of two
+ * threads pipelines them: the master thread (the only one that calls HDF5
+ * and MPI: MPI is FUNNELED, HDF5 not thread-safe) reads piece k while the
+ * other links piece k - 1 into the forest (nested threads) and hashes it
+ * into the duplicate count (cc_dup_add), so only the merge, labels, edge
+ * counts and the duplicate count's finish are left after the read. The
+ * duplicate count's regions (8.25 B per slab tuple) then live through the
+ * link. Every rank makes the same number of collective piece reads; a
+ * piece whose read failed is never linked. Without the overlap (one
+ * thread per rank, or the distributed path, which rewrites the whole slab)
+ * the pieces are read first, then the slab is computed; the tree path
+ * then counts edges per component in the duplicate count's first pass
+ * (cc_count_edges_distinct).
  */
 #include "cc.h"
 #include "common.h"

@@ -2,10 +2,13 @@
 /*
  * components_cmd.c - `mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5`:
  * read the edge list by slabs (collective parallel HDF5, each rank its
- * block), compute the connected components (cc_compute_merge: root/son
- * forests, tree of merges or distributed union-find, canonical labels),
- * write components.h5 atomically with
- * the edges file's identity and the statistics, and print the statistics.
+ * block, in pieces) and compute the connected components (cc_compute_file:
+ * root/son forests, tree of merges or distributed union-find, canonical
+ * labels; on the tree path the link and the duplicate hashing of each
+ * piece run while the next piece is read, --overlap), write components.h5
+ * atomically with the edges file's identity and the statistics, and print
+ * the statistics. The edge slab is allocated with transparent huge pages
+ * asked for (fewer page faults while HDF5 fills it).
  *
  * --merge tree|distributed|auto picks how the ranks' forests are merged
  * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.

@@ -9,7 +9,8 @@ BENCH_CONSTRUCT := $(BUILD)/bench/bench_construct
 bench-kernels: $(G500)
 	G500=$(G500) bench/bench-kernels.sh $(BENCH_SCALES)
 
-# kernel 2 alone: `make bench-bfs [BENCH_SCALES=20]` (bench/bench-bfs.sh);
+# kernel 2 alone: `make bench-bfs [BENCH_SCALES=20] [BASE=other/bench_bfs]`
+# (bench/bench-bfs.sh; with BASE, an alternated A/B of the two binaries);
 # build/bench/bench_bfs is also the callgrind target for BFS changes.
 BENCH_BFS := $(BUILD)/bench/bench_bfs
 $(BENCH_BFS): $(BUILD)/bench/bench_bfs.o $(LIB)
@@ -17,7 +18,7 @@ $(BENCH_BFS): $(BUILD)/bench/bench_bfs.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 .PHONY: bench-bfs
 bench-bfs: $(BENCH_BFS) $(G500)
-	BENCH_BFS=$(BENCH_BFS) G500=$(G500) bench/bench-bfs.sh $(BENCH_SCALES)
+	BENCH_BFS=$(BENCH_BFS) G500=$(G500) BASE=$(BASE) bench/bench-bfs.sh $(BENCH_SCALES)
 
 # kernel 3 alone: `make bench-sssp [BENCH_SSSP_FILE=... BENCH_SSSP_DELTAS="0.05 0.1"]`
 # alternates delta values root by root in one process (wall and CPU time).

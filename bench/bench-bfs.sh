@@ -8,6 +8,8 @@
 #   (make bench-bfs BENCH_SCALES="20 22")
 #   BASE=/path/to/other/build/bench/bench_bfs bench/bench-bfs.sh [SCALES...]
 #   (make bench-bfs BASE=... : A/B against another checkout's binary)
+#   AB=build/bench/bench_bfs_ab bench/bench-bfs.sh [SCALES...]
+#   (make bench-bfs-ab BFS_BASE=REV : both versions of bfs.c in one process)
 #
 # For each SCALE: generate /tmp/g500-bench-bfs/sS.h5 if missing, then run
 # bench_bfs (graph built once, 16 keys x 3 repetitions, median per key) for
@@ -21,6 +23,10 @@
 # ROUNDS times alternated (default 5: A,B,A,B,...), and a summary line per
 # (config, dist) gives both medians over the rounds and their ratio; each
 # run's figure is the harmonic mean over the keys of the per-key median.
+# With AB set, each configuration runs bench_bfs_ab (REV's bfs.c as A and
+# this tree's as B, alternating key by key on one graph) ROUNDS times
+# (default 3) and the median of its B/A ratios is printed: the comparison
+# to trust on a shared machine, since both versions see the same load.
 # The machine is shared: compare within a round, quote medians over rounds.
 # bench_bfs does not validate: `g500 run` does (every key); this script
 # times only.
@@ -28,6 +34,7 @@ set -u
 BENCH_BFS=${BENCH_BFS:-build/bench/bench_bfs}
 G500=${G500:-bin/g500}
 BASE=${BASE:-}
+AB=${AB:-}
 ROUNDS=${ROUNDS:-$([ -n "$BASE" ] && echo 5 || echo 3)}
 ROOTS=${ROOTS:-16}
 REPS=${REPS:-3}
@@ -48,10 +55,25 @@ one() {
     echo "$out" | awk '/^harmonic_mean_MTEPS/ {print $2}'
 }
 mkdir -p "$DIR"
-echo "# $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d), bench_bfs $ROOTS keys x $REPS reps${BASE:+, A = $BASE, B = $BENCH_BFS}"
+echo "# $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%d), bench_bfs $ROOTS keys x $REPS reps${BASE:+, A = $BASE, B = $BENCH_BFS}${AB:+ (in one process: $AB)}"
 for s in $SCALES; do
     f=$DIR/s$s.h5
     [ -f "$f" ] || "$G500" gen --scale "$s" -o "$f" >/dev/null || exit 1
+    if [ -n "$AB" ]; then
+        for cfg in $CONFIGS; do
+            np=${cfg%x*} th=${cfg#*x} ratios=()
+            for r in $(seq "$ROUNDS"); do
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                out=$(OMP_NUM_THREADS=$th $MPIRUN -np "$np" "$AB" "$f" "$ROOTS" "$((REPS < 5 ? 5 : REPS))") || {
+                    echo "SCALE $s $cfg A/B: FAILED"; echo "$out"; exit 1; }
+                echo "SCALE $s round $r $cfg cyclic $out  load $load"
+                ratios+=("$(echo "$out" | awk '{for (i = 1; i < NF; i++) if ($i == "B/A") print $(i + 1)}')")
+            done
+            printf "SCALE %s %s cyclic B/A median %s over %s rounds (load %s)\n" "$s" "$cfg" \
+                "$(printf '%s\n' "${ratios[@]}" | med)" "$ROUNDS" "$(cut -d' ' -f1 /proc/loadavg)"
+        done
+        continue
+    fi
     if [ -n "$BASE" ]; then
         for cfg in $CONFIGS; do
             for dist in $DISTS; do

@@ -13,8 +13,7 @@
  *   parent with a plain store); a remote one becomes an 8-byte message
  *   (pid << 32 | parent pid) in the thread's buffer for its owner; the
  *   buffers are packed by destination and exchanged with one MPI_Alltoallv
- *   (td_exchange: counts, receivers' state, records; the level's allgather
- *   agrees on the outcome), and the receivers claim the targets the same way;
+ *   (kern_exchange), and the receivers claim the targets the same way;
  *   bottom-up: the frontier is a bitmap over the pid space; each thread takes
  *   whole words of unvisited local vertices and scans each one's row until a
  *   neighbour is in the frontier; it owns those words of the visited bitmap,
@@ -71,10 +70,8 @@
  */
 #include "kern_impl.h"
 
-#include <limits.h>
 #include <math.h>
 #include <omp.h>
-#include <sys/mman.h>
 
 /* Direction rule and prefetch distances, chosen by measurement at SCALE 20
  * (docs/kernels.md): CPU time per search at one thread. */
@@ -104,18 +101,6 @@ struct kern_bfs {
     int *gcounts, *gdispls;     /* allgatherv in words */
 };
 
-/* malloc asking for transparent huge pages on the whole 2 MiB pages
- * inside the block: top-down claims store parents at random local
- * vertices, and with 4 KiB pages most of those stores miss the TLB too. */
-static void *bfs_malloc_huge(size_t bytes)
-{
-    void *p = malloc(bytes);
-    const uintptr_t H = (uintptr_t)2 << 20;
-    uintptr_t a = ((uintptr_t)p + H - 1) & ~(H - 1), z = ((uintptr_t)p + bytes) & ~(H - 1);
-    if (p && z > a) madvise((void *)a, z - a, MADV_HUGEPAGE);
-    return p;
-}
-
 int kern_bfs_create(kern_graph *g, kern_bfs **out)
 {
     const kern_dist *d = g->dist;
@@ -129,7 +114,7 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         b->nl = g->nlocal;
         b->nwl = (g->nlocal + 63) / 64;
         b->nwg = d->base[P] / 64;
-        b->parent = bfs_malloc_huge(((size_t)b->nl + 1) * sizeof(int64_t));
+        b->parent = malloc(((size_t)b->nl + 1) * sizeof(int64_t));
         b->visited = calloc((size_t)b->nwl + 1, 8);
         b->zero_deg = calloc((size_t)b->nwl + 1, 8);
         /* at one rank front and next swap roles: same size */
@@ -144,7 +129,7 @@ int kern_bfs_create(kern_graph *g, kern_bfs **out)
         }
         /* one block, so that between searches it is one 8-byte-per-vertex
          * scratch (the validator's words: kern_bfs_scratch) */
-        b->qmem = bfs_malloc_huge(((size_t)b->nl + 1) * 8);
+        b->qmem = malloc(((size_t)b->nl + 1) * 8);
         b->queue = b->qmem;
         b->nextq = b->qmem ? b->qmem + b->nl + 1 : NULL;
         b->tsend = calloc((size_t)b->nt * P, sizeof(kvec));
@@ -249,53 +234,6 @@ static inline int td_chunk(int64_t n, int nt)
     return c < 1 ? 1 : c > 64 ? 64 : (int)c;
 }
 
-/* The top-down exchange: b->sendbuf holds b->cnt[p] 8-byte messages for
- * each rank p in rank order; the received ones go to b->recv (*nrecv).
- * Three collectives where kern_exchange makes four: the counts (an
- * MPI_Alltoall, -1 from a rank that failed), the receivers' state (an
- * MPI_Allreduce: a receiver that cannot grow its buffer must not be sent
- * to) and the MPI_Alltoallv; kern_exchange's final agreement on the
- * Alltoallv is left out because the level's MPI_Allgather in kern_bfs_run
- * carries every rank's state anyway. Returns this rank's state: 0 on every
- * rank when any rank failed before the Alltoallv, 0 on this rank alone
- * when its Alltoallv failed (agreed by the caller). */
-static int td_exchange(kern_bfs *b, int ok, int64_t *nrecv)
-{
-    kern_graph *g = b->g;
-    int P = g->nranks, me = g->rank;
-    int64_t cnt[P], rcnt[P], stot = 0, rtot = 0;
-    int sc[P], sd[P], rc[P], rd[P];
-    for (int r = 0; r < P; r++) stot += b->cnt[r];
-    for (int r = 0; r < P; r++) cnt[r] = ok && stot <= INT_MAX ? b->cnt[r] : -1;
-    *nrecv = 0;
-    if (MPI_Alltoall(cnt, 1, MPI_INT64_T, rcnt, 1, MPI_INT64_T, g->comm) != MPI_SUCCESS) ok = 0;
-    int mine = ok && stot <= INT_MAX;
-    for (int r = 0; r < P; r++) {
-        if (rcnt[r] < 0) mine = 0;
-        else rtot += rcnt[r];
-    }
-    if (rtot > INT_MAX) mine = 0;
-    if (mine && (size_t)rtot > b->recvcap) {
-        size_t cap = (size_t)rtot + (size_t)rtot / 8 + 64;
-        void *p = realloc(b->recv, cap * 8);
-        if (p) { b->recv = p; b->recvcap = cap; } else mine = 0;
-    }
-    int all = 0;
-    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, g->comm) != MPI_SUCCESS) all = 0;
-    if (!all) return 0;
-    int64_t so = 0, ro = 0;
-    for (int r = 0; r < P; r++) {
-        sc[r] = (int)cnt[r]; sd[r] = (int)so; so += cnt[r];
-        rc[r] = (int)rcnt[r]; rd[r] = (int)ro; ro += rcnt[r];
-        if (r != me) g->bytes_to[r] += cnt[r] * 8 + 16;
-    }
-    if (MPI_Alltoallv(b->sendbuf, sc, sd, MPI_UINT64_T, b->recv, rc, rd, MPI_UINT64_T,
-                      g->comm) != MPI_SUCCESS)
-        return 0;
-    *nrecv = rtot;
-    return 1;
-}
-
 /* One top-down level over queue[0, qn) whose rows hold `qm` local entries.
  * On return nextq/nqn hold the new frontier; *mf its local edges. Returns
  * the local ok state after the exchange (agreed at P > 1). */
@@ -376,7 +314,8 @@ static int level_top_down(kern_bfs *b, int64_t qn, int64_t qm, int64_t *nqn, int
                 }
         }
         int64_t nrecv = 0;
-        ok = td_exchange(b, ok && !fail, &nrecv);
+        ok = kern_exchange(g->comm, 8, b->sendbuf, b->cnt, &b->recv, &b->recvcap, &nrecv,
+                           g->bytes_to, ok && !fail);
         const uint64_t *rv = b->recv;
 #pragma omp parallel num_threads(nt) reduction(| : fail) reduction(+ : m) if (nrecv > 4096)
         {

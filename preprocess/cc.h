@@ -146,6 +146,15 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 typedef struct cc_dup cc_dup;
 int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out);
 void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
+/* cc_dup_add_row: cc_dup_add by the calling thread alone, into the
+ * regions of row `row` (0 <= row < the create's nthreads, a row being one
+ * thread's share of the regions): calls on different rows may run at the
+ * same time, e.g. from the threads of a parallel region while the master
+ * reads (create with nthreads = the adding threads, each adding into its
+ * own row; pieces spread about evenly over the rows, or a region
+ * overflows and the finish takes the whole-slab path). Calls on one row
+ * one at a time; cc_dup_add may not run at the same time. */
+void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len);
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct);
 void cc_dup_free(cc_dup **d);
 

@@ -130,7 +130,7 @@ static inline uint64_t mix64(uint64_t x)
  * the values an owner receives fill its buckets evenly. */
 static inline int64_t dup_class(uint64_t h, int p, int top)
 {
-    const uint64_t owner = p > 1 ? ((h >> 32) * (uint64_t)p) >> 32 : 0;
+    const uint64_t owner = ((h >> 32) * (uint64_t)p) >> 32;  /* 0 when p == 1 */
     return (int64_t)((owner << top) | ((uint64_t)(uint32_t)h >> (32 - top)));
 }
 
@@ -277,20 +277,37 @@ static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt
     return G5_OK;
 }
 
+/* Where a region is written: the next slot and the end. */
+typedef struct slot_span {
+    uint64_t *next, *end;
+} slot_span;
+
 /* Row t places the non-self-loop tuples of edges[lo, hi) (tallied when
  * tl != NULL). Returns 1 when a region overflowed: the values from there
  * on are not placed (the tally goes on, the tuple that overflowed
- * counted). One thread per row at a time. */
+ * counted; also when out of memory for the spans: nothing placed). One
+ * thread per row at a time. Each class's next slot and end are kept as
+ * pointers (a store costs a load, a compare and an increment, no index
+ * arithmetic). */
 static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
 {
     int64_t *restrict f = r->fill + (size_t)t * (size_t)r->nb;
-    uint64_t *restrict o = r->buf + (size_t)t * (size_t)r->cap;
+    uint64_t *o = r->buf + (size_t)t * (size_t)r->cap;
     const size_t stride = (size_t)r->nt * (size_t)r->cap;  /* from class c to c + 1 */
     const uint64_t n = r->n;
-    const int p = r->p, top = r->top;
-    const int64_t cap = r->cap;
+    const int p = r->p, top = r->top, nb = r->nb;
     int64_t loops = 0, giant = 0, other = 0, i = lo;
     int overflow = 0;
+    slot_span *restrict q = malloc((size_t)nb * sizeof *q);
+
+    if (!q) {
+        overflow = 1;  /* the finish takes the exact path; the tally goes on */
+        goto tally;
+    }
+    for (int c = 0; c < nb; c++) {
+        q[c].next = o + (size_t)c * stride + (size_t)f[c];
+        q[c].end = o + (size_t)c * stride + (size_t)r->cap;
+    }
     for (; i < hi; i++) {
         const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
         if (u == v) {
@@ -300,14 +317,18 @@ static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, in
         if (tl)
             tally_edge(tl, (int64_t)u, &giant, &other);
         const uint64_t h = pair_hash(u, v, n);
-        const int64_t c = dup_class(h, p, top);
-        if (f[c] == cap) {
+        slot_span *qc = q + dup_class(h, p, top);
+        if (qc->next == qc->end) {
             overflow = 1;
             i++;
             break;
         }
-        o[(size_t)c * stride + (size_t)f[c]++] = h;
+        *qc->next++ = h;
     }
+    for (int c = 0; c < nb; c++)
+        f[c] = q[c].next - (o + (size_t)c * stride);
+    free(q);
+tally:
     if (tl) {
         for (; i < hi; i++) {
             const int64_t u = edges[2 * i], v = edges[2 * i + 1];
@@ -472,31 +493,34 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
         int64_t tcap = 0, d;
         uint64_t *scratch = malloc(sizeof(uint64_t) * (size_t)ns * (size_t)scap);
         int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
-        int64_t *fill = malloc(sizeof(int64_t) * (size_t)ns);
+        slot_span *q = malloc(sizeof *q * (size_t)ns);
         /* (failed is this thread's reduction copy, which starts at INT_MIN) */
-        int ok = pos && scratch && fill;
+        int ok = pos && scratch && q;
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
             const int64_t *so = seg_off + (size_t)b * (size_t)nseg, *sl = seg_len + (size_t)b * (size_t)nseg;
             int over = 0;
             if (!ok)
                 continue;
-            memset(fill, 0, sizeof(int64_t) * (size_t)ns);
+            for (int s = 0; s < ns; s++) {
+                q[s].next = scratch + s * scap;
+                q[s].end = q[s].next + scap;
+            }
             for (int k = 0; k < nseg && !over; k++) {
                 const uint64_t *src = buf + so[k];
                 for (int64_t i = 0; i < sl[k]; i++) {
                     const uint64_t h = src[i];
-                    const int64_t s = sub_class(h, top, sub);
-                    if (fill[s] == scap) {
+                    slot_span *qs = q + sub_class(h, top, sub);
+                    if (qs->next == qs->end) {
                         over = 1;
                         break;
                     }
-                    scratch[s * scap + fill[s]++] = h;
+                    *qs->next++ = h;
                 }
             }
             if (!over) {
                 for (int s = 0; s < ns && ok; s++) {
-                    d = hash_distinct(scratch + s * scap, fill[s], &table, &tcap);
+                    d = hash_distinct(scratch + s * scap, q[s].next - (scratch + s * scap), &table, &tcap);
                     ok = d >= 0;
                     distinct += ok ? d : 0;
                 }
@@ -528,7 +552,7 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
         free(table);
         free(scratch);
         free(pos);
-        free(fill);
+        free(q);
     }
     return failed ? -1 : distinct;
 }

@@ -5,20 +5,24 @@
  * component, log2 size histogram.
  *
  * Duplicates: a non-self-loop tuple (u, v) is keyed by its unordered pair,
- * key = min(u,v) * n + max(u,v). Each key goes to the rank chosen by a hash
- * of it (splitmix64's finaliser), so equal keys meet on one rank and every
- * rank receives about M/P keys whatever the graph's skew; each rank
- * scatters its keys into buckets by other bits of the same hash (about 4096
- * keys a bucket, even sizes) and counts the distinct keys of each bucket
- * with a small linear-probing hash set that stays in cache (buckets shared
- * among threads). On one rank the buckets are filled straight from the
- * edge list in one pass, into regions sized for evenly spread hashes (the
- * exact two-pass counting scatter when one overflows); the owner scatter
- * on several ranks is the exact one. cc_count_edges_distinct also takes
- * the edge counts in that first pass; cc_dup_* takes the first pass piece
- * by piece (while the slab is read). Memory: 8 bytes per local key (send
- * buffer) + 8 per received key twice (receive buffer, buckets); one rank:
- * about 8.25 bytes per tuple.
+ * key = min(u,v) * n + max(u,v), and hashed once, h = splitmix64's
+ * finaliser of the key (a bijection: distinct h are distinct pairs). Two
+ * passes over memory: (1) each tuple's h goes, in one pass over the edge
+ * list, into the region of its class, class = owner rank (the high half
+ * of h scaled to [0, P): equal keys meet on one rank, and every rank
+ * receives about M/P whatever the graph's skew) x bucket (top bits of the
+ * low half; about 256 classes in all, so 256 write streams); regions are
+ * sized for evenly spread hashes, with the exact two-pass counting scatter
+ * when one overflows. On several ranks each rank's classes go to their
+ * owners (packed, MPI_Alltoallv), so an owner's receive buffer is already
+ * bucketed: one segment per bucket and source. (2) Each bucket (buckets
+ * shared among threads) is scattered again, in cache, into sub-buckets of
+ * about 4096, and each sub-bucket's distinct values are counted with a
+ * linear-probing hash set that stays in L2. cc_count_edges_distinct also
+ * takes the edge counts in pass (1); cc_dup_* takes pass (1) piece by
+ * piece (while the slab is read). The big buffers sit on huge pages.
+ * Memory: about 8.25 bytes per local tuple (regions, 3% slack); on several
+ * ranks + 8 per received value (receive buffer) while the regions are sent.
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
@@ -826,11 +830,15 @@ int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup 
 }
 
 /* Counts len more tuples; 0 when they are to be placed (the total stays
- * within the announced count and nothing overflowed). */
+ * within the announced count and nothing overflowed). Pieces beyond the
+ * announced count mark the regions overflowed: the finish must not take
+ * the added count matching the slab for the slab placed. */
 static int dup_admit(cc_dup *d, int64_t len)
 {
     const int64_t added = __atomic_add_fetch(&d->added, len, __ATOMIC_RELAXED);
-    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || added > d->count || len <= 0;
+    if (added > d->count)
+        __atomic_store_n(&d->overflow, 1, __ATOMIC_RELAXED);
+    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || len <= 0;
 }
 
 void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len)

@@ -462,23 +462,28 @@ static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, 
     return distinct;
 }
 
+/* A run of values in memory. */
+typedef struct dup_seg {
+    const uint64_t *v;
+    int64_t len;
+} dup_seg;
+
 /* Distinct values of nb buckets (`top` bits each), each nseg segments:
- * seg_len[b * nseg + k] values from buf + seg_off[b * nseg + k]. Each
+ * bucket b is seg[b * nseg .. b * nseg + nseg). Each
  * bucket (buckets shared among threads) is scattered again into 2^sub
  * sub-buckets of about BUCKET_KEYS in a per-thread scratch that stays in
  * cache, in one pass into sub-regions with slack (the exact two passes,
  * count then place, for a bucket where one overflows), and each
  * sub-bucket goes through a linear-probing hash set that stays in L2.
  * -1 when out of memory. */
-static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const int64_t *seg_len, int nseg,
-                           int nb, int top, int nt)
+static int64_t bucket_pass(const dup_seg *seg, int nseg, int nb, int top, int nt)
 {
     int64_t distinct = 0, maxb = 0;
     int sub = 1, failed = 0;
     for (int b = 0; b < nb; b++) {
         int64_t blen = 0;
         for (int k = 0; k < nseg; k++)
-            blen += seg_len[b * nseg + k];
+            blen += seg[(size_t)b * (size_t)nseg + (size_t)k].len;
         maxb = blen > maxb ? blen : maxb;
     }
     /* Sub-buckets per bucket: the same for all (buckets are even); at
@@ -502,7 +507,7 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
         int ok = pos && scratch && q;
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
-            const int64_t *so = seg_off + (size_t)b * (size_t)nseg, *sl = seg_len + (size_t)b * (size_t)nseg;
+            const dup_seg *sg = seg + (size_t)b * (size_t)nseg;
             int over = 0;
             if (!ok)
                 continue;
@@ -511,8 +516,8 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
                 q[s].end = q[s].next + scap;
             }
             for (int k = 0; k < nseg && !over; k++) {
-                const uint64_t *src = buf + so[k];
-                for (int64_t i = 0; i < sl[k]; i++) {
+                const uint64_t *src = sg[k].v;
+                for (int64_t i = 0; i < sg[k].len; i++) {
                     const uint64_t h = src[i];
                     slot_span *qs = q + sub_class(h, top, sub);
                     if (qs->next == qs->end) {
@@ -534,13 +539,13 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
              * times): count, then place */
             memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
             for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sl[k]; i++)
-                    pos[sub_class(buf[so[k] + i], top, sub) + 1]++;
+                for (int64_t i = 0; i < sg[k].len; i++)
+                    pos[sub_class(sg[k].v[i], top, sub) + 1]++;
             for (int s = 0; s < ns; s++)
                 pos[s + 1] += pos[s];
             for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sl[k]; i++) {
-                    const uint64_t h = buf[so[k] + i];
+                for (int64_t i = 0; i < sg[k].len; i++) {
+                    const uint64_t h = sg[k].v[i];
                     scratch[pos[sub_class(h, top, sub)]++] = h;
                 }
             /* pos[s] is now the end of sub-bucket s */
@@ -563,68 +568,68 @@ static int64_t bucket_pass(const uint64_t *buf, const int64_t *seg_off, const in
 
 /* ---- the finish: one rank counts, several exchange ---------------------- */
 
-/* Distinct values of the buffer of r on one rank: buckets from the
- * regions, or from start[] after the exact scatter (exact != 0). */
-static int finish_local(dup_regions *r, int exact, const int64_t *start, int64_t *distinct)
+/* This rank's own values of owner o's buckets (all of them on one rank),
+ * nloc segments per bucket written from out[b * stride]: the regions
+ * (nloc = nt), or the classes after the exact scatter (nloc = 1, class c
+ * from start[c]). */
+static void own_segments(const dup_regions *r, int exact, const int64_t *start, int o, dup_seg *out, int stride)
 {
-    const int nb = r->nb, nt = r->nt, nseg = exact ? 1 : nt;
-    int64_t *seg_off = malloc((size_t)nb * (size_t)nseg * sizeof *seg_off);
-    int64_t *seg_len = malloc((size_t)nb * (size_t)nseg * sizeof *seg_len), local = -1;
-    if (seg_off && seg_len) {
-        for (int b = 0; b < nb; b++)
-            for (int k = 0; k < nseg; k++) {
-                const size_t i = (size_t)b * (size_t)nseg + (size_t)k;
-                seg_off[i] = exact ? start[b] : ((int64_t)b * nt + k) * r->cap;
-                seg_len[i] = exact ? start[b + 1] - start[b] : r->fill[(size_t)k * (size_t)nb + (size_t)b];
-            }
-        local = bucket_pass(r->buf, seg_off, seg_len, nseg, nb, r->top, nt);
+    const int nbo = 1 << r->top, nt = r->nt;
+    for (int b = 0; b < nbo; b++) {
+        const int64_t c = (int64_t)o * nbo + b;
+        dup_seg *sg = out + (size_t)b * (size_t)stride;
+        if (exact) {
+            sg[0].v = r->buf + start[c];
+            sg[0].len = start[c + 1] - start[c];
+            continue;
+        }
+        for (int t = 0; t < nt; t++) {
+            sg[t].v = r->buf + (c * nt + t) * r->cap;
+            sg[t].len = r->fill[(size_t)t * (size_t)r->nb + (size_t)c];
+        }
     }
-    free(seg_off);
-    free(seg_len);
-    if (local < 0)
-        return g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-    *distinct = local;
-    return G5_OK;
 }
 
-/* The owner exchange on p > 1 ranks. r->buf holds this rank's values
- * grouped by class (class c's clen[c] values, classes in order, owner o's
- * classes o * nbo .. (o + 1) * nbo - 1 with nbo = 2^top; freed here as soon
- * as it is sent). The class lengths, then the values, go to their owners;
- * an owner's receive buffer is then already bucketed (bucket b of source s
- * is one segment), so it runs the bucket pass on it directly; *distinct =
- * the sum over ranks. rc: this rank's status so far (agreed here first).
- * Collective. */
-static int owner_exchange(MPI_Comm comm, dup_regions *r, const int64_t *clen, int rc, int64_t *distinct)
+/* The owner exchange on p > 1 ranks. Owner o's values lie packed in
+ * r->buf from send_off[o], class by class (clen[c] values of class c,
+ * owner o's classes o * nbo .. (o + 1) * nbo - 1, nbo = 2^top); this
+ * rank's own classes stay where they are (own_segments) and are not sent.
+ * The class lengths, then the values, go to their owners; an owner's
+ * receive buffer is then already bucketed (bucket b of source s is one
+ * segment), so it runs the bucket pass on the received segments and its
+ * own; *distinct = the sum over ranks. rc: this rank's status so far
+ * (agreed here first). Collective. */
+static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_t *start,
+                          const int64_t *send_off, const int64_t *clen, int rc, int64_t *distinct)
 {
-    const int p = r->p, nbo = 1 << r->top;
-    int64_t *rlen = calloc((size_t)p * (size_t)nbo, sizeof *rlen), *seg_off = NULL, *seg_len = NULL;
-    int64_t nrecv = 0, nsend = 0, local = 0;
+    const int p = r->p, nbo = 1 << r->top, nloc = exact ? 1 : r->nt, nseg = p - 1 + nloc;
+    int rank;
+    int64_t *rlen = calloc((size_t)p * (size_t)nbo, sizeof *rlen), nrecv = 0, local = 0;
     int *sc = calloc((size_t)p, sizeof *sc), *rc_ = calloc((size_t)p, sizeof *rc_);
     int *sd = calloc((size_t)p, sizeof *sd), *rd = calloc((size_t)p, sizeof *rd);
     uint64_t *recv = NULL;
-    static const int64_t zero = 0;
+    dup_seg *seg = NULL;
 
+    MPI_Comm_rank(comm, &rank);
     if (rc == G5_OK && (!rlen || !sc || !rc_ || !sd || !rd))
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     for (int o = 0; o < p && rc == G5_OK; o++) {
         int64_t len = 0;
-        for (int b = 0; b < nbo; b++)
+        for (int b = 0; b < nbo && o != rank; b++)
             len += clen[(size_t)o * (size_t)nbo + (size_t)b];
-        if (nsend > INT_MAX || len > INT_MAX)
+        if (send_off[o] > INT_MAX || len > INT_MAX)
             rc = g5_error(G5_ERR_ARG, "duplicate count: too many edges per rank for one exchange; use more ranks");
-        sd[o] = (int)nsend;
+        sd[o] = (int)send_off[o];
         sc[o] = (int)len;
-        nsend += len;
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoall(clen ? clen : &zero, nbo, MPI_INT64_T, rlen, nbo, MPI_INT64_T, comm) != MPI_SUCCESS)
+    if (MPI_Alltoall(clen, nbo, MPI_INT64_T, rlen, nbo, MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
     for (int s = 0; s < p && rc == G5_OK; s++) {
         int64_t len = 0;
-        for (int b = 0; b < nbo; b++)
+        for (int b = 0; b < nbo && s != rank; b++)
             len += rlen[(size_t)s * (size_t)nbo + (size_t)b];
         if (nrecv > INT_MAX || len > INT_MAX)
             rc = g5_error(G5_ERR_ARG, "duplicate count: too many keys for one exchange; use more ranks");
@@ -634,9 +639,8 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, const int64_t *clen, in
     }
     if (rc == G5_OK) {
         recv = huge_alloc((size_t)(nrecv > 0 ? nrecv : 1) * sizeof *recv, "duplicate count: receive buffer");
-        seg_off = malloc((size_t)nbo * (size_t)p * sizeof *seg_off);
-        seg_len = malloc((size_t)nbo * (size_t)p * sizeof *seg_len);
-        if (!recv || !seg_off || !seg_len)
+        seg = malloc((size_t)nbo * (size_t)nseg * sizeof *seg);
+        if (!recv || !seg)
             rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     }
     rc = g5_agree(comm, rc);
@@ -647,18 +651,22 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, const int64_t *clen, in
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    free(r->buf);
-    r->buf = NULL;
-    /* bucket b of source s: after the source's earlier buckets */
-    for (int s = 0; s < p; s++) {
+    /* bucket b: this rank's own segments, then source s's after the
+     * source's earlier buckets */
+    own_segments(r, exact, start, rank, seg, nseg);
+    for (int s = 0, k = nloc; s < p; s++) {
         int64_t off = rd[s];
+        if (s == rank)
+            continue;
         for (int b = 0; b < nbo; b++) {
-            seg_off[(size_t)b * (size_t)p + (size_t)s] = off;
-            seg_len[(size_t)b * (size_t)p + (size_t)s] = rlen[(size_t)s * (size_t)nbo + (size_t)b];
-            off += rlen[(size_t)s * (size_t)nbo + (size_t)b];
+            dup_seg *sg = seg + (size_t)b * (size_t)nseg + (size_t)k;
+            sg->v = recv + off;
+            sg->len = rlen[(size_t)s * (size_t)nbo + (size_t)b];
+            off += sg->len;
         }
+        k++;
     }
-    local = bucket_pass(recv, seg_off, seg_len, p, nbo, r->top, r->nt);
+    local = bucket_pass(seg, nseg, nbo, r->top, r->nt);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -669,46 +677,60 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, const int64_t *clen, in
 out:
     rc = g5_agree(comm, rc);
     free(rlen);
-    free(seg_off);
-    free(seg_len);
     free(sc);
     free(rc_);
     free(sd);
     free(rd);
     free(recv);
+    free(seg);
     return rc;
 }
 
 /* The finish of every path. r holds this rank's slab placed in regions,
  * unless exact (a region overflowed, or the pieces did not add up to the
  * slab): then the slab edges[count][2] is placed again by the exact
- * scatter. One rank: the bucket pass on the buffer. Several: the buffer is
- * packed class by class (each region moves left, never past its own
- * start) and exchanged. rc: this rank's status so far. Collective when
+ * scatter. One rank: the bucket pass on the buffer. Several: each other
+ * owner's regions are packed class by class from its first region (each
+ * region moves left, never past its own start nor into another owner's
+ * span) and exchanged; this rank's own regions stay in place (not copied,
+ * not sent: at P = 2 half the values). rc: this rank's status so far. Collective when
  * r->p > 1. */
 static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *edges, int64_t count, int rc,
                       int64_t *distinct)
 {
-    const int nb = r->nb, nt = r->nt;
-    int64_t *start = NULL, *clen = NULL;
+    const int nb = r->nb, nt = r->nt, p = r->p, nbo = 1 << r->top;
+    int rank;
+    int64_t *start = NULL, *clen = NULL, *send_off = NULL, local = -1;
+    dup_seg *seg = NULL;
 
     *distinct = 0;
     if (rc == G5_OK) {
         start = g5_calloc((size_t)nb + 1, sizeof *start, "duplicate count: class starts");
-        clen = start ? g5_calloc((size_t)nb, sizeof *clen, "duplicate count: class lengths") : NULL;
-        rc = clen ? G5_OK : G5_ERR_NOMEM;
+        clen = g5_calloc((size_t)nb, sizeof *clen, "duplicate count: class lengths");
+        send_off = g5_calloc((size_t)p, sizeof *send_off, "duplicate count: send offsets");
+        rc = start && clen && send_off ? G5_OK : G5_ERR_NOMEM;
     }
     if (rc == G5_OK && exact)
         rc = exact_scatter(r, edges, count, start);
-    if (rc == G5_OK && r->p == 1) {
-        rc = finish_local(r, exact, start, distinct);
+    if (p == 1) {
+        if (rc != G5_OK)
+            goto out;
+        seg = malloc((size_t)nb * (size_t)(exact ? 1 : nt) * sizeof *seg);
+        if (seg) {
+            own_segments(r, exact, start, 0, seg, exact ? 1 : nt);
+            local = bucket_pass(seg, exact ? 1 : nt, nb, r->top, nt);
+        }
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        else
+            *distinct = local;
         goto out;
     }
-    if (r->p == 1)
-        goto out;
-    if (rc == G5_OK) {
-        int64_t off = 0;
-        for (int c = 0; c < nb; c++) {
+    MPI_Comm_rank(comm, &rank);
+    for (int o = 0; o < p && rc == G5_OK; o++) {
+        int64_t off = exact ? start[(size_t)o * (size_t)nbo] : (int64_t)o * nbo * nt * r->cap;
+        send_off[o] = off;
+        for (int c = o * nbo; c < (o + 1) * nbo && o != rank; c++) {
             if (exact) {
                 clen[c] = start[c + 1] - start[c];
                 continue;
@@ -721,10 +743,12 @@ static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *e
             }
         }
     }
-    rc = owner_exchange(comm, r, rc == G5_OK ? clen : NULL, rc, distinct);
+    rc = owner_exchange(comm, r, exact, start, send_off, clen, rc, distinct);
 out:
     free(start);
     free(clen);
+    free(send_off);
+    free(seg);
     return rc;
 }
 

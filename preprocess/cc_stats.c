@@ -21,8 +21,8 @@
  * linear-probing hash set that stays in L2. cc_count_edges_distinct also
  * takes the edge counts in pass (1); cc_dup_* takes pass (1) piece by
  * piece (while the slab is read). The big buffers sit on huge pages.
- * Memory: about 8.25 bytes per local tuple (regions, 3% slack); on several
- * ranks + 8 per received value (receive buffer) while the regions are sent.
+ * Memory: about 8.15 bytes per local tuple (regions, under 2% slack); on
+ * several ranks + 8 per value received from other ranks (receive buffer).
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
@@ -207,8 +207,10 @@ static void tally_add(edge_tally *tl, int64_t loops, int64_t giant, int64_t othe
  * The classes of h are even (a few bits of a bijective mix), so each row
  * (a thread's share of the tuples) places about its tuples / nb values in
  * each class: each (class, row) pair gets a region of that size plus a
- * slack (1/32 of it + 1024: dozens of standard deviations, and room for
- * the heaviest repeated pair of a Graph500 list; less for tiny inputs),
+ * slack (1/64 of it + 1024: 8 standard deviations at 2^18 values a
+ * region, more below and above, and room for the heaviest repeated pair of
+ * a Graph500 list; less for tiny inputs; on huge pages the whole slack is
+ * resident, 1/64 keeps it below 2% of the regions),
  * filled in one pass. Regions lie class by class, so a class's values are
  * nt segments next to each other, and an owner's classes are next to each
  * other: fill[t * nb + c] values from buf + (c * nt + t) * cap. When a
@@ -229,7 +231,7 @@ typedef struct dup_regions {
 static int64_t region_cap(int64_t len, int nb, int nt)
 {
     const int64_t per = (len + (int64_t)nb * nt - 1) / ((int64_t)nb * nt);
-    return per + per / 32 + (per + 64 < 1024 ? per + 64 : 1024);
+    return per + per / 64 + (per + 64 < 1024 ? per + 64 : 1024);
 }
 
 /* Bucket bits on one rank for len values: about BUCKET_KEYS per bucket

@@ -30,6 +30,7 @@ for s in $SCALES; do
     base=$(field edges_per_s "$(grep '^plain' <<<"$a")")
     for line in "$(grep '^stream' <<<"$a")" "$(grep '^stream' <<<"$b")" "$(grep '^stream' <<<"$c")" \
                 "$(grep '^forest' <<<"$a")" "$(grep '^forest' <<<"$b")" "$(grep '^forest' <<<"$c")" \
+                "$(grep '^pieces' <<<"$b")" \
                 "$(grep '^stage' <<<"$a")" "$(grep '^stage' <<<"$b")" "$(grep '^stage' <<<"$c")"; do
         eps=$(field edges_per_s "$line")
         printf 'SCALE %s %-6s ranks=%s threads=%s %.3e edges/s = %.2fx plain (%.3e)\n' "$s" \

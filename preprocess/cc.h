@@ -56,13 +56,16 @@ int cc_forest_link(cc_forest *f, int64_t u, int64_t v);
 
 /* Link `count` edges (edges is [count][2], original ids) using up to
  * nthreads OpenMP threads (<= 0: the OpenMP default). In: the forest may
- * already hold sets. Afforest-style: a prefix of the edges (a random sample
- * for Graph500's shuffled lists; correctness does not depend on it) is
- * linked first (by all threads when the forest is empty), then the threads
- * scan the rest read-only and keep only the edges whose ends have different
- * roots, which are linked in turn. A vertex
- * outside [0, n) is G5_ERR_FORMAT naming the edge (index first_index + i).
- * Not collective. */
+ * already hold sets, so an edge list may be linked piece by piece (each
+ * call a piece, e.g. as it is read). Afforest-style: on an empty forest or
+ * a call of at least 2 n edges, all threads link a prefix of the edges (a
+ * random sample for Graph500's shuffled lists; correctness does not depend
+ * on it) and then the rest, skipping edges with both ends in the giant;
+ * a later, smaller call filters its edges against the giant kept in the
+ * forest and links the few left one by one. A vertex outside [0, n) is
+ * G5_ERR_FORMAT naming the first such edge (index first_index + i); the
+ * forest is then still valid and holds the call's other edges or some of
+ * them. Not collective. */
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads);
 

@@ -17,28 +17,38 @@
  * whole run costs O(m + n log n), with two loads per edge in the common
  * case (both ends already share a root).
  *
- * Parallel scan (after Afforest: M. Sutton, T. Ben-Nun, A. Barak, "Optimizing
+ * Threads (after Afforest: M. Sutton, T. Ben-Nun, A. Barak, "Optimizing
  * Parallel Graph Connectivity Computation via Subgraph Sampling", IPDPS
- * 2018): a prefix of the edge list is linked first. Graph500 edge lists are
- * shuffled, so the prefix is a random sample, and with about one sampled
- * edge per vertex the giant component already holds most non-isolated
- * vertices. On an empty forest all threads link the sample at once in a
- * temporary parent-pointer forest (lock-free hooking, see sample_parallel),
- * which is then turned into the root vector and son lists; linking it edge
- * by edge through the son lists cost more than the whole scan (each merge
- * walks a list of random addresses). The largest set is then marked in a
- * bitmap (n / 8 bytes, stays in L2). The rest is cut in blocks; in each
- * block the threads skip the edges with both ends in the bitmap (one bit
- * each) and read the root vector (no writes, no races) for the others,
- * keeping those whose ends have different roots or are unseen; one thread
- * then links those few with the patent's four cases, setting the bit of
- * every vertex that joins the marked set as it goes (so the bitmap is
- * built once, not once per block: at SCALE 22 the rebuilds had cost
- * 12-17% of the link), while the other threads already scan the next
- * block (a stale root or bit only keeps an edge that was no longer
- * needed). The son lists after the parallel sample are built by all
- * threads too (son_lists_parallel). The result (the partition) does not
- * depend on the order, so it is identical for any thread count.
+ * 2018). Two paths, chosen per call of cc_forest_link_edges:
+ *
+ * The parallel path (an empty forest, or a call of at least
+ * CC_PARALLEL_EDGES x n edges): all edges are linked by all threads in a
+ * temporary parent-pointer forest kept in the next array (lock-free
+ * hooking, see uf_union), starting from the sets the forest holds. A
+ * prefix of n / 4 edges (Graph500 lists are shuffled, so it is a random
+ * sample) is linked unfiltered; it builds most of the giant, whose root is
+ * elected from 4096 probes and whose members are marked in a bitmap (n / 8
+ * bytes, stays in L2 where the 4 n-byte arrays do not) while every vertex
+ * is pointed straight at its root. The rest is scanned in chunks: an edge
+ * with both ends marked is dropped on two bit tests (branch-free), the
+ * others are linked at once by the thread that read them, and a vertex
+ * that joins a marked one gets its bit. The root vector and the son lists
+ * are built once, at the end, by all threads (son_lists_parallel), which
+ * also make the bitmap exact for later calls. Before, the sample was
+ * turned into son lists and the scan's kept edges were linked one by one
+ * by thread 0 through the four cases below, while the others scanned.
+ *
+ * The scan path (a forest that already holds sets and a smaller call, e.g.
+ * the next piece of an edge list linked as it is read): no sample; the
+ * edges are filtered against the bitmap kept in the forest and then
+ * against the root vector, and the few kept are linked one by one with
+ * the patent's four cases (link_mark), which keep the bitmap equal to
+ * the marked set as it grows, so it is built once (the blocks, the
+ * overlap of one block's links with the next block's scan, and the rare
+ * re-election are described at CC_BLOCK and in link_scan).
+ *
+ * Either way the result (the partition) does not depend on the order, so
+ * it is identical for any thread count.
  */
 #include "cc.h"
 #include "common.h"
@@ -47,14 +57,18 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct cc_forest {
     int64_t n;
+    void *mem;      /* one allocation holding the four arrays            */
     int32_t *root;  /* root of v's set, -1 unseen                        */
     int32_t *next;  /* next member of the same son list, -1 at the end   */
     int32_t *tail;  /* at a root: last member of its son list            */
     int32_t *size;  /* at a root: number of members                      */
-    int empty;      /* no edge linked yet: the parallel sample may run   */
+    int empty;      /* no edge linked yet                                */
+    uint64_t *giant;/* bit v: v in the set rooted at groot (a subset of  */
+    int32_t groot;  /* it, see link_mark); NULL / -1 until first needed  */
 };
 
 /* Edges per block of the parallel scan, and per chunk of a block (the unit
@@ -69,6 +83,29 @@ struct cc_forest {
 #define CC_FIRST_BLOCK ((int64_t)1 << 20)
 #define CC_BLOCK ((int64_t)1 << 21)
 #define CC_CHUNK ((int64_t)1 << 16)
+/* A call with at least this many edges per vertex takes the parallel path
+ * even on a forest that already holds sets: its O(n) passes are then
+ * small against the edges. */
+#define CC_PARALLEL_EDGES 2
+
+/* The four arrays in one block. From 2 MiB up it is aligned to 2 MiB and
+ * asked for transparent huge pages (THP is often in madvise mode): the
+ * links read and write the arrays at random, and with 4 KiB pages nearly
+ * every such access missed the TLB once the arrays outgrew its reach
+ * (64 MiB at SCALE 22), and the first touch of each page was a fault. */
+static void *forest_alloc(size_t bytes)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p;
+    if (bytes < huge)
+        return g5_malloc(bytes, "forest arrays");
+    bytes = (bytes + huge - 1) / huge * huge;
+    p = aligned_alloc(huge, bytes);
+    if (!p)
+        return g5_malloc(bytes, "forest arrays"); /* records the error */
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+}
 
 int cc_forest_create(int64_t n, cc_forest **out)
 {
@@ -81,18 +118,20 @@ int cc_forest_create(int64_t n, cc_forest **out)
     if (!f)
         return G5_ERR_NOMEM;
     f->n = n;
-    f->root = g5_malloc((size_t)n * sizeof(int32_t), "forest root vector");
-    f->next = g5_malloc((size_t)n * sizeof(int32_t), "forest son lists");
-    f->tail = g5_malloc((size_t)n * sizeof(int32_t), "forest son tails");
-    f->size = g5_malloc((size_t)n * sizeof(int32_t), "forest son sizes");
-    if (!f->root || !f->next || !f->tail || !f->size) {
+    f->mem = forest_alloc((size_t)n * 4 * sizeof(int32_t));
+    if (!f->mem) {
         cc_forest_free(&f);
         return G5_ERR_NOMEM;
     }
+    f->root = f->mem;
+    f->next = f->root + n;
+    f->tail = f->next + n;
+    f->size = f->tail + n;
     /* -1 is all ones: memset is the fast fill. next/tail/size are written
      * before they are read (a vertex gets them when it is first seen). */
     memset(f->root, 0xff, (size_t)n * sizeof(int32_t));
     f->empty = 1;
+    f->groot = -1;
     *out = f;
     return G5_OK;
 }
@@ -101,10 +140,8 @@ void cc_forest_free(cc_forest **f)
 {
     if (!f || !*f)
         return;
-    free((*f)->root);
-    free((*f)->next);
-    free((*f)->tail);
-    free((*f)->size);
+    free((*f)->mem);
+    free((*f)->giant);
     free(*f);
     *f = NULL;
 }
@@ -189,9 +226,11 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
     return CC_MERGED;
 }
 
+/* Every link keeps the forest's giant bitmap (if it has one) up to date,
+ * so a later cc_forest_link_edges call can filter with it at once. */
 static inline int link_one(cc_forest *f, int32_t u, int32_t v)
 {
-    return link_mark(f, u, v, NULL, NULL);
+    return link_mark(f, u, v, f->giant, &f->groot);
 }
 
 int cc_forest_link(cc_forest *f, int64_t u, int64_t v)
@@ -249,31 +288,8 @@ static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
     }
 }
 
-/* A root holding a majority of n_probe evenly spaced vertices, when one
- * does (Boyer-Moore vote; after the sample the giant holds about half of
- * all vertices); otherwise some root, or -1 when no probe is seen. Only a
- * guess: it picks which set the son-list build treats as the big one. */
-static int32_t guess_giant(const int32_t *root, int64_t n)
-{
-    const int64_t probes = n < 4096 ? n : 4096;
-    int32_t cand = -1;
-    int64_t votes = 0;
-    for (int64_t i = 0; i < probes; i++) {
-        const int32_t r = root[i * n / probes];
-        if (r < 0)
-            continue;
-        if (votes == 0) {
-            cand = r;
-            votes = 1;
-        } else {
-            votes += r == cand ? 1 : -1;
-        }
-    }
-    return cand;
-}
-
-/* Son lists of a root vector just built by the parallel sample (root[v]
- * final, next free), by all threads: each thread takes a static range of
+/* Son lists of a root vector just built by the parallel path (root[v]
+ * final, an unseen vertex its own root; next free), by all threads: each thread takes a static range of
  * vertices. The members of the guessed giant g (most of the seen vertices)
  * are chained in vertex order in a list per thread, with no shared write,
  * and the lists are spliced after g in thread order; a member of any other
@@ -281,57 +297,79 @@ static int32_t guess_giant(const int32_t *root, int64_t n)
  * an atomic exchange on next[root] (sets other than g are small and far
  * apart, so the threads rarely meet on one), and the first member pushed
  * (it found next[root] == -1) is the tail. The order inside a small set's
- * list is therefore arbitrary, which nothing depends on. Before, this was
- * the one sequential O(n) pass of the sample. */
-static void son_lists_parallel(cc_forest *f, int nt)
+ * list is therefore arbitrary, which nothing depends on. g is the
+ * elected giant's root (or -1). */
+static void son_lists_parallel(cc_forest *f, int32_t g, int nt)
 {
-    const int64_t n = f->n;
+    const int64_t n = f->n, words = (n + 63) / 64;
+    uint64_t *giant = f->giant;
     int32_t *restrict root = f->root, *restrict next = f->next, *restrict tail = f->tail,
             *restrict size = f->size;
-    const int32_t g = guess_giant(root, n);
     int32_t head[256], last[256], cnt[256];
     int tn_used = 1;
 
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
+        /* Every vertex as if it were a root of its own (only roots' values
+         * are read; the others' next is written below): a plain fill,
+         * where a test per vertex mispredicted on the isolated ones. */
 #pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++)
-            if (root[v] == v) {
-                ST(next[v], -1);
-                tail[v] = (int32_t)v;
-                size[v] = 1;
-            }
+        for (int64_t v = 0; v < n; v++) {
+            next[v] = -1;
+            tail[v] = (int32_t)v;
+            size[v] = 1;
+        }
         /* (the barrier ending that loop orders the roots' -1 before the
          * exchanges) */
         const int64_t lo = n * t / tn, hi = n * (t + 1) / tn;
-        int32_t h = -1, l = -1, c = 0;
+        int32_t h = -1, l = -1, c = 0, *link = &h;
         for (int64_t v = lo; v < hi; v++) {
             const int32_t r = root[v];
-            if (r < 0 || r == v)
+            /* g's members chain without a branch: every vertex is written
+             * where the next member goes, and only a member moves that
+             * place on (the last write there is the next member's, or
+             * the -1 below). */
+            const int in_g = (r == g) & (r >= 0) & (r != v);
+            const uintptr_t m = -(uintptr_t)in_g;
+            *link = (int32_t)v;
+            link = (int32_t *)(((uintptr_t)&next[v] & m) | ((uintptr_t)link & ~m));
+            l ^= (l ^ (int32_t)v) & -in_g;
+            c += in_g;
+            if (r < 0 || r == v || r == g)
                 continue;
-            if (r == g) {
-                if (l < 0)
-                    h = (int32_t)v;
-                else
-                    next[l] = (int32_t)v;
-                l = (int32_t)v;
-                c++;
-                continue;
-            }
             const int32_t old = __atomic_exchange_n(&next[r], (int32_t)v, __ATOMIC_RELAXED);
             next[v] = old;
             if (old < 0)
                 tail[r] = (int32_t)v;
             __atomic_fetch_add(&size[r], 1, __ATOMIC_RELAXED);
         }
-        if (l >= 0)
-            next[l] = -1;
+        *link = -1;
         head[t] = h;
         last[t] = l;
         cnt[t] = c;
         if (t == 0)
             tn_used = tn;
+        /* Seen vertices are those in a set of two or more (self-loops were
+         * skipped, as link_one skips them): a root left alone (size 1;
+         * g's size is added below) was never seen and goes back to -1.
+         * The same pass makes the giant bitmap exact, g's members, so
+         * that a later call filters with it at once and link_mark keeps
+         * it. Both without a branch (isolated vertices are a third of
+         * all, at random). */
+#pragma omp barrier
+#pragma omp for schedule(static)
+        for (int64_t w = 0; w < words; w++) {
+            uint64_t bits = 0;
+            const int64_t wlo = 64 * w, whi = wlo + 64 < n ? wlo + 64 : n;
+            for (int64_t v = wlo; v < whi; v++) {
+                const int32_t r = root[v];
+                const int32_t alone = (r == v) & (size[v] == 1) & (v != g);
+                root[v] = r | -alone;
+                bits |= (uint64_t)((r == g) & (g >= 0)) << (v - wlo);
+            }
+            giant[w] = bits;
+        }
     }
     if (g < 0)
         return;
@@ -346,21 +384,128 @@ static void son_lists_parallel(cc_forest *f, int nt)
     tail[g] = end;
 }
 
-/* Link edges [0, count) of an empty forest in parallel (see above). Out:
- * *bad the smallest index of an edge with a vertex outside [0, n), or
- * count when there is none (the forest is then unusable). */
-static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt, int64_t *bad_out)
+/* Root of x without writing: for passes that run while no union does. */
+static inline int32_t uf_root(const int32_t *parent, int32_t x)
 {
-    const int64_t n = f->n;
+    int32_t p;
+    while ((p = LD(parent[x])) != x)
+        x = p;
+    return x;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The giant's root, guessed as the most frequent root of 4096 evenly
+ * spaced vertices (after the sample the giant holds about half of all
+ * vertices, every other set a vanishing share); -1 when no root is met
+ * twice. Only a guess: it picks which set the filter tests, never what is
+ * linked. */
+static int32_t elect_giant(const int32_t *parent, int64_t n)
+{
+    const int64_t probes = n < 4096 ? n : 4096;
+    int32_t r[4096], best = -1;
+    int64_t run = 0, best_run = 1;
+    for (int64_t i = 0; i < probes; i++)
+        r[i] = uf_root(parent, (int32_t)(i * n / probes));
+    qsort(r, (size_t)probes, sizeof *r, cmp_i32);
+    for (int64_t i = 0; i < probes; i++) {
+        run = i > 0 && r[i] == r[i - 1] ? run + 1 : 1;
+        if (run > best_run) {
+            best_run = run;
+            best = r[i];
+        }
+    }
+    return best;
+}
+
+/* Scan edges [lo, hi) of the parallel path: an edge with both ends in the
+ * giant bitmap is dropped on two bit tests; the others are linked in the
+ * parent forest at once, and a vertex that thereby joins a marked vertex
+ * gets its bit (an atomic or: the other threads read and set bits
+ * meanwhile; a bit only ever means "in the giant's set", which stays true).
+ * Two passes: the bit tests first, branch-free into buf (the test fails
+ * for a few percent of the edges at random: as a branch it cost a
+ * misprediction each), then the unions. *bad: the smallest index of an
+ * edge with a vertex outside [0, n), if below. */
+static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
+                       uint64_t *giant, int32_t *restrict buf, int64_t *bad)
+{
+    int64_t k = 0;
+    for (int64_t j = lo; j < hi; j++) {
+        const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
+        if ((u >= n) | (v >= n)) {
+            if (j < *bad)
+                *bad = j;
+            continue;
+        }
+        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
+        buf[2 * k] = (int32_t)u;
+        buf[2 * k + 1] = (int32_t)v;
+        k += (int64_t)(~both & 1);
+    }
+    for (int64_t j = 0; j < k; j++) {
+        const int32_t u = buf[2 * j], v = buf[2 * j + 1];
+        if (u == v)
+            continue;
+        uf_union(parent, u, v);
+        const uint64_t bu = (LD(giant[u >> 6]) >> (u & 63)) & 1, bv = (LD(giant[v >> 6]) >> (v & 63)) & 1;
+        if (bu != bv) {
+            const int32_t x = bu ? v : u;
+            __atomic_fetch_or(&giant[x >> 6], UINT64_C(1) << (x & 63), __ATOMIC_RELAXED);
+        }
+    }
+}
+
+/* Edges linked unfiltered first by the parallel path: N / 4 left the
+ * giant smaller but cost less than the unions they saved (the scan's
+ * unions run as fast, on both threads): 5-12% less CPU time than N edges
+ * at SCALE 20 and 22 in alternated A/B runs. */
+#define CC_SAMPLE(n) ((n) / 4 > 0 ? (n) / 4 : 1)
+
+/* Edges per chunk of the parallel path's scan (the unit a thread takes;
+ * its candidates fit a 128 KiB buffer per thread). */
+#define CC_UNION_CHUNK ((int64_t)1 << 14)
+
+/* The parallel path (see the file comment): link edges [0, count) in a
+ * parent-pointer forest kept in the next array, starting from the sets the
+ * forest holds, then rebuild the root vector, the son lists and an exact
+ * giant bitmap. Out: the smallest index of an edge with a vertex outside
+ * [0, n), or count when there is none; the edges before and after it are
+ * linked all the same, so the forest is valid either way. */
+static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt)
+{
+    const int64_t n = f->n, words = (n + 63) / 64;
+    const int64_t sample = count < CC_SAMPLE(n) ? count : CC_SAMPLE(n);
     int32_t *restrict parent = f->next, *restrict root = f->root;
-    int64_t bad = count;
+    uint64_t *giant = f->giant;
+    int64_t bad = count, taken = 0;
+    int32_t g = -1, G = -1;
+    const int empty = f->empty;
+    int32_t *buf = g5_malloc((size_t)nt * 2 * CC_UNION_CHUNK * sizeof *buf, "scan buffers");
+    if (!buf)
+        return -1;
 #pragma omp parallel num_threads(nt) reduction(min : bad)
     {
+        int32_t *tbuf = buf + 2 * CC_UNION_CHUNK * omp_get_thread_num();
+        /* Sets already held become trees of depth one (a root may be any
+         * member: hooking a root only under a smaller root keeps the
+         * forest acyclic whatever the trees are). */
+        if (empty) {
 #pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++)
-            parent[v] = (int32_t)v;
+            for (int64_t v = 0; v < n; v++)
+                parent[v] = (int32_t)v;
+        } else {
 #pragma omp for schedule(static)
-        for (int64_t i = 0; i < count; i++) {
+            for (int64_t v = 0; v < n; v++)
+                parent[v] = root[v] < 0 ? (int32_t)v : root[v];
+        }
+        /* The sample: every edge linked, no filter yet. */
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < sample; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
             if (u >= (uint64_t)n || v >= (uint64_t)n) {
                 if (i < bad)
@@ -370,6 +515,36 @@ static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, i
             if (u != v)
                 uf_union(parent, (int32_t)u, (int32_t)v);
         }
+        /* (the loop's barrier orders the unions before the election) */
+#pragma omp single
+        g = elect_giant(parent, n);
+        if (sample < count) {
+            /* Every vertex points at its root from here (no union runs
+             * during this pass, so each write stores the true root and a
+             * concurrent find reads an ancestor either way), and the
+             * giant's members get their bits. */
+#pragma omp for schedule(static)
+            for (int64_t w = 0; w < words; w++) {
+                uint64_t bits = 0;
+                const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
+                for (int64_t v = lo; v < hi; v++) {
+                    const int32_t p = LD(parent[v]), gp = LD(parent[p]);
+                    const int32_t r = gp == p ? p : uf_root(parent, gp);
+                    ST(parent[v], r);
+                    bits |= (uint64_t)(r == g) << (v - lo);
+                }
+                ST(giant[w], bits);
+            }
+            for (;;) {
+                const int64_t c = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
+                const int64_t lo = sample + c * CC_UNION_CHUNK;
+                if (lo >= count)
+                    break;
+                const int64_t hi = lo + CC_UNION_CHUNK < count ? lo + CC_UNION_CHUNK : count;
+                scan_union(edges, lo, hi, (uint64_t)n, parent, giant, tbuf, &bad);
+            }
+#pragma omp barrier
+        }
         /* Flatten: root[v] = the root of v, found without writing parent.
          * (Finds that halve paths here raced with this very loop: a thread
          * could overwrite a vertex's stored root with a grandparent it had
@@ -377,30 +552,17 @@ static void sample_parallel(cc_forest *f, const int64_t *edges, int64_t count, i
          * split in two.) */
 #pragma omp for schedule(static)
         for (int64_t v = 0; v < n; v++) {
-            int32_t x = (int32_t)v, p;
-            while ((p = LD(parent[x])) != x)
-                x = p;
-            root[v] = x;
+            /* nearly every vertex is a root or points at one (the pass
+             * before the scan flattened the forest): two loads, no loop */
+            const int32_t p = LD(parent[v]), gp = LD(parent[p]);
+            root[v] = gp == p ? p : uf_root(parent, gp);
         }
-        /* Seen vertices: those in a set of two or more (self-loops were
-         * skipped, as link_one skips them). A root is seen when some other
-         * vertex points at it: mark it in parent, which is free now (all
-         * such writes store the same value); unseen roots go back to -1. */
-#pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++) {
-            const int32_t r = root[v];
-            if (r != v)
-                ST(parent[r], -2);
-        }
-#pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++)
-            if (root[v] == v && LD(parent[v]) != -2)
-                root[v] = -1;
     }
-    *bad_out = bad;
-    if (bad < count)
-        return;
-    son_lists_parallel(f, nt);
+    free(buf);
+    G = g >= 0 ? root[g] : -1;
+    son_lists_parallel(f, G, nt);
+    f->groot = G;
+    return bad;
 }
 
 /* giant: bit v set when v is in the largest set (ties: the smallest root).
@@ -454,7 +616,12 @@ static int32_t mark_giant(const cc_forest *f, uint64_t *giant, int nt)
 static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const int32_t *root,
                           const uint64_t *giant, int32_t *restrict out, int64_t *bad)
 {
-    int64_t k = 0;
+    int64_t k = 0, kk = 0;
+    /* Two branch-free passes (the giant test fails for a few percent of
+     * the edges, at random: as a branch it cost a misprediction each).
+     * First every edge is written at out[k] and k advances only when not
+     * both ends are in the giant; the bound test stays a branch, never
+     * taken on good input. */
     for (int64_t j = lo; j < hi; j++) {
         const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
         if (u >= n || v >= n) {
@@ -462,19 +629,22 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
                 *bad = j;
             continue;
         }
-        /* Both ends in the giant: one bit each, from L2. */
-        if ((LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63)) & 1)
-            continue;
-        const int32_t ru = LD(root[u]), rv = LD(root[v]);
-        /* Keep unseen ends and different roots; self-loops drop here only
-         * when already seen, link_mark skips the rest. */
-        if (ru != rv || ru < 0) {
-            out[2 * k] = (int32_t)u;
-            out[2 * k + 1] = (int32_t)v;
-            k++;
-        }
+        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
+        out[2 * k] = (int32_t)u;
+        out[2 * k + 1] = (int32_t)v;
+        k += (int64_t)(~both & 1);
     }
-    return k;
+    /* Then the candidates, in place: keep unseen ends and different
+     * roots; self-loops drop here only when already seen, link_mark skips
+     * the rest. */
+    for (int64_t j = 0; j < k; j++) {
+        const int32_t u = out[2 * j], v = out[2 * j + 1];
+        const int32_t ru = LD(root[u]), rv = LD(root[v]);
+        out[2 * kk] = u;
+        out[2 * kk + 1] = v;
+        kk += (ru != rv) | (ru < 0);
+    }
+    return kk;
 }
 
 /* Link a scanned block's kept edges (chunk c's kept[c] pairs start at
@@ -489,57 +659,33 @@ static void link_pending(cc_forest *f, const int32_t *p, const int64_t *kept, in
     }
 }
 
-int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
-                         int64_t first_index, int nthreads)
+/* The scan path (see the file comment): a forest that already holds sets
+ * and fewer than CC_PARALLEL_EDGES x n edges, e.g. the next piece of an
+ * edge list read piece by piece: the edges are filtered against the
+ * forest's bitmap at once (no sample) and the few kept are linked one by
+ * one with the patent's four cases. */
+static int link_scan(cc_forest *f, const int64_t *edges, int64_t count, int64_t first_index, int nt)
 {
     const uint64_t n = (uint64_t)f->n;
-    int64_t sample, i, b, len, kept, cap, carry_nch = 0;
-    int32_t groot;
+    int64_t b, len, kept, cap, carry_nch = 0;
+    int32_t groot = f->groot;
     int32_t *pend[2] = {NULL, NULL};
-    uint64_t *giant = NULL;
-    int nt = nthreads > 0 ? nthreads : omp_get_max_threads(), cur = 0, carry = -1;
+    uint64_t *giant = f->giant;
+    int cur = 0, carry = -1, rc = G5_OK;
     int64_t ckept[2][CC_BLOCK / CC_CHUNK];
 
-    if (nt > 256)
-        nt = 256;
-    /* Sample: about one edge per vertex (see the file comment). */
-    sample = count < f->n ? count : f->n;
-    if (f->empty && sample > 0) {
-        int64_t bad;
-        f->empty = 0;
-        sample_parallel(f, edges, sample, nt, &bad);
-        if (bad < sample) {
-            /* leave a valid (empty) forest behind */
-            memset(f->root, 0xff, (size_t)f->n * sizeof(int32_t));
-            f->empty = 1;
-            return bad_edge(edges, bad, first_index, f->n);
-        }
-    } else {
-        f->empty = 0;
-        for (i = 0; i < sample; i++) {
-            int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if ((uint64_t)u >= n || (uint64_t)v >= n)
-                return bad_edge(edges, i, first_index, f->n);
-            link_one(f, (int32_t)u, (int32_t)v);
-        }
-    }
-    if (sample == count)
-        return G5_OK;
-    cap = count - sample < CC_BLOCK ? count - sample : CC_BLOCK;
+    cap = count < CC_BLOCK ? count : CC_BLOCK;
     pend[0] = g5_malloc((size_t)cap * 4 * sizeof(int32_t), "pending edges");
-    giant = g5_malloc((size_t)((n + 63) / 64) * sizeof *giant, "giant bitmap");
-    if (!pend[0] || !giant) {
-        free(pend[0]);
-        free(giant);
+    if (!pend[0])
         return G5_ERR_NOMEM;
-    }
     pend[1] = pend[0] + 2 * cap;
-    groot = mark_giant(f, giant, nt);
-    for (b = sample; b < count; b += len, cur ^= 1) {
+    if (groot < 0)
+        groot = mark_giant(f, giant, nt);
+    for (b = 0; b < count; b += len, cur ^= 1) {
         /* The first block is short: its pending edges grow the giant (and
          * its bitmap, kept by link_mark), so later blocks take the slow
          * path less. */
-        len = b == sample ? CC_FIRST_BLOCK : CC_BLOCK;
+        len = b == 0 ? CC_FIRST_BLOCK : CC_BLOCK;
         len = count - b < len ? count - b : len;
         const int64_t *e = edges + 2 * b, nch = (len + CC_CHUNK - 1) / CC_CHUNK;
         int64_t bad = len, taken = 0;
@@ -559,14 +705,15 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
             }
         }
         carry = -1;
-        if (bad < len) {
-            free(pend[0]);
-            free(giant);
-            return bad_edge(edges, b + bad, first_index, f->n);
-        }
         kept = 0;
         for (int64_t c = 0; c < nch; c++)
             kept += ckept[cur][c];
+        if (bad < len) {
+            /* the edges kept so far are linked: the forest stays valid */
+            link_pending(f, pend[cur], ckept[cur], nch, giant, &groot);
+            rc = bad_edge(edges, b + bad, first_index, f->n);
+            break;
+        }
         /* The bitmap follows its set through the links. Rebuild it
          * (electing the largest set again, an O(n) pass) only when the
          * filter did poorly: no set yet, or more than an eighth of the
@@ -583,9 +730,34 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
         if (b + len < count)
             groot = mark_giant(f, giant, nt);
     }
+    f->groot = groot;
     free(pend[0]);
-    free(giant);
-    return G5_OK;
+    return rc;
+}
+
+int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
+                         int64_t first_index, int nthreads)
+{
+    int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+
+    if (nt > 256)
+        nt = 256;
+    if (count <= 0)
+        return G5_OK;
+    if (!f->giant) {
+        f->giant = g5_calloc((size_t)((f->n + 63) / 64), sizeof *f->giant, "giant bitmap");
+        if (!f->giant)
+            return G5_ERR_NOMEM;
+        f->groot = -1;
+    }
+    if (f->empty || count >= CC_PARALLEL_EDGES * f->n) {
+        const int64_t bad = link_parallel(f, edges, count, nt);
+        if (bad < 0)
+            return G5_ERR_NOMEM;
+        f->empty = 0;
+        return bad < count ? bad_edge(edges, bad, first_index, f->n) : G5_OK;
+    }
+    return link_scan(f, edges, count, first_index, nt);
 }
 
 void cc_forest_merge_roots(cc_forest *f, const int32_t *other_root)

@@ -9,6 +9,12 @@
 #    a program prints "N passed, N failed" (cases agreed across ranks);
 # 3. any executable tests/scripts/*.sh (end-to-end checks of bin/g500), each
 #    printing "N passed, N failed" as its last line.
+# Each line says how long that binary (or that rank count, or that script)
+# took; before the last line come the slowest ones and the whole suite's
+# wall time against its budget (TEST_BUDGET seconds, default 900: `make
+# test` should stay under 15 minutes on the 2-core machine), also kept in
+# $BUILD/test-logs/times.txt. Nothing fails on time: a slow test is shown,
+# not counted.
 # It ends with one line "tests: N passed, N failed" and fails if any failed.
 set -u
 BUILD=${BUILD:-build}
@@ -25,9 +31,19 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 [ -n "${SANITIZE:-}" ] && export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 MPI_TIMEOUT=${MPI_TIMEOUT:-600}
+TEST_BUDGET=${TEST_BUDGET:-900}
 LOG=$BUILD/test-logs
 mkdir -p "$LOG"
 pass=0; fail=0; failed=()
+times=()   # "seconds name" per binary, rank count and script
+
+# Wall seconds since $1 (an EPOCHREALTIME reading), one decimal (bash
+# writes the locale's decimal mark: make it a point for awk).
+since() {
+    local a=${1/,/.} b=${EPOCHREALTIME/,/.}
+    awk -v a="$a" -v b="$b" 'BEGIN { printf "%.1f", b - a }'
+}
+suite_t0=$EPOCHREALTIME
 
 count_line() { # $1 = file; adds its last "N passed, N failed" line
     local line p f
@@ -43,8 +59,10 @@ for t in "$BUILD"/tests/unit/test_*; do
     [ -x "$t" ] && [ "${t%.o}" = "$t" ] && [ "${t%.d}" = "$t" ] || continue
     name=$(basename "$t")
     out="$LOG/$name.log"
+    t0=$EPOCHREALTIME
     "$t" --jobs 2 >"$out" 2>&1
     rc=$?
+    dt=$(since "$t0"); times+=("$dt unit $name")
     syn=$(grep 'Synthesis' "$out" | tail -n 1)
     p=$(sed -nE 's/.*Passing: ([0-9]+).*/\1/p' <<<"$syn"); p=${p:-0}
     f=$(sed -nE 's/.*Failing: ([0-9]+).*/\1/p' <<<"$syn"); f=${f:-0}
@@ -55,7 +73,8 @@ for t in "$BUILD"/tests/unit/test_*; do
         failed+=("$name")
         grep -E '\[----\]|\[FAIL\]|error|Warning' "$out" | head -40
     fi
-    echo "unit  $name: ${syn#*Synthesis: }"
+    syn=${syn#*Synthesis: }
+    echo "unit  $name: ${syn% } (${dt} s)"
 done
 
 for t in "$BUILD"/tests/mpi/mpi_*; do
@@ -63,8 +82,10 @@ for t in "$BUILD"/tests/mpi/mpi_*; do
     name=$(basename "$t")
     for np in 1 2 4; do
         out="$LOG/$name.np$np.log"
+        t0=$EPOCHREALTIME
         timeout -k 10 "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$t" >"$out" 2>&1
         rc=$?
+        dt=$(since "$t0"); times+=("$dt mpi $name -np $np")
         if ! count_line "$out"; then fail=$((fail + 1)); rc=${rc/#0/1}; fi
         last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
         if [ $rc -ne 0 ]; then
@@ -72,7 +93,7 @@ for t in "$BUILD"/tests/mpi/mpi_*; do
             [ $rc -eq 124 ] && echo "  $name at $np ranks: timed out after ${MPI_TIMEOUT}s"
             grep -E 'FAIL|error' "$out" | head -20
         fi
-        echo "mpi   $name -np $np: ${last:-no result (exit $rc)}"
+        echo "mpi   $name -np $np: ${last:-no result (exit $rc)} (${dt} s)"
     done
 done
 
@@ -80,13 +101,26 @@ for t in tests/scripts/*.sh; do
     [ -x "$t" ] || continue
     name=$(basename "$t" .sh)
     out="$LOG/$name.log"
+    t0=$EPOCHREALTIME
     timeout -k 10 1200 "$t" >"$out" 2>&1
     rc=$?
+    dt=$(since "$t0"); times+=("$dt e2e $name")
     if ! count_line "$out"; then fail=$((fail + 1)); fi
     last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
     if [ $rc -ne 0 ]; then failed+=("$name"); grep -E 'FAIL' "$out" | head -20; fi
-    echo "e2e   $name: ${last:-no result (exit $rc)}"
+    echo "e2e   $name: ${last:-no result (exit $rc)} (${dt} s)"
 done
+
+# The slowest, and the whole run against the budget (load average too:
+# the machine is shared, so a slow line may be the load, not the test).
+total=$(since "$suite_t0")
+printf '%s\n' "${times[@]}" | sort -rn >"$LOG/times.txt"
+echo "slowest (of ${#times[@]}; all in $LOG/times.txt):"
+head -n "${TEST_SLOWEST:-8}" "$LOG/times.txt" | awk '{ t = $1; sub(/^[^ ]+ /, ""); printf "  %7.1f s  %s\n", t, $0 }'
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+awk -v t="$total" -v b="$TEST_BUDGET" -v l="${load:-?}" 'BEGIN {
+    printf "suite wall time %d min %02d s, budget %d min (load average %s)%s\n", t / 60, t % 60, b / 60, l,
+           (t > b ? ": OVER BUDGET" : "") }'
 
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]} (logs in $LOG)"
 echo "tests: $pass passed, $fail failed"

@@ -162,22 +162,6 @@ static void make_placement(const tgraph *t, int P, int64_t *label, int64_t *offs
     free(act);
 }
 
-/* gather a block-distributed array of N values onto every rank */
-static void gather_block(MPI_Comm comm, int64_t n, const void *mine, void *all, MPI_Datatype t)
-{
-    int P, me;
-    MPI_Comm_size(comm, &P);
-    MPI_Comm_rank(comm, &me);
-    int *c = malloc(P * sizeof(int)), *d = malloc(P * sizeof(int));
-    for (int r = 0; r < P; r++) {
-        int64_t f, k;
-        kern_block_range(n, r, P, &f, &k);
-        c[r] = (int)k; d[r] = (int)f;
-    }
-    MPI_Allgatherv(mine, c[me], t, all, c, d, t, comm);
-    free(c); free(d);
-}
-
 typedef struct result {
     int nroots;
     int64_t roots[8];
@@ -233,12 +217,12 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
         res->parent[i] = malloc(t->n * sizeof(int64_t));
         res->dist[i] = malloc(t->n * sizeof(float));
         if ((rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL))) break;
-        gather_block(comm, t->n, po, res->parent[i], MPI_INT64_T);
+        kt_gather_block(comm, t->n, po, res->parent[i], MPI_INT64_T);
         rc = g5_agree(comm, kern_sssp_run(s, res->roots[i]));
         if (rc) break;
         kern_sssp_result(s, pl, dl);
         if ((rc = kern_to_original(g, pl, dl, po, dout))) break;
-        gather_block(comm, t->n, dout, res->dist[i], MPI_FLOAT);
+        kt_gather_block(comm, t->n, dout, res->dist[i], MPI_FLOAT);
     }
     free(pl); free(po); free(dl); free(dout);
 out:
@@ -435,7 +419,7 @@ static int bfs_reuse_leaves_no_stale_parent(void)
         MT_CHECK(rc == G5_OK, "BFS from %lld: %s", (long long)seq[i], g5_error_msg());
         if (rc) break;
         rc = kern_to_original(g, kern_bfs_parent(b), NULL, po, NULL);
-        gather_block(MPI_COMM_WORLD, n, po, all, MPI_INT64_T);
+        kt_gather_block(MPI_COMM_WORLD, n, po, all, MPI_INT64_T);
         int64_t root = seq[i];
         for (int64_t v = 0; v < n; v++) {
             int reached = comp[v] >= 0 ? comp[v] == comp[root] : v == root;

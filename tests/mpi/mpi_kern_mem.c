@@ -69,25 +69,8 @@ static void tg_free(tg *t) { free(t->e); free(t->w); }
  * only) the edge (n-2, n-1) of weight extra_w. */
 static int build(const tg *t, int kind, int extra, float extra_w, kern_dist **d, kern_graph **g)
 {
-    int P, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int64_t first, count;
-    kern_block_range(t->m, me, P, &first, &count);
-    int rc = kind == KERN_DIST_CYCLIC ? kern_dist_create_cyclic(MPI_COMM_WORLD, t->n, d)
-                                      : kern_dist_create_block(MPI_COMM_WORLD, t->n, d);
-    if (rc) return rc;
-    int64_t *e = malloc((count + 1) * 2 * sizeof(int64_t));
-    float *w = malloc((count + 1) * sizeof(float));
-    memcpy(e, t->e + 2 * first, count * 2 * sizeof(int64_t));
-    memcpy(w, t->w + first, count * sizeof(float));
-    if (extra && me == P - 1) {
-        e[2 * count] = t->n - 2; e[2 * count + 1] = t->n - 1; w[count] = extra_w;
-        count++;
-    }
-    rc = kern_graph_build(MPI_COMM_WORLD, *d, e, w, count, g);
-    free(e); free(w);
-    return rc;
+    const int64_t xe[2] = {t->n - 2, t->n - 1};
+    return kt_build(kind, t->n, t->m, t->e, t->w, xe, &extra_w, extra ? 1 : 0, d, g);
 }
 
 /* every rank holds the layout `want` (checked on every rank) */
@@ -204,30 +187,12 @@ static int odd_weights_fall_back_to_floats(void)
     return ok;
 }
 
-/* Build from this rank's block of t's edges plus, on the last rank, the nx
- * edges xe[2 nx] with weights xw[nx]. */
+/* Build (cyclic) from this rank's block of t's edges plus, on the last
+ * rank, the nx edges xe[2 nx] with weights xw[nx]. */
 static int build_plus(const tg *t, const int64_t *xe, const float *xw, int nx, kern_dist **d,
                       kern_graph **g)
 {
-    int P, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int64_t first, count;
-    kern_block_range(t->m, me, P, &first, &count);
-    int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, t->n, d);
-    if (rc) return rc;
-    int64_t *e = malloc((count + nx + 1) * 2 * sizeof(int64_t));
-    float *w = malloc((count + nx + 1) * sizeof(float));
-    memcpy(e, t->e + 2 * first, count * 2 * sizeof(int64_t));
-    memcpy(w, t->w + first, count * sizeof(float));
-    if (me == P - 1 && nx > 0) {
-        memcpy(e + 2 * count, xe, nx * 2 * sizeof(int64_t));
-        memcpy(w + count, xw, nx * sizeof(float));
-        count += nx;
-    }
-    rc = kern_graph_build(MPI_COMM_WORLD, *d, e, w, count, g);
-    free(e); free(w);
-    return rc;
+    return kt_build(KERN_DIST_CYCLIC, t->n, t->m, t->e, t->w, xe, xw, nx, d, g);
 }
 
 /* The entry of column pid c in local row l of g, -1 when absent. */
@@ -390,12 +355,7 @@ static int results_in_place_equal_copies(void)
     kern_graph *g = NULL;
     kern_sssp *s = NULL;
     kern_bfs *b = NULL;
-    int64_t first, count;
-    kern_block_range(t.m, me, P, &first, &count);
-    int rc = g5_agree(MPI_COMM_WORLD, kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d));
-    if (rc == G5_OK)
-        rc = g5_agree(MPI_COMM_WORLD, kern_graph_build(MPI_COMM_WORLD, d, t.e + 2 * first,
-                                                       t.w + first, count, &g));
+    int rc = g5_agree(MPI_COMM_WORLD, build_plus(&t, NULL, NULL, 0, &d, &g));
     if (rc == G5_OK) rc = kern_sssp_create(g, 0.05, &s);
     if (rc == G5_OK) rc = kern_bfs_create(g, &b);
     MT_CHECK(rc == G5_OK, "setup failed: %s", g5_error_msg());

@@ -89,32 +89,9 @@ static void dijkstra(const tg *t, int64_t root, float *dist)
     free(done);
 }
 
-static void gather_block(int64_t n, const void *mine, void *all, MPI_Datatype type)
-{
-    int P, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int *c = malloc(P * sizeof(int)), *d = malloc(P * sizeof(int));
-    for (int r = 0; r < P; r++) {
-        int64_t f, k;
-        kern_block_range(n, r, P, &f, &k);
-        c[r] = (int)k; d[r] = (int)f;
-    }
-    MPI_Allgatherv(mine, c[me], type, all, c, d, type, MPI_COMM_WORLD);
-    free(c); free(d);
-}
-
 static int build(const tg *t, int kind, kern_dist **d, kern_graph **g)
 {
-    int P, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int64_t first, count;
-    kern_block_range(t->m, me, P, &first, &count);
-    int rc = kind == KERN_DIST_CYCLIC ? kern_dist_create_cyclic(MPI_COMM_WORLD, t->n, d)
-                                      : kern_dist_create_block(MPI_COMM_WORLD, t->n, d);
-    if (rc) return rc;
-    return kern_graph_build(MPI_COMM_WORLD, *d, t->e + 2 * first, t->w + first, count, g);
+    return kt_build(kind, t->n, t->m, t->e, t->w, NULL, NULL, 0, d, g);
 }
 
 /* ---- the row sort ---------------------------------------------------------- */
@@ -195,8 +172,8 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
             kern_sssp_result(s, pl, dl);
             rc = kern_to_original(g, pl, dl, po, dout);
             if (rc) break;
-            gather_block(N, dout, dist, MPI_FLOAT);
-            gather_block(N, po, par, MPI_INT64_T);
+            kt_gather_block(MPI_COMM_WORLD, N, dout, dist, MPI_FLOAT);
+            kt_gather_block(MPI_COMM_WORLD, N, po, par, MPI_INT64_T);
             dijkstra(t, roots[i], ref);
             MT_CHECK(par[roots[i]] == roots[i] && dist[roots[i]] == 0,
                      "%s delta %g: root %lld has parent %lld, distance %g", what, deltas[j],
@@ -230,34 +207,35 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
 
 static const double deltas[] = {0.004, 0.05, 0.3, 1.5};
 
-static int light_heavy_sssp_equals_dijkstra_for_any_delta(void)
+/* sssp_matches for every delta, cyclic then block, on tg_make(n, m, coarse,
+ * seed) */
+static int sssp_matches_cyclic_and_block(int64_t n, int64_t m, int coarse, uint64_t seed,
+                                         const char *what)
 {
     tg t;
-    tg_make(&t, 600, 5000, 0, 5);
-    int ok = sssp_matches(&t, KERN_DIST_CYCLIC, deltas, 4, "uniform weights, cyclic") &&
-             sssp_matches(&t, KERN_DIST_BLOCK, deltas, 4, "uniform weights, block");
+    char wc[128], wb[128];
+    snprintf(wc, sizeof wc, "%s, cyclic", what);
+    snprintf(wb, sizeof wb, "%s, block", what);
+    tg_make(&t, n, m, coarse, seed);
+    int ok = sssp_matches(&t, KERN_DIST_CYCLIC, deltas, 4, wc) &&
+             sssp_matches(&t, KERN_DIST_BLOCK, deltas, 4, wb);
     tg_free(&t);
     return ok;
+}
+
+static int light_heavy_sssp_equals_dijkstra_for_any_delta(void)
+{
+    return sssp_matches_cyclic_and_block(600, 5000, 0, 5, "uniform weights");
 }
 
 static int zero_and_tied_weights_keep_a_parent_tree(void)
 {
-    tg t;
-    tg_make(&t, 500, 3000, 1, 9);
-    int ok = sssp_matches(&t, KERN_DIST_CYCLIC, deltas, 4, "weights 0/0.25/0.5, cyclic") &&
-             sssp_matches(&t, KERN_DIST_BLOCK, deltas, 4, "weights 0/0.25/0.5, block");
-    tg_free(&t);
-    return ok;
+    return sssp_matches_cyclic_and_block(500, 3000, 1, 9, "weights 0/0.25/0.5");
 }
 
 static int a_hub_expansion_larger_than_a_batch_is_exact(void)
 {
-    tg t;
-    tg_make(&t, 2500, 4000, 2, 13);
-    int ok = sssp_matches(&t, KERN_DIST_CYCLIC, deltas, 4, "hub, cyclic") &&
-             sssp_matches(&t, KERN_DIST_BLOCK, deltas, 4, "hub, block");
-    tg_free(&t);
-    return ok;
+    return sssp_matches_cyclic_and_block(2500, 4000, 2, 13, "hub");
 }
 
 /* ---- the ghost index --------------------------------------------------------- */

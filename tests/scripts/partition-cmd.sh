@@ -7,13 +7,7 @@
 # K, an existing output) fails on every rank with one clear message and no
 # output left behind; stale scheduler files beside a missing placement file
 # are replaced. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-G500=${G500:-bin/g500}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
-export OMPI_MCA_hwloc_base_binding_policy=none
-pass=0; fail=0
+. "$(dirname "$0")/cli-env.bash"
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 run() { timeout -k 5 300 mpirun --oversubscribe -np "$@"; }

@@ -16,13 +16,7 @@
 # the upper half of the ranks) reads them.
 # Prints "N passed, N failed".
 # shellcheck disable=SC2046,SC2059  # $(part ...) splits on purpose; case texts are formats
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-G500=${G500:-bin/g500}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
-export OMPI_MCA_hwloc_base_binding_policy=none
-pass=0; fail=0
+. "$(dirname "$0")/cli-env.bash"
 w=$(mktemp -d /tmp/g500-partition-errors.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/out" "$w/rc"
@@ -123,6 +117,20 @@ printf 'SwitchName=a Nodes=%s,n1\n' "$(printf 'z%.0s' $(seq 64))" >"$w/long.conf
 expect "a node name too long for the placement file" 2 1 "long.conf: node name 'z+' is longer than 63 characters" \
     $(part "$w/long.conf" --ranks 2 --ranks-per-node 1)
 
+# damaged NAME REGEX EDGES COMPONENTS: partition of a damaged input on 2 and
+# on 4 ranks (8 ranks placed, 2 per node) fails as `expect` requires.
+damaged() {
+    local np
+    for np in 2 4; do
+        expect "$1" $np 1 "$2" "$G500" partition -q "$3" "$4" --topology configs/fat-tree-4x4.conf \
+            --ranks 8 --ranks-per-node 2 -o "$w/out/p.h5"
+    done
+}
+# not_made WHAT: the damaged input could not be made, a failure.
+not_made() {
+    cat "$w/log"; echo "FAIL $1 (cannot make it)"; fail=$((fail + 1))
+}
+
 # 3. a damaged file read by one rank only: a flipped byte in the last chunk
 # of /edges fails its Fletcher32 checksum on the rank whose slab holds it.
 if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 8 --seed 2 --chunk-rows 256 -o "$w/e256.h5" >"$w/log" 2>&1 &&
@@ -138,14 +146,10 @@ d[i + 3] ^= 0x40
 open(sys.argv[2], "wb").write(d)
 EOF
 then
-    for np in 2 4; do
-        expect "a damaged edges chunk on the last rank only" $np 1 \
-            "damaged.h5: reading rows [0-9]+\.\.4096 of /edges failed \(damaged chunk" \
-            "$G500" partition -q "$w/damaged.h5" "$w/c256.h5" --topology configs/fat-tree-4x4.conf \
-            --ranks 8 --ranks-per-node 2 -o "$w/out/p.h5"
-    done
+    damaged "a damaged edges chunk on the last rank only" \
+        "damaged.h5: reading rows [0-9]+\.\.4096 of /edges failed \(damaged chunk" "$w/damaged.h5" "$w/c256.h5"
 else
-    cat "$w/log"; echo "FAIL a damaged edges file (cannot make it)"; fail=$((fail + 1))
+    not_made "a damaged edges file"
 fi
 
 # The same for the components file: /label is stored in chunks of 2^16
@@ -157,14 +161,11 @@ if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 17 --edgefactor 1 --seed 
    addr=$(h5ls -va "$w/c17.h5/label" | awk '/\[65536, 0\]/ {print $3}') && [ -n "$addr" ] &&
    cp "$w/c17.h5" "$w/damaged-c.h5" &&
    printf '\177' | dd of="$w/damaged-c.h5" bs=1 seek=$((addr + 1001)) conv=notrunc 2>>"$w/log"; then
-    for np in 2 4; do
-        expect "a damaged label chunk read by the upper ranks only" $np 1 \
-            "damaged-c.h5: reading rows [0-9]+\.\.(98304|131072) of /label failed \(damaged chunk" \
-            "$G500" partition -q "$w/e17.h5" "$w/damaged-c.h5" --topology configs/fat-tree-4x4.conf \
-            --ranks 8 --ranks-per-node 2 -o "$w/out/p.h5"
-    done
+    damaged "a damaged label chunk read by the upper ranks only" \
+        "damaged-c.h5: reading rows [0-9]+\.\.(98304|131072) of /label failed \(damaged chunk" \
+        "$w/e17.h5" "$w/damaged-c.h5"
 else
-    cat "$w/log"; echo "FAIL a damaged components file (cannot make it)"; fail=$((fail + 1))
+    not_made "a damaged components file"
 fi
 
 echo "$pass passed, $fail failed"

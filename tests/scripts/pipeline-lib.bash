@@ -3,11 +3,18 @@
 # (not a test itself: the runner runs executable *.sh only).
 #   check DESC CMD...    run CMD; count and print "ok - DESC" or "FAIL - DESC"
 #   pmake ARGS...        make in the repository root, quiet, output to $LOG
-#   absent PATTERN [FILE]  true when grep finds no PATTERN (stdin or FILE)
+#   absent [-E] PATTERN [FILE]  true when grep reads FILE (or stdin) and finds
+#                        no PATTERN (basic, or extended with -E); false when
+#                        it finds one or cannot read FILE
+#   not CMD...           true when CMD fails (to check that a check can fail)
 #   kill_tree PID          SIGKILL PID and all its descendants, by id (Open
 #                          MPI puts ranks in their own process groups, so a
 #                          group kill would leave them running)
 #   mtimes FILE...       "name mtime" lines (nanoseconds) for comparing reruns
+#   explain_rerun RUN BEFORE FILE...  after a cached rerun that rebuilt
+#                        something: what Make (--debug=b) and the cache
+#                        check said, the stage lines, and the FILEs' time
+#                        stamps before (BEFORE, from mtimes) and now
 #   finish               print "N passed, N failed" and exit 0 or 1
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -31,8 +38,21 @@ pmake() {
     make -C "$ROOT" --no-print-directory "$@" >>"$LOG" 2>&1
 }
 
+# `grep -- "$@"` would take an -E given here for the pattern (and the
+# pattern for a file name): the check then passed whatever the file held
+# and failed only when the file contained "-E" (a temporary directory
+# named g500-pipeline-test-E...). Options go before the pattern, and only
+# "not found" (exit 1) counts: a missing file (exit 2) is no proof.
 absent() {
-    ! grep -q -- "$@"
+    local opt=() rc
+    if [ "${1-}" = -E ]; then opt=(-E); shift; fi
+    grep -q "${opt[@]}" -e "$1" "${@:2}"
+    rc=$?
+    [ $rc -eq 1 ]
+}
+
+not() {
+    ! "$@"
 }
 
 descendants() {
@@ -62,6 +82,18 @@ kill_tree() {
 mtimes() {
     local f
     for f in "$@"; do stat -c '%n %.9Y' "$f" 2>/dev/null || echo "$f missing"; done
+}
+
+explain_rerun() {
+    local run=$1 before=$2; shift 2
+    echo "---- why the cached rerun rebuilt (make --debug=b, cache check, stages)"
+    grep -E "newer than target|does not exist|Must remake target '$run|removing|g500 (gen|components|partition|run|topo|report) " "$LOG" |
+        grep -v "Must remake target '$run/report" | head -40
+    echo "---- time stamps before the rerun"
+    echo "$before"
+    echo "---- and after"
+    mtimes "$@"
+    ls -la --full-time "$run"
 }
 
 # The last make's output, shown when something failed, for the log.

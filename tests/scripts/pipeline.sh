@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: MIT
 # pipeline.sh - `make pipeline` end to end at a tiny SCALE: every stage's file
 # exists, both kernel runs validated, the report and its plots were written;
-# a second run rebuilds nothing; `make kernels` reruns only the kernels; a
-# new topology rebuilds only the placement and the runs.
+# a second run rebuilds nothing (and says why if it does); files stamped
+# with one and the same time are up to date, one second newer edges.h5
+# reruns what was made from it (so the no-stage check can fail); `make
+# kernels` reruns only the kernels; a new topology rebuilds only the
+# placement and the runs.
 . "$(dirname "$0")/pipeline-lib.bash"
 
 RUN=$TMP/run
@@ -34,13 +37,39 @@ check "make pipeline printed the placement table" grep -q '^| placement-.*| cycl
 check "make pipeline said where the files went" grep -q "Report: $REPORT" "$LOG"
 check "no temporary file left" absent '\.tmp\.' <(ls -a "$RUN")
 
-# Cached rerun: nothing at all is rebuilt.
+# Cached rerun: nothing at all is rebuilt. Make says why it would remake
+# anything (--debug=b), and a failure prints that with the time stamps.
+echo "make[1]: '/tmp/g500-pipeline-test-E1x2/run/edges.h5' is up to date." > "$TMP/e.log"
+check "the stage check is not fooled by '-E' in the log (a directory g500-pipeline-test-E...)" \
+    absent -E 'g500 (gen|components|partition|run) ' "$TMP/e.log"
 before=$(mtimes "${ALL[@]}")
 : > "$LOG"
-check "second make pipeline succeeds" pmake pipeline "${VARS[@]}"
+fails=$fail
+check "second make pipeline succeeds" pmake --debug=b pipeline "${VARS[@]}"
 check "second run rebuilt nothing (time stamps unchanged)" test "$before" = "$(mtimes "${ALL[@]}")"
 check "second run ran no stage" absent -E 'g500 (gen|components|partition|run) ' "$LOG"
+[ $fail -eq $fails ] || explain_rerun "$RUN" "$before" "${ALL[@]}"
 check "make -q says the files are up to date" pmake -q pipeline-files "${VARS[@]}"
+
+# Outputs written within one time-stamp tick of their inputs (a coarse
+# clock, or a file system with 1-second stamps) carry the same time: Make
+# must take them as up to date, and the cache check must not remove them.
+# One stamp newer than what was made from it must still be remade.
+t=$(( $(date +%s) - 60 ))
+touch -d "@$t" "${ALL[@]}"
+: > "$LOG"
+check "equal time stamps: make -q says up to date" pmake -q pipeline-files "${VARS[@]}"
+check "equal time stamps: make pipeline runs no stage" pmake pipeline "${VARS[@]}"
+check "equal time stamps: no stage ran, nothing removed" absent -E 'g500 (gen|components|partition|run) |removing' "$LOG"
+# And the stage check can fail: one second newer edges.h5 reruns the
+# stages made from it, and the same pattern sees them.
+touch -d "@$((t + 1))" "$RUN/edges.h5"
+check "edges.h5 one second newer: make -q says out of date" not pmake -q pipeline-files "${VARS[@]}"
+: > "$LOG"
+check "edges.h5 one second newer: make pipeline succeeds" pmake pipeline "${VARS[@]}"
+check "edges.h5 one second newer: the stage check sees components rerun" \
+    not absent -E 'g500 (gen|components|partition|run) ' "$LOG"
+check "edges.h5 one second newer: gen did not run" absent -E 'g500 gen ' "$LOG"
 
 # make kernels: only the two runs (and the report) are redone.
 stages_before=$(mtimes "${STAGE_FILES[@]}")

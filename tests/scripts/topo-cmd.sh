@@ -4,12 +4,7 @@
 # understood (counts and hop histograms as worked out by hand), the rank
 # maps print, and bad input gives one clear message and a non-zero exit on
 # every rank, also under mpirun. Prints "N passed, N failed".
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-G500=${G500:-bin/g500}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
-pass=0; fail=0
+. "$(dirname "$0")/cli-env.bash"
 work=$(mktemp -d /tmp/g500-topo-cmd.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 

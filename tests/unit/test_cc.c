@@ -323,10 +323,11 @@ Test(cc_forest, labels_of_an_empty_forest_are_all_isolated)
     cc_forest_free(&f);
 }
 
-/* The parallel sample runs only on an empty forest; a forest that already
- * holds sets takes the sequential one. Both must give the labels of one
- * call, and a graph large enough for several scan blocks (the giant bitmap
- * refreshed between them) must label the same at 1, 2 and 3 threads. */
+/* A forest that already holds sets (one cc_forest_link) takes the
+ * parallel path for a call of at least 2 n edges, its sets becoming the
+ * parent forest's first trees; the labels equal one call's, and one call
+ * on a graph large enough for many scan chunks labels the same at 1, 2
+ * and 3 threads. */
 Test(cc_property, second_call_and_many_blocks_equal_one_call)
 {
     rng_state = 4242;
@@ -351,7 +352,7 @@ Test(cc_property, second_call_and_many_blocks_equal_one_call)
     cr_assert_eq(cc_forest_label(one, a, &nc1, &s1), G5_OK);
     for (int threads = 1; threads <= 3; threads++) {
         cr_assert_eq(cc_forest_create(n, &two), G5_OK);
-        cc_forest_link(two, e[0], e[1]); /* not empty: sequential sample */
+        cc_forest_link(two, e[0], e[1]); /* not empty */
         cr_assert_eq(cc_forest_link_edges(two, e + 2, m / 3 - 1, 1, threads), G5_OK);
         cr_assert_eq(cc_forest_link_edges(two, e + 2 * (m / 3), m - m / 3, m / 3, threads), G5_OK);
         check_ok(two, "after three calls");
@@ -379,7 +380,9 @@ Test(cc_property, second_call_and_many_blocks_equal_one_call)
  * the links: here the marked set (a path over 0..9, the only set the
  * sample builds) is moved into a larger one in the first block, and the
  * second block's edges must be filtered against the larger set. Labels
- * equal the BFS labelling at 1, 2 and 3 threads. */
+ * equal the BFS labelling at 1, 2 and 3 threads, in one call (the
+ * parallel path) and with the sample in one call and the rest in pieces
+ * of 4096 edges (the scan path, where link_mark keeps the bitmap). */
 Test(cc_forest, giant_bitmap_follows_its_set_into_a_larger_one)
 {
     const int64_t n = 4096, b1 = n + (1 << 20), m = b1 + 200000;
@@ -411,18 +414,179 @@ Test(cc_forest, giant_bitmap_follows_its_set_into_a_larger_one)
     cr_assert_eq(wc, 3, "the graph: one big set, two pairs (BFS finds %lld)", (long long)wc);
     for (int threads = 1; threads <= 3; threads++) {
         cc_forest *f;
-        cr_assert_eq(cc_forest_create(n, &f), G5_OK);
-        cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
-        check_ok(f, "after the blocks");
-        cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
-        cr_assert_eq(nc, wc, "%d threads: %lld components, BFS finds %lld", threads, (long long)nc, (long long)wc);
-        for (int64_t v = 0; v < n; v++)
-            cr_assert_eq(got[v], want[v], "%d threads: label[%lld] = %d, BFS says %lld", threads,
-                         (long long)v, got[v], (long long)want[v]);
-        free(cv);
-        cc_forest_free(&f);
+        for (int pieces = 0; pieces < 2; pieces++) {
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            if (pieces) {
+                cr_assert_eq(cc_forest_link_edges(f, e, n, 0, threads), G5_OK, "%s", g5_error_msg());
+                for (int64_t i = n; i < m; i += 4096)
+                    cr_assert_eq(cc_forest_link_edges(f, e + 2 * i, m - i < 4096 ? m - i : 4096, i, threads),
+                                 G5_OK, "%s", g5_error_msg());
+            } else {
+                cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
+            }
+            check_ok(f, "after the blocks");
+            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
+            cr_assert_eq(nc, wc, "%d threads, pieces %d: %lld components, BFS finds %lld", threads, pieces,
+                         (long long)nc, (long long)wc);
+            for (int64_t v = 0; v < n; v++)
+                cr_assert_eq(got[v], want[v], "%d threads, pieces %d: label[%lld] = %d, BFS says %lld", threads,
+                             pieces, (long long)v, got[v], (long long)want[v]);
+            free(cv);
+            cc_forest_free(&f);
+        }
     }
     free(e); free(want); free(wsizes); free(got);
+}
+
+/* A skewed random graph: a giant, small sets (pairs in [n/2, 3n/4)) and
+ * isolated vertices ([3n/4, n)). */
+static void skewed_graph(int64_t n, int64_t m, int64_t *e)
+{
+    for (int64_t i = 0; i < m; i++) {
+        uint64_t r = rnd();
+        if (i % 8 == 0) {
+            e[2 * i] = n / 2 + 2 * (int64_t)(r % (uint64_t)(n / 8));
+            e[2 * i + 1] = e[2 * i] + 1;
+        } else {
+            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)(n / 2));
+            e[2 * i + 1] = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)(n / 2));
+        }
+    }
+}
+
+/* The edge list fed piece by piece, as a stage that links while it reads:
+ * the first piece takes the parallel path (empty forest), small later
+ * pieces the scan path (the forest's bitmap, no sample), a piece of at
+ * least 2 n edges the parallel path on a forest that holds sets. Every
+ * split gives the labels of one call, at 1, 2 and 3 threads. */
+Test(cc_property, edges_fed_in_pieces_equal_one_call)
+{
+    rng_state = 99;
+    const int64_t n = 1 << 16, m = 12 * n;
+    const int64_t piece[] = {5000, 70001, n - 1, 3 * n};
+    int64_t *e = malloc(2 * m * sizeof *e), nc1, nc2, *s1, *s2;
+    int32_t *a = malloc(n * 4), *b = malloc(n * 4);
+    skewed_graph(n, m, e);
+    cc_forest *one, *f;
+    cr_assert_eq(cc_forest_create(n, &one), G5_OK);
+    cr_assert_eq(cc_forest_link_edges(one, e, m, 0, 1), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(cc_forest_label(one, a, &nc1, &s1), G5_OK);
+    for (size_t k = 0; k < sizeof piece / sizeof *piece; k++)
+        for (int threads = 1; threads <= 3; threads++) {
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            for (int64_t i = 0; i < m; i += piece[k]) {
+                const int64_t len = m - i < piece[k] ? m - i : piece[k];
+                cr_assert_eq(cc_forest_link_edges(f, e + 2 * i, len, i, threads), G5_OK, "%s", g5_error_msg());
+                if (i == 0 || i + len == m)
+                    check_ok(f, "after a piece");
+            }
+            cr_assert_eq(cc_forest_label(f, b, &nc2, &s2), G5_OK);
+            cr_assert_eq(nc1, nc2, "pieces of %lld, %d threads: %lld components, one call finds %lld",
+                         (long long)piece[k], threads, (long long)nc2, (long long)nc1);
+            cr_assert(memcmp(a, b, n * 4) == 0, "pieces of %lld, %d threads: labels differ from one call's",
+                      (long long)piece[k], threads);
+            free(s2);
+            cc_forest_free(&f);
+        }
+    cr_assert_gt(nc1, 1, "the graph has several components (%lld)", (long long)nc1);
+    free(s1); free(e); free(a); free(b);
+    cc_forest_free(&one);
+}
+
+/* An unshuffled list (chains of 4096 vertices in vertex order, then
+ * random edges joining chains): its first edges are no sample of the
+ * rest. In one call, and on a forest that already holds a set, in one
+ * piece of two blocks (the scan path: the first block sends nearly every
+ * edge down the slow path, so the bitmap is elected again before the
+ * second) and in pieces of 10^5 edges; labels equal the BFS labelling. */
+Test(cc_property, unshuffled_lists_equal_bfs_in_one_call_and_in_pieces)
+{
+    rng_state = 5;
+    const int64_t n = 1 << 20, chains = n / 4096, cross = 400000;
+    int64_t m = 0;
+    int64_t *e = malloc(2 * (n + cross + 1) * sizeof *e), *want = malloc(n * 8), *wsizes = malloc(n * 8), wc, nc;
+    int32_t *got = malloc(n * 4);
+    for (int64_t v = 0; v + 1 < 3 * n / 4; v++)  /* [3n/4, n) stays isolated */
+        if ((v + 1) % 4096 != 0) {
+            e[2 * m] = v;
+            e[2 * m + 1] = v + 1;
+            m++;
+        }
+    for (int64_t i = 0; i < cross; i++, m++) {  /* joins about half the chains */
+        e[2 * m] = 4096 * (int64_t)(rnd() % (uint64_t)(chains / 2)) + (int64_t)(rnd() % 4096);
+        e[2 * m + 1] = 4096 * (int64_t)(rnd() % (uint64_t)(chains / 2)) + (int64_t)(rnd() % 4096);
+    }
+    bfs_labels(n, e, m, want, &wc, wsizes);
+    cr_assert_gt(wc, 2, "several components (%lld)", (long long)wc);
+    for (int threads = 1; threads <= 2; threads++)
+        for (int mode = 0; mode < 3; mode++) {
+            cc_forest *f;
+            int64_t *cv;
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            if (mode == 0) {
+                cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
+            } else {
+                cc_forest_link(f, e[0], e[1]); /* not empty: the scan path */
+                const int64_t step = mode == 1 ? m : 100000;
+                for (int64_t i = 1; i < m; i += step)
+                    cr_assert_eq(cc_forest_link_edges(f, e + 2 * i, m - i < step ? m - i : step, i, threads),
+                                 G5_OK, "%s", g5_error_msg());
+            }
+            check_ok(f, "after an unshuffled list");
+            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
+            cr_assert_eq(nc, wc, "%d threads, mode %d: %lld components, BFS finds %lld", threads, mode,
+                         (long long)nc, (long long)wc);
+            for (int64_t v = 0; v < n; v++)
+                cr_assert_eq(got[v], want[v], "%d threads, mode %d: label[%lld] = %d, BFS says %lld", threads,
+                             mode, (long long)v, got[v], (long long)want[v]);
+            free(cv);
+            cc_forest_free(&f);
+        }
+    free(e); free(want); free(wsizes); free(got);
+}
+
+/* A vertex out of range in a later piece, on either path (a small piece:
+ * the scan; a piece of at least 2 n edges: the parallel path on a forest
+ * that holds sets): a format error naming the edge by its global index,
+ * and the forest stays valid and usable: the next pieces link, and the
+ * ends of every good edge, the bad piece's included, are joined (the bad
+ * piece's edges touch vertices the others do not). */
+Test(cc_forest, a_bad_vertex_in_a_later_piece_names_the_edge_and_leaves_a_valid_forest)
+{
+    const int64_t n = 1000;
+    int64_t e1[2 * 3000], e2[2 * 2500];
+    rng_state = 31;
+    for (int64_t i = 0; i < 2 * 3000; i++)
+        e1[i] = (int64_t)(rnd() % (uint64_t)(n / 2));
+    for (int big = 0; big < 2; big++)
+        for (int threads = 1; threads <= 3; threads++) {
+            const int64_t len = big ? 2500 : 400, badi = big ? 2100 : 123;
+            cc_forest *f;
+            for (int64_t i = 0; i < 2 * len; i++)
+                e2[i] = n / 2 + (int64_t)(rnd() % (uint64_t)(n / 2));
+            e2[2 * badi + 1] = threads == 2 ? -7 : n;
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            cr_assert_eq(cc_forest_link_edges(f, e1, 1500, 0, threads), G5_OK);
+            cr_assert_eq(cc_forest_link_edges(f, e2, len, 1500, threads), G5_ERR_FORMAT,
+                         "piece %lld edges, %d threads: the bad vertex is an error", (long long)len, threads);
+            char want[64];
+            snprintf(want, sizeof want, "edge %lld ", (long long)(1500 + badi));
+            cr_expect(strstr(g5_error_msg(), want) != NULL, "the message names %s: %s", want, g5_error_msg());
+            check_ok(f, "after a piece with a bad vertex");
+            cr_assert_eq(cc_forest_link_edges(f, e1 + 2 * 1500, 1500, 1500 + len, threads), G5_OK);
+            check_ok(f, "after the next piece");
+            for (int64_t i = 0; i < 3000; i++)
+                cr_assert_eq(cc_forest_find(f, e1[2 * i]), cc_forest_find(f, e1[2 * i + 1]),
+                             "edge %lld of the good pieces joins its ends", (long long)i);
+            for (int64_t i = 0; i < len; i++)
+                if (i != badi && e2[2 * i] != e2[2 * i + 1]) {
+                    cr_assert_geq(cc_forest_find(f, e2[2 * i]), 0, "good edge %lld's end is seen", (long long)i);
+                    cr_assert_eq(cc_forest_find(f, e2[2 * i]), cc_forest_find(f, e2[2 * i + 1]),
+                                 "piece %lld, %d threads: good edge %lld of the bad piece joins its ends",
+                                 (long long)len, threads, (long long)i);
+                }
+            cc_forest_free(&f);
+        }
 }
 
 static void mpi_setup(void) { MPI_Init(NULL, NULL); }

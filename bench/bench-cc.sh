@@ -42,8 +42,9 @@ for s in $SCALES; do
     done
     for line in "$(grep '^counts' <<<"$a")" "$(grep '^counts' <<<"$b")" "$(grep '^counts' <<<"$c")"; do
         [ -n "$line" ] || continue
-        printf 'SCALE %s counts ranks=%s threads=%s separate %.3fs fused %.3fs (edge counts + duplicates)\n' "$s" \
-            "$(field ranks "$line")" "$(field threads "$line")" "$(field separate "$line")" "$(field fused "$line")"
+        printf 'SCALE %s counts ranks=%s threads=%s separate %.3fs fused %.3fs pieces %.3fs (edge counts + duplicates)\n' \
+            "$s" "$(field ranks "$line")" "$(field threads "$line")" "$(field separate "$line")" \
+            "$(field fused "$line")" "$(field pieces "$line")"
     done
     if "$G500" gen --help >/dev/null 2>&1; then
         "$G500" gen -s "$s" -o "$TMP/e$s.h5" --force >/dev/null 2>&1 || { echo "gen failed"; continue; }

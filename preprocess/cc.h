@@ -112,10 +112,12 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 
 /* Collective on comm. Distinct unordered non-self-loop pairs {u, v} over
  * the union of every rank's slab (edges [count][2], n vertices). Each pair
- * is hashed once and the hash sent to an owner rank chosen by it, which
- * counts its distinct values in cache-sized buckets, so no rank holds more
- * than its share of the edges (8 bytes per slab tuple on one rank, 16 on
- * several, transiently). Out: *distinct, the same on every rank. */
+ * is hashed once and the hash placed, in one pass, in the region of its
+ * class (owner rank x bucket), sent to the owner chosen by it, which
+ * counts its distinct values bucket by bucket in cache, so no rank holds
+ * more than its share of the edges (8 bytes per slab tuple on one rank,
+ * 16 on several, transiently, plus under 2%: at P = 2 about 12). Out: *distinct, the same on
+ * every rank. */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 
@@ -133,14 +135,16 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 /* The duplicate count in pieces, e.g. while the slab is read: create with
  * the slab's tuple count, add each piece as it arrives (in any order),
  * finish with the whole slab. Each add hashes its piece's tuples into
- * regions sized for evenly spread hashes (8 bytes per tuple plus about
- * 3%), so the finish only counts (one rank) or exchanges and counts
+ * regions sized for evenly spread hashes (8 bytes per tuple plus under
+ * 2%), so the finish only counts (one rank) or exchanges and counts
  * (several): the edge list is not read again. When a region overflows or
- * the pieces do not add up to the slab, the finish takes
- * cc_count_distinct's path on the whole slab instead (same result).
+ * the pieces do not add up to the announced count or to the slab, the
+ * finish places this rank's whole slab again by an exact two-pass scatter
+ * instead (same result; each rank decides alone).
  * cc_dup_create: n vertices, count tuples in this rank's slab, nthreads
- * threads per add (<= 0: the OpenMP default; an add made inside a
- * parallel region runs on one thread, so create with 1 for that use).
+ * threads per add and rows of regions (<= 0: the OpenMP default; an add
+ * made inside a parallel region runs on the calling thread alone; to add
+ * from several threads at once, see cc_dup_add_row).
  * Not collective (comm gives the rank count). Caller frees with
  * cc_dup_free (accepts NULL). cc_dup_add: not collective, one add at a
  * time on a d. cc_dup_finish: collective on comm; edges[count][2] is the
@@ -149,6 +153,17 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 typedef struct cc_dup cc_dup;
 int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out);
 void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
+/* cc_dup_add_row: cc_dup_add by the calling thread alone, into the
+ * regions of row `row` (0 <= row < the create's nthreads, a row being one
+ * thread's share of the regions): calls on different rows may run at the
+ * same time, e.g. from the threads of a parallel region while the master
+ * reads (create with nthreads = the adding threads, each adding into its
+ * own row; pieces spread about evenly over the rows, or a region
+ * overflows and the finish places the whole slab again). Calls on one row
+ * one at a time; cc_dup_add may not run at the same time. cc_dup_add
+ * called inside a parallel region runs on the calling thread and fills
+ * the rows in turn. */
+void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len);
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct);
 void cc_dup_free(cc_dup **d);
 

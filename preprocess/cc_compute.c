@@ -512,7 +512,10 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     }
     rc = tree_begin(n, &f, r);
     if (rc == G5_OK)
-        rc = cc_dup_create(comm, n, count, nc, &d);
+        /* nt rows of regions: the worker's adds (inside the team) fill
+         * them in turn on its one thread, and the finish, after the read,
+         * counts them on all nt threads */
+        rc = cc_dup_create(comm, n, count, nt, &d);
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;

@@ -94,6 +94,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,114 +456,221 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
 /* The bit of vertex i in a bitmap. */
 static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
 
-/* Phase 3: the edge stream, answering for this rank's block from parent
- * and dist (SSSP) or the jump words jw (BFS: their hops are the depths). Per chunk: owners of the endpoints (parallel),
- * query slots by a counting sort (serial, no divisions), the exchange, the
- * answers (parallel), the edge checks (parallel, thread-local failure
- * records merged by priority), and the confirmations. */
+/* Vertex v (known to be in [0, N)) is in this rank's block. */
+static inline int is_mine(const vctx *c, int64_t v)
+{
+    return (uint64_t)(v - c->first) < (uint64_t)c->count;
+}
+
+/* The answer for a vertex of this rank's block, read in place. */
+static inline vinfo local_info(const vctx *c, const int64_t *parent, const float *dist,
+                               const uint64_t *jw, int64_t v)
+{
+    int64_t i = v - c->first;
+    return (vinfo){.parent = parent[i], .val = dist ? (double)dist[i] : (double)j_hops(jw[i])};
+}
+
+/* Mark vertex i of this rank's block confirmed; threads may share a byte. */
+static inline void mark(uint8_t *confirmed, int64_t i)
+{
+    __atomic_fetch_or(&confirmed[i >> 3], (uint8_t)(1u << (i & 7)), __ATOMIC_RELAXED);
+}
+
+/* Piece k of this rank's edge block: pieces are aligned on global multiples
+ * of `chunk`, so with the file's chunk rows (validate_bfs.c) each read is one
+ * whole stored chunk. Reads *m edges into ed (and wt). */
+static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst, int64_t ecount,
+                      int64_t k, int64_t *ed, float *wt, int64_t *m)
+{
+    int64_t eend = efirst + ecount;
+    int64_t s0 = (efirst / chunk + k) * chunk, s1 = s0 + chunk;
+    s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
+    s1 = s1 > eend ? eend : s1;
+    *m = s1 > s0 ? s1 - s0 : 0;
+    return rd->read(rd->ctx, s0, *m, ed, wt);
+}
+
+/* P > 1: the queries of one chunk for other ranks' vertices. slot[2j + e]
+ * gets the index in sq (grown as needed) of endpoint e of edge j when another
+ * rank owns it, -1 when this rank does or the edge is a self-loop; scount
+ * and sdispl describe sq. A parallel counting sort over nb blocks of edges
+ * (bcount: [nb][nranks]), so the order of sq does not depend on the thread
+ * count. Not collective; an out-of-range endpoint is reported in *bad (the
+ * first such edge, -1: none) and nothing is routed. */
+static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, int *bcount,
+                         int nb, xbuf *sq, int64_t *bad)
+{
+    const int p = c->nranks;
+    int64_t first_bad = INT64_MAX;
+    #pragma omp parallel for schedule(static, 1) reduction(min : first_bad)
+    for (int b = 0; b < nb; b++) {
+        int *cnt = bcount + (size_t)b * p;
+        memset(cnt, 0, (size_t)p * sizeof *cnt);
+        for (int64_t j = m * b / nb; j < m * (b + 1) / nb; j++) {
+            int64_t u = ed[2 * j], v = ed[2 * j + 1];
+            slot[2 * j] = slot[2 * j + 1] = -1;
+            if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+                first_bad = j < first_bad ? j : first_bad;
+                continue;
+            }
+            if (u == v)
+                continue;
+            for (int e = 0; e < 2; e++) {
+                int64_t x = ed[2 * j + e];
+                if (!is_mine(c, x)) {
+                    int r = kern_vblock_owner(c->n, p, x);
+                    slot[2 * j + e] = r;
+                    cnt[r]++;
+                }
+            }
+        }
+    }
+    *bad = first_bad == INT64_MAX ? -1 : first_bad;
+    if (*bad >= 0)
+        return G5_OK;
+    /* offsets: rank r's queries from block 0, then block 1, ... */
+    int64_t tot = 0;
+    for (int r = 0; r < p; r++) {
+        c->sdispl[r] = (int)tot;
+        for (int b = 0; b < nb; b++) {
+            int k = bcount[(size_t)b * p + r];
+            bcount[(size_t)b * p + r] = (int)tot;
+            tot += k;
+        }
+        c->scount[r] = (int)(tot - c->sdispl[r]);
+    }
+    int rc = xbuf_need(sq, (size_t)(tot ? tot : 1) * sizeof(int64_t), "validation queries");
+    if (rc != G5_OK)
+        return rc;
+    int64_t *q = sq->p;
+    #pragma omp parallel for schedule(static, 1)
+    for (int b = 0; b < nb; b++) {
+        int *off = bcount + (size_t)b * p;
+        for (int64_t t = 2 * (m * b / nb); t < 2 * (m * (b + 1) / nb); t++)
+            if (slot[t] >= 0) {
+                int32_t s = off[slot[t]]++;
+                q[s] = ed[t];
+                slot[t] = s;
+            }
+    }
+    return G5_OK;
+}
+
+/* Phase 3: the edge stream, answering from parent and dist (SSSP) or the
+ * jump words jw (BFS: their hops are the depths). Endpoints in this rank's
+ * block are answered in place; only the others travel (at one rank nothing
+ * does). Per chunk: route the remote endpoints (parallel counting sort), the
+ * exchange, their answers (parallel), then the edge checks (parallel,
+ * dynamic, thread-local failure records merged by priority) while the
+ * master thread reads the next chunk into the second buffer (HDF5 and MPI
+ * are called from the master thread only: MPI_THREAD_FUNNELED), then the
+ * confirmations: marked in place for this rank's vertices, sent to their
+ * owners for the others. */
 static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
                        const float *dist, const uint64_t *jw, uint8_t *confirmed,
                        int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
+    const int multi = c->nranks > 1;
     int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
     if (chunk > ((int64_t)1 << 24))
         chunk = (int64_t)1 << 24;
     int64_t efirst, ecount;
     kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
-    /* pieces aligned on global multiples of chunk: with the file's chunk
-     * rows (validate_bfs.c) each read is one whole stored chunk */
-    const int64_t a0 = efirst / chunk, eend = efirst + ecount;
-    int64_t nchunks = ecount ? (eend - 1) / chunk - a0 + 1 : 0;
+    int64_t nchunks = ecount ? (efirst + ecount - 1) / chunk - efirst / chunk + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 
-    int64_t *ed = g5_malloc((size_t)chunk * 2 * sizeof *ed, "validation edge chunk");
-    float *wt = c->sssp ? g5_malloc((size_t)chunk * sizeof *wt, "validation weight chunk") : NULL;
-    int64_t *sq = g5_malloc((size_t)chunk * 2 * sizeof *sq, "validation queries");
-    vinfo *ans = g5_malloc((size_t)chunk * 2 * sizeof *ans, "validation answers");
-    int32_t *slot = g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots");
-    xbuf rq = {0}, ra = {0}, rcf = {0};
-    int64_t count_edges = 0;
-    rc = (ed && sq && ans && slot && (wt || !c->sssp)) ? G5_OK : G5_ERR_NOMEM;
+    /* blocks of the routing sort: a few per thread, fixed for the run */
+    int nb = multi ? 4 * omp_get_max_threads() : 0;
+    int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
+                      g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")};
+    float *wt[2] = {NULL, NULL};
+    if (c->sssp) {
+        wt[0] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
+        wt[1] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
+    }
+    int32_t *slot = multi ? g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots")
+                          : NULL;
+    int *bcount = multi ? g5_malloc((size_t)nb * (size_t)c->nranks * sizeof *bcount,
+                                    "validation routing counts") : NULL;
+    xbuf sq = {0}, ans = {0}, rq = {0}, ra = {0}, rcf = {0};
+    int64_t count_edges = 0, m = 0;
+    rc = (ed[0] && ed[1] && (!c->sssp || (wt[0] && wt[1])) && (!multi || (slot && bcount)))
+         ? G5_OK : G5_ERR_NOMEM;
     rc = g5_agree(c->comm, rc);
     if (rc != G5_OK)
         goto out;
+    if (nchunks > 0) {
+        rc = read_piece(rd, chunk, efirst, ecount, 0, ed[0], wt[0], &m);
+        G5_TRY(g5_agree(c->comm, rc));
+    }
 
     for (int64_t k = 0; k < nchunks; k++) {
-        int64_t s0 = (a0 + k) * chunk, s1 = s0 + chunk;
-        s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
-        s1 = s1 > eend ? eend : s1;
-        int64_t lo = s0 - efirst, m = s1 > s0 ? s1 - s0 : 0;
-        rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
-        G5_TRY(g5_agree(c->comm, rc));
-
-        /* owners of both endpoints of every non-self-loop edge (-1: skip) */
-        int64_t bad = -1;
-        #pragma omp parallel for schedule(static) reduction(max : bad)
-        for (int64_t j = 0; j < m; j++) {
-            int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            if (u < 0 || u >= c->n || v < 0 || v >= c->n) {
-                bad = j > bad ? j : bad;
-                slot[2 * j] = slot[2 * j + 1] = -1;
-            } else if (u == v) {
-                slot[2 * j] = slot[2 * j + 1] = -1;
-            } else {
-                slot[2 * j] = kern_vblock_owner(c->n, c->nranks, u);
-                slot[2 * j + 1] = kern_vblock_owner(c->n, c->nranks, v);
-            }
-        }
-        if (bad >= 0)
-            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
-                          ") has a vertex outside [0, %" PRId64 ")", efirst + lo + bad,
-                          ed[2 * bad], ed[2 * bad + 1], c->n);
-        G5_TRY(g5_agree(c->comm, rc));
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-        for (int64_t t = 0; t < 2 * m; t++)
-            if (slot[t] >= 0)
-                c->scount[slot[t]]++;
-        displs_from_counts(c);
-        for (int64_t t = 0; t < 2 * m; t++)
-            if (slot[t] >= 0) {
-                int32_t s = c->cursor[slot[t]]++;
-                sq[s] = ed[t];
-                slot[t] = s;
-            }
-        int64_t nrecv;
-        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
-        rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
-        G5_TRY(g5_agree(c->comm, rc));
-        {
+        int64_t *ce = ed[k & 1];
+        const float *cw = wt[k & 1];
+        const vinfo *av = NULL;
+        int64_t bad = -1, pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
+        pfirst = pfirst < efirst ? efirst : pfirst;
+        if (multi) {
+            rc = route_queries(c, ce, m, slot, bcount, nb, &sq, &bad);
+            if (rc == G5_OK && bad >= 0)
+                rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                              ") has a vertex outside [0, %" PRId64 ")",
+                              pfirst + bad, ce[2 * bad], ce[2 * bad + 1], c->n);
+            G5_TRY(g5_agree(c->comm, rc));
+            int64_t nrecv;
+            G5_TRY(exchange(c, sq.p, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
+            int64_t nsent = c->sdispl[c->nranks - 1] + c->scount[c->nranks - 1];
+            rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
+            if (rc == G5_OK)
+                rc = xbuf_need(&ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
+            G5_TRY(g5_agree(c->comm, rc));
             const int64_t *q = rq.p;
             vinfo *a = ra.p;
             #pragma omp parallel for schedule(static)
-            for (int64_t t = 0; t < nrecv; t++) {
-                int64_t i = q[t] - c->first;
-                a[t].parent = parent[i];
-                a[t].val = dist ? (double)dist[i] : (double)j_hops(jw[i]);
-            }
+            for (int64_t t = 0; t < nrecv; t++)
+                a[t] = local_info(c, parent, dist, jw, q[t]);
+            G5_TRY(reply(c, ra.p, c->t_info, ans.p, "endpoint"));
+            av = ans.p;
         }
-        G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
 
-        /* check each edge; confirmed endpoints are gathered into sq (free
-         * again: its queries have been answered) */
-        int64_t nconf = 0, counted = 0;
-        #pragma omp parallel reduction(+ : counted)
+        /* check each edge of chunk k while the master reads chunk k + 1;
+         * remote confirmed endpoints are gathered into sq (its queries have
+         * been answered; one confirmation per remote endpoint at most) */
+        int64_t nconf = 0, counted = 0, first_bad = INT64_MAX, mnext = 0;
+        int rrc = G5_OK;
+        int64_t *cq = sq.p;
+        #pragma omp parallel reduction(+ : counted) reduction(min : first_bad)
         {
             vfail tf = {.check = C_NONE};
-            #pragma omp for schedule(static)
+            #pragma omp master
+            if (k + 1 < nchunks)
+                rrc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[(k + 1) & 1],
+                                 wt[(k + 1) & 1], &mnext);
+            #pragma omp for schedule(dynamic, 4096) nowait
             for (int64_t j = 0; j < m; j++) {
-                if (slot[2 * j] < 0)
+                int64_t u = ce[2 * j], v = ce[2 * j + 1];
+                if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+                    first_bad = j < first_bad ? j : first_bad;
                     continue;
+                }
+                if (u == v)
+                    continue;
+                vinfo iu = is_mine(c, u) ? local_info(c, parent, dist, jw, u) : av[slot[2 * j]];
+                vinfo iv = is_mine(c, v) ? local_info(c, parent, dist, jw, v) : av[slot[2 * j + 1]];
                 int64_t cf[2];
-                double w = c->sssp ? (double)wt[j] : 1.0;
-                int nc = check_edge(c, ed[2 * j], ed[2 * j + 1], w, &ans[slot[2 * j]],
-                                    &ans[slot[2 * j + 1]], cf, &tf, &counted);
+                double w = c->sssp ? (double)cw[j] : 1.0;
+                int nc = check_edge(c, u, v, w, &iu, &iv, cf, &tf, &counted);
                 for (int x = 0; x < nc; x++) {
+                    if (is_mine(c, cf[x])) {
+                        mark(confirmed, cf[x] - c->first);
+                        continue;
+                    }
                     int64_t at;
                     #pragma omp atomic capture
                     at = nconf++;
-                    sq[at] = cf[x];
+                    cq[at] = cf[x];
                 }
             }
             if (tf.check < C_NONE) {
@@ -571,29 +679,42 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
             }
         }
         count_edges += counted;
+        if (first_bad != INT64_MAX)
+            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                          ") has a vertex outside [0, %" PRId64 ")", pfirst + first_bad,
+                          ce[2 * first_bad], ce[2 * first_bad + 1], c->n);
+        else
+            rc = rrc;
+        G5_TRY(g5_agree(c->comm, rc));
 
-        /* bucket confirmations by owner: counting sort from sq into ed's
-         * memory, whose edges are no longer needed */
-        int64_t *cbuf = ed;
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-        for (int64_t t = 0; t < nconf; t++)
-            c->scount[kern_vblock_owner(c->n, c->nranks, sq[t])]++;
-        displs_from_counts(c);
-        for (int64_t t = 0; t < nconf; t++)
-            cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, sq[t])]++] = sq[t];
-        G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
-        const int64_t *cv = rcf.p;
-        for (int64_t t = 0; t < nrecv; t++)
-            confirmed[(cv[t] - c->first) >> 3] |= (uint8_t)(1u << ((cv[t] - c->first) & 7));
+        if (multi) {
+            /* bucket remote confirmations by owner: counting sort from sq
+             * into this chunk's edge buffer, no longer needed */
+            int64_t *cbuf = ce, nrecv;
+            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+            for (int64_t t = 0; t < nconf; t++)
+                c->scount[kern_vblock_owner(c->n, c->nranks, cq[t])]++;
+            displs_from_counts(c);
+            for (int64_t t = 0; t < nconf; t++)
+                cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, cq[t])]++] = cq[t];
+            G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
+            const int64_t *cv = rcf.p;
+            for (int64_t t = 0; t < nrecv; t++)
+                mark(confirmed, cv[t] - c->first);
+        }
+        m = mnext;
     }
     if (MPI_Allreduce(&count_edges, nedge, 1, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 out:
-    free(ed);
-    free(wt);
-    free(sq);
-    free(ans);
+    free(ed[0]);
+    free(ed[1]);
+    free(wt[0]);
+    free(wt[1]);
     free(slot);
+    free(bcount);
+    free(sq.p);
+    free(ans.p);
     free(rq.p);
     free(ra.p);
     free(rcf.p);

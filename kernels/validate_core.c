@@ -69,12 +69,26 @@
  *     pending never reaches the root (the pending vertex nearest the root
  *     would otherwise finish: its ancestor is done), i.e. it sits on or
  *     hangs from a cycle or an unreached parent. O(log depth) rounds.
- *  3. each chunk of edges: the two endpoints of every non-self-loop edge are
- *     sent to their owners (MPI_Alltoallv of ids), which reply with (parent,
- *     value) where value is the depth (BFS, from the jump words) or distance
- *     (SSSP, from dist; the jump words are freed first); the reading
- *     rank checks the edge, counts it for TEPS, and sends each endpoint that
- *     the edge confirms as a tight tree edge to its owner, which marks it.
+ *     An ancestor in the rank's own block is read in place, not asked for
+ *     (at one rank a round is one parallel pass over the words, read and
+ *     written with relaxed atomics; either value read is a correct answer).
+ *     BFS then rewrites each word as (depth << 32 | parent), the ancestor
+ *     being the root everywhere, so an edge check reads one word per end.
+ *  3. each chunk of edges: the endpoints of every non-self-loop edge owned
+ *     by other ranks are sent to their owners (MPI_Alltoallv of ids, routed
+ *     by a parallel counting sort), which reply with (parent, value) where
+ *     value is the depth (BFS, from the words) or distance (SSSP, from dist;
+ *     the jump words are freed first); endpoints in the rank's own block are
+ *     read in place (so at one rank nothing travels): BFS one word, SSSP the
+ *     distance alone, finite exactly when reached (phase 1), and the parent
+ *     only when the edge is tight enough to be the tree edge. The reading
+ *     rank checks the edge (OpenMP, dynamic schedule), counts it for TEPS,
+ *     and marks each endpoint that the edge confirms as a tight tree edge,
+ *     or sends it to its owner, which marks it. While the threads check
+ *     chunk k, the master thread reads chunk k + 1 into a second buffer
+ *     (HDF5 and MPI are called from the master thread only, as
+ *     MPI_THREAD_FUNNELED allows; nested parallelism stays off, so the
+ *     reader's own loops run on the master alone).
  *  4. every reached vertex other than the root must be marked.
  * Every phase ends with an agreement, so all ranks take the same path and
  * return the same status and message.
@@ -82,7 +96,8 @@
  * Memory per vertex of this rank's block, besides the caller's parent (and
  * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
  * ancestor, 4 bytes, freed before the edge stream) and one bit of
- * confirmation; the edge stream's buffers
+ * confirmation; the edge stream's buffers (two chunks of edges, and at
+ * P > 1 the queries and answers of the remote endpoints of one chunk)
  * are bounded by the chunk, the jump's by the same chunk of vertices. The
  * jump words go into the caller's `work` memory when it offers enough
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
@@ -120,10 +135,19 @@ typedef struct jwords {
     uint64_t *w;
     uint32_t *a;
 } jwords;
-static inline uint64_t jw_get(jwords j, int64_t i) { return j.a ? (uint64_t)j.a[i] : j.w[i]; }
+/* Relaxed atomics: a round's parallel pass reads words other threads are
+ * replacing (either value is a correct answer; plain moves on x86-64). */
+static inline uint64_t jw_get(jwords j, int64_t i)
+{
+    return j.a ? (uint64_t)__atomic_load_n(&j.a[i], __ATOMIC_RELAXED)
+               : __atomic_load_n(&j.w[i], __ATOMIC_RELAXED);
+}
 static inline void jw_set(jwords j, int64_t i, uint64_t x)
 {
-    if (j.a) j.a[i] = j_anc(x); else j.w[i] = x;
+    if (j.a)
+        __atomic_store_n(&j.a[i], j_anc(x), __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&j.w[i], x, __ATOMIC_RELAXED);
 }
 
 enum check {
@@ -223,6 +247,7 @@ typedef struct vctx {
     int rank, nranks;
     int64_t n, first, count;
     int sssp;
+    const int64_t *parent;  /* this rank's block of parents (lazy look-ups) */
     int *scount, *sdispl, *rcount, *rdispl, *cursor; /* [nranks] each */
     MPI_Datatype t_i64, t_info;
 } vctx;
@@ -318,19 +343,29 @@ static void check_local(vctx *c, int64_t root, const int64_t *parent, const floa
     }
 }
 
+/* Vertex v (known to be in [0, N)) is in this rank's block. */
+static inline int is_mine(const vctx *c, int64_t v)
+{
+    return (uint64_t)(v - c->first) < (uint64_t)c->count;
+}
+
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
- * chain reaches the root; failures are recorded in f. */
+ * chain reaches the root; failures are recorded in f. An ancestor in this
+ * rank's block is read in place (the answer may already include its jump
+ * of this round, as a remote one may); only the others are asked for, so
+ * at one rank nothing travels and a round is one parallel pass. */
 static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
                 vfail *f)
 {
     int rc = G5_OK;
     const uint32_t r32 = (uint32_t)root;
+    const int multi = c->nranks > 1;
     int64_t nb = (c->count + batch - 1) / batch;
-    int64_t *sq = g5_malloc((size_t)batch * sizeof *sq, "validation queries");
-    uint64_t *ans = g5_malloc((size_t)batch * sizeof *ans, "validation answers");
+    int64_t *sq = multi ? g5_malloc((size_t)batch * sizeof *sq, "validation queries") : NULL;
+    uint64_t *ans = multi ? g5_malloc((size_t)batch * sizeof *ans, "validation answers") : NULL;
     xbuf rq = {0}, ra = {0};
-    rc = g5_agree(c->comm, sq && ans ? G5_OK : G5_ERR_NOMEM);
+    rc = g5_agree(c->comm, (sq && ans) || !multi ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS) {
@@ -339,6 +374,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
     }
 
     int64_t pending = 0, newly = 0;
+    #pragma omp parallel for schedule(static) reduction(+ : pending, newly)
     for (int64_t i = 0; i < c->count; i++) {
         int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
@@ -363,44 +399,61 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
         for (int64_t bt = 0; bt < nb; bt++) {
             int64_t lo = bt * batch < c->count ? bt * batch : c->count;
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
-            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a < J_BROKEN && a != r32)
-                    c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
-            }
-            displs_from_counts(c);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a < J_BROKEN && a != r32)
-                    sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
-            }
-            int64_t nrecv;
-            G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
-            rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
-            G5_TRY(g5_agree(c->comm, rc));
-            const int64_t *q = rq.p;
-            uint64_t *aw = ra.p;
-            for (int64_t k = 0; k < nrecv; k++)
-                aw[k] = jw_get(jw, q[k] - c->first);
-            G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
-            /* apply in the order the queries were built */
-            displs_from_counts(c);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a >= J_BROKEN || a == r32)
-                    continue;
-                uint64_t x = ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
-                if (j_anc(x) >= J_BROKEN) {
-                    fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
-                         " (parent %" PRId64 ") that is unreached (parent -1)",
-                         c->first + i, a, parent[i]);
-                    jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
-                    continue;
+            if (multi) {
+                /* ask the owners of the ancestors outside this block */
+                memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
+                        c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
                 }
-                jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
-                if (j_anc(x) == r32) newly++; else pending++;
+                displs_from_counts(c);
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
+                        sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
+                }
+                int64_t nrecv;
+                G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
+                rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
+                G5_TRY(g5_agree(c->comm, rc));
+                const int64_t *q = rq.p;
+                uint64_t *aw = ra.p;
+                for (int64_t k = 0; k < nrecv; k++)
+                    aw[k] = jw_get(jw, q[k] - c->first);
+                G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
+                displs_from_counts(c);
             }
+            /* apply; remote answers in the order the queries were built, so
+             * serial when there are any */
+            int64_t pd = 0, nw = 0;
+            #pragma omp parallel if (!multi) reduction(+ : pd, nw)
+            {
+                vfail tf = {.check = C_NONE};
+                #pragma omp for schedule(static)
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a >= J_BROKEN || a == r32)
+                        continue;
+                    uint64_t x = is_mine(c, a) ? jw_get(jw, a - c->first)
+                                 : ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
+                    if (j_anc(x) >= J_BROKEN) {
+                        fail(&tf, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
+                             " (parent %" PRId64 ") that is unreached (parent -1)",
+                             c->first + i, a, parent[i]);
+                        jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
+                        continue;
+                    }
+                    jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
+                    if (j_anc(x) == r32) nw++; else pd++;
+                }
+                if (tf.check < C_NONE) {
+                    #pragma omp critical(validate_fail)
+                    fail(f, tf.check, "%s", tf.detail);
+                }
+            }
+            pending += pd;
+            newly += nw;
         }
     }
     for (int64_t i = 0; i < c->count; i++) {
@@ -415,6 +468,15 @@ out:
     free(rq.p);
     free(ra.p);
     return rc;
+}
+
+/* An answer's parent; P_LAZY (a reached vertex of this rank's block whose
+ * parent was not read yet) is looked up now: only an edge that could be its
+ * tree edge needs it, so most edges touch one array per endpoint. */
+#define P_LAZY ((int64_t)-2)
+static inline int64_t parent_of(const vctx *c, const vinfo *x, int64_t v)
+{
+    return x->parent == P_LAZY ? c->parent[v - c->first] : x->parent;
 }
 
 /* Check one edge between u and v given both endpoints' answers; returns the
@@ -437,17 +499,17 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
         if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
             fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
                  " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
-        if (iv->parent == u && is_tight(dv, uw))
+        if (is_tight(dv, uw) && parent_of(c, iv, v) == u)
             conf[nc++] = v;
-        if (iu->parent == v && is_tight(du, vw))
+        if (is_tight(du, vw) && parent_of(c, iu, u) == v)
             conf[nc++] = u;
     } else {
         if (dv > du + 1 || du > dv + 1)
             fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
                  du, dv);
-        if (iv->parent == u && dv == du + 1)
+        if (dv == du + 1 && parent_of(c, iv, v) == u)
             conf[nc++] = v;
-        if (iu->parent == v && du == dv + 1)
+        if (du == dv + 1 && parent_of(c, iu, u) == v)
             conf[nc++] = u;
     }
     return nc;
@@ -456,18 +518,28 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
 /* The bit of vertex i in a bitmap. */
 static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
 
-/* Vertex v (known to be in [0, N)) is in this rank's block. */
-static inline int is_mine(const vctx *c, int64_t v)
-{
-    return (uint64_t)(v - c->first) < (uint64_t)c->count;
-}
-
-/* The answer for a vertex of this rank's block, read in place. */
-static inline vinfo local_info(const vctx *c, const int64_t *parent, const float *dist,
-                               const uint64_t *jw, int64_t v)
+/* The answer for vertex v of this rank's block, from one array: BFS reads
+ * the edge word (depth << 32 | parent, made after the jump), SSSP the
+ * distance alone (finite exactly when reached: phase 1 checked it), with
+ * the parent left P_LAZY. */
+static inline vinfo local_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
 {
     int64_t i = v - c->first;
-    return (vinfo){.parent = parent[i], .val = dist ? (double)dist[i] : (double)j_hops(jw[i])};
+    if (dist) {
+        double d = dist[i];
+        return (vinfo){.parent = isinf(d) ? -1 : P_LAZY, .val = d};
+    }
+    uint64_t x = jw[i];
+    return (vinfo){.parent = j_anc(x) == J_UNREACHED ? -1 : (int64_t)j_anc(x), .val = (double)j_hops(x)};
+}
+
+/* The same, complete, for another rank. */
+static inline vinfo answer_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
+{
+    vinfo a = local_info(c, dist, jw, v);
+    if (a.parent == P_LAZY)
+        a.parent = c->parent[v - c->first];
+    return a;
 }
 
 /* Mark vertex i of this rank's block confirmed; threads may share a byte. */
@@ -566,9 +638,8 @@ static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, i
  * are called from the master thread only: MPI_THREAD_FUNNELED), then the
  * confirmations: marked in place for this rank's vertices, sent to their
  * owners for the others. */
-static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
-                       const float *dist, const uint64_t *jw, uint8_t *confirmed,
-                       int64_t *nedge, vfail *f)
+static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
+                       const uint64_t *jw, uint8_t *confirmed, int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
     const int multi = c->nranks > 1;
@@ -630,7 +701,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
             vinfo *a = ra.p;
             #pragma omp parallel for schedule(static)
             for (int64_t t = 0; t < nrecv; t++)
-                a[t] = local_info(c, parent, dist, jw, q[t]);
+                a[t] = answer_info(c, dist, jw, q[t]);
             G5_TRY(reply(c, ra.p, c->t_info, ans.p, "endpoint"));
             av = ans.p;
         }
@@ -657,8 +728,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *paren
                 }
                 if (u == v)
                     continue;
-                vinfo iu = is_mine(c, u) ? local_info(c, parent, dist, jw, u) : av[slot[2 * j]];
-                vinfo iv = is_mine(c, v) ? local_info(c, parent, dist, jw, v) : av[slot[2 * j + 1]];
+                vinfo iu = is_mine(c, u) ? local_info(c, dist, jw, u) : av[slot[2 * j]];
+                vinfo iv = is_mine(c, v) ? local_info(c, dist, jw, v) : av[slot[2 * j + 1]];
                 int64_t cf[2];
                 double w = c->sssp ? (double)cw[j] : 1.0;
                 int nc = check_edge(c, u, v, w, &iu, &iv, cf, &tf, &counted);
@@ -779,12 +850,21 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         batch = (int64_t)1 << 24;
     rc = jump(&c, root, parent, jw, batch, &f);
     G5_TRY(agree_fail(&c, &f, root, rc));
+    c.parent = parent;
+    if (!dist) {
+        /* every chain reached the root: the ancestor halves are all the
+         * root's, so they take the parent (depth << 32 | parent), and
+         * answers read one word */
+        #pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < c.count; i++)
+            jw.w[i] = j_word(parent[i] == -1 ? J_UNREACHED : (uint32_t)parent[i], j_hops(jw.w[i]));
+    }
     int64_t nedge = 0;
     if (dist) {             /* SSSP answers from dist: the words are done */
         free(own_jw);
         own_jw = NULL;
     }
-    rc = check_edges(&c, rd, parent, dist, jw.w, confirmed, &nedge, &f);
+    rc = check_edges(&c, rd, dist, jw.w, confirmed, &nedge, &f);
     if (rc == G5_OK)
         for (int64_t i = 0; i < c.count; i++) {
             int64_t v = c.first + i;

@@ -177,22 +177,38 @@ static const char *check_name(int c, int sssp)
     }
 }
 
-/* The first failure of the highest priority seen on this rank. */
+/* The failure of the highest priority seen on this rank, and among those
+ * the one of the smallest key (the vertex or the global edge index), so the
+ * report does not depend on the thread count or on timing. */
 typedef struct vfail {
     int check;
+    int64_t key;
     char detail[400];
 } vfail;
 
-__attribute__((format(printf, 3, 4)))
-static void fail(vfail *f, int check, const char *fmt, ...)
+static inline int fail_before(int check, int64_t key, const vfail *f)
 {
-    if (check >= f->check)
+    return check < f->check || (check == f->check && key < f->key);
+}
+
+__attribute__((format(printf, 4, 5)))
+static void fail(vfail *f, int check, int64_t key, const char *fmt, ...)
+{
+    if (!fail_before(check, key, f))
         return;
     f->check = check;
+    f->key = key;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof f->detail, fmt, ap);
     va_end(ap);
+}
+
+/* Merge a thread's record into the rank's (inside a critical section). */
+static void fail_merge(vfail *f, const vfail *t)
+{
+    if (t->check < C_NONE && fail_before(t->check, t->key, f))
+        *f = *t;
 }
 
 int kern_vblock_owner(int64_t n, int p, int64_t v)
@@ -321,25 +337,33 @@ static inline int is_tight(double dv, double du_w)
 static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
                         vfail *f)
 {
-    for (int64_t i = 0; i < c->count; i++) {
-        int64_t v = c->first + i, p = parent[i];
-        if (p < -1 || p >= c->n) {
-            fail(f, C_RANGE, "vertex %" PRId64 " has parent %" PRId64 ", outside [-1, %" PRId64 ")",
-                 v, p, c->n);
-            continue;
+    #pragma omp parallel
+    {
+        vfail tf = {.check = C_NONE};
+        #pragma omp for schedule(static)
+        for (int64_t i = 0; i < c->count; i++) {
+            int64_t v = c->first + i, p = parent[i];
+            if (p < -1 || p >= c->n) {
+                fail(&tf, C_RANGE, i, "vertex %" PRId64 " has parent %" PRId64
+                     ", outside [-1, %" PRId64 ")", v, p, c->n);
+                continue;
+            }
+            if (v == root && p != root)
+                fail(&tf, C_ROOT, i, "parent of root %" PRId64 " is %" PRId64, v, p);
+            if (!dist)
+                continue;
+            double d = dist[i];
+            if (v == root && d != 0.0)
+                fail(&tf, C_ROOTDIST, i, "distance of root %" PRId64 " is %.17g", v, d);
+            if (p == -1 && !(isinf(d) && d > 0))
+                fail(&tf, C_AGREE, i, "vertex %" PRId64 " is unreached (parent -1) but has"
+                     " distance %.17g", v, d);
+            if (p != -1 && !isfinite(d))
+                fail(&tf, C_AGREE, i, "vertex %" PRId64 " has parent %" PRId64
+                     " but distance %.17g", v, p, d);
         }
-        if (v == root && p != root)
-            fail(f, C_ROOT, "parent of root %" PRId64 " is %" PRId64, v, p);
-        if (!dist)
-            continue;
-        double d = dist[i];
-        if (v == root && d != 0.0)
-            fail(f, C_ROOTDIST, "distance of root %" PRId64 " is %.17g", v, d);
-        if (p == -1 && !(isinf(d) && d > 0))
-            fail(f, C_AGREE, "vertex %" PRId64 " is unreached (parent -1) but has distance %.17g",
-                 v, d);
-        if (p != -1 && !isfinite(d))
-            fail(f, C_AGREE, "vertex %" PRId64 " has parent %" PRId64 " but distance %.17g", v, p, d);
+        #pragma omp critical(validate_fail)
+        fail_merge(f, &tf);
     }
 }
 
@@ -427,10 +451,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
             /* apply; remote answers in the order the queries were built, so
              * serial when there are any */
             int64_t pd = 0, nw = 0;
-            #pragma omp parallel if (!multi) reduction(+ : pd, nw)
-            {
-                vfail tf = {.check = C_NONE};
-                #pragma omp for schedule(static)
+            #pragma omp parallel for if (!multi) schedule(static) reduction(+ : pd, nw)
                 for (int64_t i = lo; i < hi; i++) {
                     uint32_t a = j_anc(jw_get(jw, i));
                     if (a >= J_BROKEN || a == r32)
@@ -438,29 +459,27 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
                     uint64_t x = is_mine(c, a) ? jw_get(jw, a - c->first)
                                  : ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
                     if (j_anc(x) >= J_BROKEN) {
-                        fail(&tf, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
-                             " (parent %" PRId64 ") that is unreached (parent -1)",
-                             c->first + i, a, parent[i]);
                         jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
                         continue;
                     }
                     jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
                     if (j_anc(x) == r32) nw++; else pd++;
                 }
-                if (tf.check < C_NONE) {
-                    #pragma omp critical(validate_fail)
-                    fail(f, tf.check, "%s", tf.detail);
-                }
-            }
             pending += pd;
             newly += nw;
         }
     }
+    /* one message for a chain that hit an unreached vertex (J_BROKEN) and
+     * one still pending (a cycle, or a broken chain not yet followed to its
+     * end: which of the two a vertex is at the end depends on timing) */
     for (int64_t i = 0; i < c->count; i++) {
         uint32_t a = j_anc(jw_get(jw, i));
-        if (a < J_BROKEN && a != r32)
-            fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
-                 " following parents: a cycle", c->first + i, parent[i], root);
+        if (a != J_UNREACHED && a != r32) {
+            fail(f, C_CHAIN, i, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %"
+                 PRId64 " following parents: a cycle, or an unreached vertex (parent -1) on the"
+                 " way", c->first + i, parent[i], root);
+            break;
+        }
     }
 out:
     free(sq);
@@ -481,12 +500,13 @@ static inline int64_t parent_of(const vctx *c, const vinfo *x, int64_t v)
 
 /* Check one edge between u and v given both endpoints' answers; returns the
  * number of endpoints confirmed (written to conf[0..1]). */
-static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, const vinfo *iu,
+static inline int check_edge(const vctx *c, int64_t key, int64_t u, int64_t v, double w,
+                             const vinfo *iu,
                              const vinfo *iv, int64_t *conf, vfail *f, int64_t *counted)
 {
     int ru = iu->parent != -1, rv = iv->parent != -1, nc = 0;
     if (ru != rv) {
-        fail(f, C_REACH, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
+        fail(f, C_REACH, key, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
              " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
         return 0;
     }
@@ -497,7 +517,7 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
     if (c->sssp) {
         double uw = du + w, vw = dv + w;
         if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
-            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
+            fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
                  " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
         if (is_tight(dv, uw) && parent_of(c, iv, v) == u)
             conf[nc++] = v;
@@ -505,7 +525,7 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
             conf[nc++] = u;
     } else {
         if (dv > du + 1 || du > dv + 1)
-            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
+            fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
                  du, dv);
         if (dv == du + 1 && parent_of(c, iv, v) == u)
             conf[nc++] = v;
@@ -732,7 +752,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
                 vinfo iv = is_mine(c, v) ? local_info(c, dist, jw, v) : av[slot[2 * j + 1]];
                 int64_t cf[2];
                 double w = c->sssp ? (double)cw[j] : 1.0;
-                int nc = check_edge(c, u, v, w, &iu, &iv, cf, &tf, &counted);
+                int nc = check_edge(c, pfirst + j, u, v, w, &iu, &iv, cf, &tf, &counted);
                 for (int x = 0; x < nc; x++) {
                     if (is_mine(c, cf[x])) {
                         mark(confirmed, cf[x] - c->first);
@@ -744,10 +764,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
                     cq[at] = cf[x];
                 }
             }
-            if (tf.check < C_NONE) {
-                #pragma omp critical(validate_fail)
-                fail(f, tf.check, "%s", tf.detail);
-            }
+            #pragma omp critical(validate_fail)
+            fail_merge(f, &tf);
         }
         count_edges += counted;
         if (first_bad != INT64_MAX)
@@ -865,19 +883,23 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         own_jw = NULL;
     }
     rc = check_edges(&c, rd, dist, jw.w, confirmed, &nedge, &f);
-    if (rc == G5_OK)
-        for (int64_t i = 0; i < c.count; i++) {
-            int64_t v = c.first + i;
-            if (parent[i] != -1 && v != root && !bit_get(confirmed, i)) {
-                if (dist)
-                    fail(&f, C_TREE, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
-                         ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
-                         v, dist[i], parent[i], v, v, parent[i]);
-                else
-                    fail(&f, C_TREE, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
-                         ") is not an input edge", v, parent[i], v);
-            }
-        }
+    int64_t unconf = INT64_MAX;       /* the first reached vertex left unconfirmed */
+    if (rc == G5_OK) {
+        #pragma omp parallel for schedule(static) reduction(min : unconf)
+        for (int64_t i = 0; i < c.count; i++)
+            if (parent[i] != -1 && c.first + i != root && !bit_get(confirmed, i) && i < unconf)
+                unconf = i;
+    }
+    if (unconf != INT64_MAX) {
+        int64_t i = unconf, v = c.first + i;
+        if (dist)
+            fail(&f, C_TREE, i, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
+                 ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
+                 v, dist[i], parent[i], v, v, parent[i]);
+        else
+            fail(&f, C_TREE, i, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
+                 ") is not an input edge", v, parent[i], v);
+    }
     G5_TRY(agree_fail(&c, &f, root, rc));
     if (nedge_out)
         *nedge_out = nedge;

@@ -528,11 +528,12 @@ static int t_edge_outside_range_is_refused(void)
 /* ---- thread counts ---------------------------------------------------------- */
 /* The edge checks run on the threads while the master thread reads the next
  * chunk, and at one rank the jump rounds are parallel passes: correct trees
- * pass with the same count and planted errors are caught by the same check
- * at 1, 2 and 3 threads. */
+ * pass with the same count and planted errors are caught by the same check,
+ * with the same message, at 1, 2 and 3 threads. */
 static int t_same_results_at_1_2_and_3_threads(void)
 {
     int ok = 1, keep = omp_get_max_threads();
+    static char msg1[2][2][1024];
     for (int nt = 1; nt <= 3; nt++) {
         omp_set_num_threads(nt);
         MT_CHECK(t_correct_bfs_passes(), "%d threads: correct BFS tree", nt);
@@ -545,6 +546,30 @@ static int t_same_results_at_1_2_and_3_threads(void)
         MT_CHECK(t_sssp_distance_too_short(), "%d threads: SSSP distance too short", nt);
         MT_CHECK(t_sssp_tree_edge_not_in_graph(), "%d threads: SSSP non-edge parent", nt);
         MT_CHECK(t_edge_outside_range_is_refused(), "%d threads: edge out of range", nt);
+        /* the same message word for word: among failures of one check the
+         * one of the smallest vertex or edge index is reported */
+        int64_t cyc[N];
+        memcpy(cyc, bfs_parent, sizeof cyc);
+        cyc[perm(10)] = perm(10);
+        float far[N];
+        memcpy(far, sp_dist, sizeof far);
+        for (int64_t v = 0; v < N; v++)
+            if (sp_parent[v] >= 0 && v != ROOT)
+                far[v] += 4.0f;    /* every edge from the root's neighbours shortens */
+        const int64_t *pp[2] = {cyc, sp_parent};
+        const float *dd[2] = {NULL, far};
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 2; c++) {
+                chunk = c ? 1 << 20 : 5;
+                int rc = run_validate(pp[k], dd[k], NULL, -1);
+                MT_CHECK(rc == G5_ERR_VALIDATE, "%d threads, case %d: status %d", nt, k, rc);
+                if (nt == 1)
+                    snprintf(msg1[k][c], sizeof msg1[k][c], "%s", g5_error_msg());
+                MT_CHECK(strcmp(g5_error_msg(), msg1[k][c]) == 0, "%d threads, case %d, chunk "
+                         "%lld: '%s', at 1 thread '%s'", nt, k, (long long)chunk, g5_error_msg(),
+                         msg1[k][c]);
+            }
+        chunk = 5;
     }
     omp_set_num_threads(keep);
     return ok;

@@ -674,12 +674,16 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
 
     /* blocks of the routing sort: a few per thread, fixed for the run */
     int nb = multi ? 4 * omp_get_max_threads() : 0;
+    /* two chunk buffers when a thread can check one while the master reads
+     * the other; with one thread the read follows the checks in one buffer */
+    const int dbl = omp_get_max_threads() > 1;
     int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
-                      g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")};
+                      dbl ? g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")
+                          : NULL};
     float *wt[2] = {NULL, NULL};
     if (c->sssp) {
         wt[0] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
-        wt[1] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
+        wt[1] = dbl ? g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk") : NULL;
     }
     int32_t *slot = multi ? g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots")
                           : NULL;
@@ -687,7 +691,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
                                     "validation routing counts") : NULL;
     xbuf sq = {0}, ans = {0}, rq = {0}, ra = {0}, rcf = {0};
     int64_t count_edges = 0, m = 0;
-    rc = (ed[0] && ed[1] && (!c->sssp || (wt[0] && wt[1])) && (!multi || (slot && bcount)))
+    rc = (ed[0] && (ed[1] || !dbl) && (!c->sssp || (wt[0] && (wt[1] || !dbl)))
+          && (!multi || (slot && bcount)))
          ? G5_OK : G5_ERR_NOMEM;
     rc = g5_agree(c->comm, rc);
     if (rc != G5_OK)
@@ -698,8 +703,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
     }
 
     for (int64_t k = 0; k < nchunks; k++) {
-        int64_t *ce = ed[k & 1];
-        const float *cw = wt[k & 1];
+        int64_t *ce = ed[dbl ? k & 1 : 0];
+        const float *cw = wt[dbl ? k & 1 : 0];
         const vinfo *av = NULL;
         int64_t bad = -1, pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
         pfirst = pfirst < efirst ? efirst : pfirst;
@@ -736,7 +741,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
         {
             vfail tf = {.check = C_NONE};
             #pragma omp master
-            if (k + 1 < nchunks)
+            if (dbl && k + 1 < nchunks)
                 rrc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[(k + 1) & 1],
                                  wt[(k + 1) & 1], &mnext);
             #pragma omp for schedule(dynamic, 4096) nowait
@@ -790,6 +795,10 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
             const int64_t *cv = rcf.p;
             for (int64_t t = 0; t < nrecv; t++)
                 mark(confirmed, cv[t] - c->first);
+        }
+        if (!dbl && k + 1 < nchunks) {
+            rc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[0], wt[0], &mnext);
+            G5_TRY(g5_agree(c->comm, rc));
         }
         m = mnext;
     }

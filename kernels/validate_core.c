@@ -675,8 +675,11 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
     /* blocks of the routing sort: a few per thread, fixed for the run */
     int nb = multi ? 4 * omp_get_max_threads() : 0;
     /* two chunk buffers when a thread can check one while the master reads
-     * the other; with one thread the read follows the checks in one buffer */
-    const int dbl = omp_get_max_threads() > 1;
+     * the other; with one thread the read follows the checks in one buffer.
+     * Agreed: the read's place among the collectives depends on it. */
+    int dbl = omp_get_max_threads() > 1;
+    if (MPI_Allreduce(MPI_IN_PLACE, &dbl, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
     int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
                       dbl ? g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")
                           : NULL};

@@ -529,7 +529,8 @@ static int t_edge_outside_range_is_refused(void)
 /* The edge checks run on the threads while the master thread reads the next
  * chunk, and at one rank the jump rounds are parallel passes: correct trees
  * pass with the same count and planted errors are caught by the same check,
- * with the same message, at 1, 2 and 3 threads. */
+ * with the same message, at 1, 2 and 3 threads, and with different thread
+ * counts on different ranks. */
 static int t_same_results_at_1_2_and_3_threads(void)
 {
     int ok = 1, keep = omp_get_max_threads();
@@ -571,6 +572,15 @@ static int t_same_results_at_1_2_and_3_threads(void)
             }
         chunk = 5;
     }
+    /* ranks with different thread counts (one chunk buffer on rank 0, two
+     * elsewhere) still meet in the same collectives */
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    omp_set_num_threads(rank == 0 ? 1 : 2);
+    MT_CHECK(t_correct_bfs_passes(), "mixed threads: correct BFS tree");
+    MT_CHECK(t_correct_sssp_passes(), "mixed threads: correct SSSP tree");
+    MT_CHECK(t_sssp_distance_too_short(), "mixed threads: SSSP distance too short");
+    MT_CHECK(t_edge_outside_range_is_refused(), "mixed threads: edge out of range");
     omp_set_num_threads(keep);
     return ok;
 }

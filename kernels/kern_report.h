@@ -74,7 +74,11 @@ size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks);
  * io_edges_read_slab: collective, every rank calls it the same number of
  * times with its own [first, first+count) of the global list (count may be
  * 0); edges is [count][2]; weights may be NULL (BFS does not read them).
- * Returns a G5 status (the core agrees on it). */
+ * Returns a G5 status (the core agrees on it). With two or more OpenMP
+ * threads it is called from the master thread inside a parallel region
+ * (the other threads check the previous chunk meanwhile), so it may call
+ * MPI and HDF5 (MPI_THREAD_FUNNELED); with nested parallelism off (the
+ * default) its own OpenMP loops run on that thread alone. */
 typedef struct kern_edge_reader {
     int64_t nvertices;     /* N: vertex ids are in [0, N) */
     int64_t nedges;        /* M: the global list is [0, M) */

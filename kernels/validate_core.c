@@ -69,12 +69,26 @@
  *     pending never reaches the root (the pending vertex nearest the root
  *     would otherwise finish: its ancestor is done), i.e. it sits on or
  *     hangs from a cycle or an unreached parent. O(log depth) rounds.
- *  3. each chunk of edges: the two endpoints of every non-self-loop edge are
- *     sent to their owners (MPI_Alltoallv of ids), which reply with (parent,
- *     value) where value is the depth (BFS, from the jump words) or distance
- *     (SSSP, from dist; the jump words are freed first); the reading
- *     rank checks the edge, counts it for TEPS, and sends each endpoint that
- *     the edge confirms as a tight tree edge to its owner, which marks it.
+ *     An ancestor in the rank's own block is read in place, not asked for
+ *     (at one rank a round is one parallel pass over the words, read and
+ *     written with relaxed atomics; either value read is a correct answer).
+ *     BFS then rewrites each word as (depth << 32 | parent), the ancestor
+ *     being the root everywhere, so an edge check reads one word per end.
+ *  3. each chunk of edges: the endpoints of every non-self-loop edge owned
+ *     by other ranks are sent to their owners (MPI_Alltoallv of ids, routed
+ *     by a parallel counting sort), which reply with (parent, value) where
+ *     value is the depth (BFS, from the words) or distance (SSSP, from dist;
+ *     the jump words are freed first); endpoints in the rank's own block are
+ *     read in place (so at one rank nothing travels): BFS one word, SSSP the
+ *     distance alone, finite exactly when reached (phase 1), and the parent
+ *     only when the edge is tight enough to be the tree edge. The reading
+ *     rank checks the edge (OpenMP, dynamic schedule), counts it for TEPS,
+ *     and marks each endpoint that the edge confirms as a tight tree edge,
+ *     or sends it to its owner, which marks it. While the threads check
+ *     chunk k, the master thread reads chunk k + 1 into a second buffer
+ *     (HDF5 and MPI are called from the master thread only, as
+ *     MPI_THREAD_FUNNELED allows; nested parallelism stays off, so the
+ *     reader's own loops run on the master alone).
  *  4. every reached vertex other than the root must be marked.
  * Every phase ends with an agreement, so all ranks take the same path and
  * return the same status and message.
@@ -82,7 +96,8 @@
  * Memory per vertex of this rank's block, besides the caller's parent (and
  * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
  * ancestor, 4 bytes, freed before the edge stream) and one bit of
- * confirmation; the edge stream's buffers
+ * confirmation; the edge stream's buffers (two chunks of edges, and at
+ * P > 1 the queries and answers of the remote endpoints of one chunk)
  * are bounded by the chunk, the jump's by the same chunk of vertices. The
  * jump words go into the caller's `work` memory when it offers enough
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
@@ -94,6 +109,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,10 +135,19 @@ typedef struct jwords {
     uint64_t *w;
     uint32_t *a;
 } jwords;
-static inline uint64_t jw_get(jwords j, int64_t i) { return j.a ? (uint64_t)j.a[i] : j.w[i]; }
+/* Relaxed atomics: a round's parallel pass reads words other threads are
+ * replacing (either value is a correct answer; plain moves on x86-64). */
+static inline uint64_t jw_get(jwords j, int64_t i)
+{
+    return j.a ? (uint64_t)__atomic_load_n(&j.a[i], __ATOMIC_RELAXED)
+               : __atomic_load_n(&j.w[i], __ATOMIC_RELAXED);
+}
 static inline void jw_set(jwords j, int64_t i, uint64_t x)
 {
-    if (j.a) j.a[i] = j_anc(x); else j.w[i] = x;
+    if (j.a)
+        __atomic_store_n(&j.a[i], j_anc(x), __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&j.w[i], x, __ATOMIC_RELAXED);
 }
 
 enum check {
@@ -152,22 +177,38 @@ static const char *check_name(int c, int sssp)
     }
 }
 
-/* The first failure of the highest priority seen on this rank. */
+/* The failure of the highest priority seen on this rank, and among those
+ * the one of the smallest key (the vertex or the global edge index), so the
+ * report does not depend on the thread count or on timing. */
 typedef struct vfail {
     int check;
+    int64_t key;
     char detail[400];
 } vfail;
 
-__attribute__((format(printf, 3, 4)))
-static void fail(vfail *f, int check, const char *fmt, ...)
+static inline int fail_before(int check, int64_t key, const vfail *f)
 {
-    if (check >= f->check)
+    return check < f->check || (check == f->check && key < f->key);
+}
+
+__attribute__((format(printf, 4, 5)))
+static void fail(vfail *f, int check, int64_t key, const char *fmt, ...)
+{
+    if (!fail_before(check, key, f))
         return;
     f->check = check;
+    f->key = key;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->detail, sizeof f->detail, fmt, ap);
     va_end(ap);
+}
+
+/* Merge a thread's record into the rank's (inside a critical section). */
+static void fail_merge(vfail *f, const vfail *t)
+{
+    if (t->check < C_NONE && fail_before(t->check, t->key, f))
+        *f = *t;
 }
 
 int kern_vblock_owner(int64_t n, int p, int64_t v)
@@ -222,6 +263,7 @@ typedef struct vctx {
     int rank, nranks;
     int64_t n, first, count;
     int sssp;
+    const int64_t *parent;  /* this rank's block of parents (lazy look-ups) */
     int *scount, *sdispl, *rcount, *rdispl, *cursor; /* [nranks] each */
     MPI_Datatype t_i64, t_info;
 } vctx;
@@ -295,41 +337,59 @@ static inline int is_tight(double dv, double du_w)
 static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
                         vfail *f)
 {
-    for (int64_t i = 0; i < c->count; i++) {
-        int64_t v = c->first + i, p = parent[i];
-        if (p < -1 || p >= c->n) {
-            fail(f, C_RANGE, "vertex %" PRId64 " has parent %" PRId64 ", outside [-1, %" PRId64 ")",
-                 v, p, c->n);
-            continue;
+    #pragma omp parallel
+    {
+        vfail tf = {.check = C_NONE};
+        #pragma omp for schedule(static)
+        for (int64_t i = 0; i < c->count; i++) {
+            int64_t v = c->first + i, p = parent[i];
+            if (p < -1 || p >= c->n) {
+                fail(&tf, C_RANGE, i, "vertex %" PRId64 " has parent %" PRId64
+                     ", outside [-1, %" PRId64 ")", v, p, c->n);
+                continue;
+            }
+            if (v == root && p != root)
+                fail(&tf, C_ROOT, i, "parent of root %" PRId64 " is %" PRId64, v, p);
+            if (!dist)
+                continue;
+            double d = dist[i];
+            if (v == root && d != 0.0)
+                fail(&tf, C_ROOTDIST, i, "distance of root %" PRId64 " is %.17g", v, d);
+            if (p == -1 && !(isinf(d) && d > 0))
+                fail(&tf, C_AGREE, i, "vertex %" PRId64 " is unreached (parent -1) but has"
+                     " distance %.17g", v, d);
+            if (p != -1 && !isfinite(d))
+                fail(&tf, C_AGREE, i, "vertex %" PRId64 " has parent %" PRId64
+                     " but distance %.17g", v, p, d);
         }
-        if (v == root && p != root)
-            fail(f, C_ROOT, "parent of root %" PRId64 " is %" PRId64, v, p);
-        if (!dist)
-            continue;
-        double d = dist[i];
-        if (v == root && d != 0.0)
-            fail(f, C_ROOTDIST, "distance of root %" PRId64 " is %.17g", v, d);
-        if (p == -1 && !(isinf(d) && d > 0))
-            fail(f, C_AGREE, "vertex %" PRId64 " is unreached (parent -1) but has distance %.17g",
-                 v, d);
-        if (p != -1 && !isfinite(d))
-            fail(f, C_AGREE, "vertex %" PRId64 " has parent %" PRId64 " but distance %.17g", v, p, d);
+        #pragma omp critical(validate_fail)
+        fail_merge(f, &tf);
     }
+}
+
+/* Vertex v (known to be in [0, N)) is in this rank's block. */
+static inline int is_mine(const vctx *c, int64_t v)
+{
+    return (uint64_t)(v - c->first) < (uint64_t)c->count;
 }
 
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
- * chain reaches the root; failures are recorded in f. */
+ * chain reaches the root; failures are recorded in f. An ancestor in this
+ * rank's block is read in place (the answer may already include its jump
+ * of this round, as a remote one may); only the others are asked for, so
+ * at one rank nothing travels and a round is one parallel pass. */
 static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
                 vfail *f)
 {
     int rc = G5_OK;
     const uint32_t r32 = (uint32_t)root;
+    const int multi = c->nranks > 1;
     int64_t nb = (c->count + batch - 1) / batch;
-    int64_t *sq = g5_malloc((size_t)batch * sizeof *sq, "validation queries");
-    uint64_t *ans = g5_malloc((size_t)batch * sizeof *ans, "validation answers");
+    int64_t *sq = multi ? g5_malloc((size_t)batch * sizeof *sq, "validation queries") : NULL;
+    uint64_t *ans = multi ? g5_malloc((size_t)batch * sizeof *ans, "validation answers") : NULL;
     xbuf rq = {0}, ra = {0};
-    rc = g5_agree(c->comm, sq && ans ? G5_OK : G5_ERR_NOMEM);
+    rc = g5_agree(c->comm, (sq && ans) || !multi ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS) {
@@ -338,6 +398,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
     }
 
     int64_t pending = 0, newly = 0;
+    #pragma omp parallel for schedule(static) reduction(+ : pending, newly)
     for (int64_t i = 0; i < c->count; i++) {
         int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
@@ -362,51 +423,63 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
         for (int64_t bt = 0; bt < nb; bt++) {
             int64_t lo = bt * batch < c->count ? bt * batch : c->count;
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
-            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a < J_BROKEN && a != r32)
-                    c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
-            }
-            displs_from_counts(c);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a < J_BROKEN && a != r32)
-                    sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
-            }
-            int64_t nrecv;
-            G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
-            rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
-            G5_TRY(g5_agree(c->comm, rc));
-            const int64_t *q = rq.p;
-            uint64_t *aw = ra.p;
-            for (int64_t k = 0; k < nrecv; k++)
-                aw[k] = jw_get(jw, q[k] - c->first);
-            G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
-            /* apply in the order the queries were built */
-            displs_from_counts(c);
-            for (int64_t i = lo; i < hi; i++) {
-                uint32_t a = j_anc(jw_get(jw, i));
-                if (a >= J_BROKEN || a == r32)
-                    continue;
-                uint64_t x = ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
-                if (j_anc(x) >= J_BROKEN) {
-                    fail(f, C_CHAIN, "vertex %" PRId64 " has ancestor %" PRIu32
-                         " (parent %" PRId64 ") that is unreached (parent -1)",
-                         c->first + i, a, parent[i]);
-                    jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
-                    continue;
+            if (multi) {
+                /* ask the owners of the ancestors outside this block */
+                memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
+                        c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
                 }
-                jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
-                if (j_anc(x) == r32) newly++; else pending++;
+                displs_from_counts(c);
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
+                        sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
+                }
+                int64_t nrecv;
+                G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
+                rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
+                G5_TRY(g5_agree(c->comm, rc));
+                const int64_t *q = rq.p;
+                uint64_t *aw = ra.p;
+                for (int64_t k = 0; k < nrecv; k++)
+                    aw[k] = jw_get(jw, q[k] - c->first);
+                G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
+                displs_from_counts(c);
             }
+            /* apply; remote answers in the order the queries were built, so
+             * serial when there are any */
+            int64_t pd = 0, nw = 0;
+            #pragma omp parallel for if (!multi) schedule(static) reduction(+ : pd, nw)
+                for (int64_t i = lo; i < hi; i++) {
+                    uint32_t a = j_anc(jw_get(jw, i));
+                    if (a >= J_BROKEN || a == r32)
+                        continue;
+                    uint64_t x = is_mine(c, a) ? jw_get(jw, a - c->first)
+                                 : ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
+                    if (j_anc(x) >= J_BROKEN) {
+                        jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
+                        continue;
+                    }
+                    jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
+                    if (j_anc(x) == r32) nw++; else pd++;
+                }
+            pending += pd;
+            newly += nw;
         }
     }
+    /* one message for a chain that hit an unreached vertex (J_BROKEN) and
+     * one still pending (a cycle, or a broken chain not yet followed to its
+     * end: which of the two a vertex is at the end depends on timing) */
     for (int64_t i = 0; i < c->count; i++) {
         uint32_t a = j_anc(jw_get(jw, i));
-        if (a < J_BROKEN && a != r32)
-            fail(f, C_CHAIN, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %" PRId64
-                 " following parents: a cycle", c->first + i, parent[i], root);
+        if (a != J_UNREACHED && a != r32) {
+            fail(f, C_CHAIN, i, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %"
+                 PRId64 " following parents: a cycle, or an unreached vertex (parent -1) on the"
+                 " way", c->first + i, parent[i], root);
+            break;
+        }
     }
 out:
     free(sq);
@@ -416,14 +489,24 @@ out:
     return rc;
 }
 
+/* An answer's parent; P_LAZY (a reached vertex of this rank's block whose
+ * parent was not read yet) is looked up now: only an edge that could be its
+ * tree edge needs it, so most edges touch one array per endpoint. */
+#define P_LAZY ((int64_t)-2)
+static inline int64_t parent_of(const vctx *c, const vinfo *x, int64_t v)
+{
+    return x->parent == P_LAZY ? c->parent[v - c->first] : x->parent;
+}
+
 /* Check one edge between u and v given both endpoints' answers; returns the
  * number of endpoints confirmed (written to conf[0..1]). */
-static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, const vinfo *iu,
+static inline int check_edge(const vctx *c, int64_t key, int64_t u, int64_t v, double w,
+                             const vinfo *iu,
                              const vinfo *iv, int64_t *conf, vfail *f, int64_t *counted)
 {
     int ru = iu->parent != -1, rv = iv->parent != -1, nc = 0;
     if (ru != rv) {
-        fail(f, C_REACH, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
+        fail(f, C_REACH, key, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
              " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
         return 0;
     }
@@ -434,19 +517,19 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
     if (c->sssp) {
         double uw = du + w, vw = dv + w;
         if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
-            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
+            fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
                  " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
-        if (iv->parent == u && is_tight(dv, uw))
+        if (is_tight(dv, uw) && parent_of(c, iv, v) == u)
             conf[nc++] = v;
-        if (iu->parent == v && is_tight(du, vw))
+        if (is_tight(du, vw) && parent_of(c, iu, u) == v)
             conf[nc++] = u;
     } else {
         if (dv > du + 1 || du > dv + 1)
-            fail(f, C_RELAX, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
+            fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
                  du, dv);
-        if (iv->parent == u && dv == du + 1)
+        if (dv == du + 1 && parent_of(c, iv, v) == u)
             conf[nc++] = v;
-        if (iu->parent == v && du == dv + 1)
+        if (du == dv + 1 && parent_of(c, iu, u) == v)
             conf[nc++] = u;
     }
     return nc;
@@ -455,145 +538,284 @@ static inline int check_edge(const vctx *c, int64_t u, int64_t v, double w, cons
 /* The bit of vertex i in a bitmap. */
 static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
 
-/* Phase 3: the edge stream, answering for this rank's block from parent
- * and dist (SSSP) or the jump words jw (BFS: their hops are the depths). Per chunk: owners of the endpoints (parallel),
- * query slots by a counting sort (serial, no divisions), the exchange, the
- * answers (parallel), the edge checks (parallel, thread-local failure
- * records merged by priority), and the confirmations. */
-static int check_edges(vctx *c, const kern_edge_reader *rd, const int64_t *parent,
-                       const float *dist, const uint64_t *jw, uint8_t *confirmed,
-                       int64_t *nedge, vfail *f)
+/* The answer for vertex v of this rank's block, from one array: BFS reads
+ * the edge word (depth << 32 | parent, made after the jump), SSSP the
+ * distance alone (finite exactly when reached: phase 1 checked it), with
+ * the parent left P_LAZY. */
+static inline vinfo local_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
+{
+    int64_t i = v - c->first;
+    if (dist) {
+        double d = dist[i];
+        return (vinfo){.parent = isinf(d) ? -1 : P_LAZY, .val = d};
+    }
+    uint64_t x = jw[i];
+    return (vinfo){.parent = j_anc(x) == J_UNREACHED ? -1 : (int64_t)j_anc(x), .val = (double)j_hops(x)};
+}
+
+/* The same, complete, for another rank. */
+static inline vinfo answer_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
+{
+    vinfo a = local_info(c, dist, jw, v);
+    if (a.parent == P_LAZY)
+        a.parent = c->parent[v - c->first];
+    return a;
+}
+
+/* Mark vertex i of this rank's block confirmed; threads may share a byte. */
+static inline void mark(uint8_t *confirmed, int64_t i)
+{
+    __atomic_fetch_or(&confirmed[i >> 3], (uint8_t)(1u << (i & 7)), __ATOMIC_RELAXED);
+}
+
+/* Piece k of this rank's edge block: pieces are aligned on global multiples
+ * of `chunk`, so with the file's chunk rows (validate_bfs.c) each read is one
+ * whole stored chunk. Reads *m edges into ed (and wt). */
+static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst, int64_t ecount,
+                      int64_t k, int64_t *ed, float *wt, int64_t *m)
+{
+    int64_t eend = efirst + ecount;
+    int64_t s0 = (efirst / chunk + k) * chunk, s1 = s0 + chunk;
+    s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
+    s1 = s1 > eend ? eend : s1;
+    *m = s1 > s0 ? s1 - s0 : 0;
+    return rd->read(rd->ctx, s0, *m, ed, wt);
+}
+
+/* P > 1: the queries of one chunk for other ranks' vertices. slot[2j + e]
+ * gets the index in sq (grown as needed) of endpoint e of edge j when another
+ * rank owns it, -1 when this rank does or the edge is a self-loop; scount
+ * and sdispl describe sq. A parallel counting sort over nb blocks of edges
+ * (bcount: [nb][nranks]), so the order of sq does not depend on the thread
+ * count. Not collective; an out-of-range endpoint is reported in *bad (the
+ * first such edge, -1: none) and nothing is routed. */
+static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, int *bcount,
+                         int nb, xbuf *sq, int64_t *bad)
+{
+    const int p = c->nranks;
+    int64_t first_bad = INT64_MAX;
+    #pragma omp parallel for schedule(static, 1) reduction(min : first_bad)
+    for (int b = 0; b < nb; b++) {
+        int *cnt = bcount + (size_t)b * p;
+        memset(cnt, 0, (size_t)p * sizeof *cnt);
+        for (int64_t j = m * b / nb; j < m * (b + 1) / nb; j++) {
+            int64_t u = ed[2 * j], v = ed[2 * j + 1];
+            slot[2 * j] = slot[2 * j + 1] = -1;
+            if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+                first_bad = j < first_bad ? j : first_bad;
+                continue;
+            }
+            if (u == v)
+                continue;
+            for (int e = 0; e < 2; e++) {
+                int64_t x = ed[2 * j + e];
+                if (!is_mine(c, x)) {
+                    int r = kern_vblock_owner(c->n, p, x);
+                    slot[2 * j + e] = r;
+                    cnt[r]++;
+                }
+            }
+        }
+    }
+    *bad = first_bad == INT64_MAX ? -1 : first_bad;
+    if (*bad >= 0)
+        return G5_OK;
+    /* offsets: rank r's queries from block 0, then block 1, ... */
+    int64_t tot = 0;
+    for (int r = 0; r < p; r++) {
+        c->sdispl[r] = (int)tot;
+        for (int b = 0; b < nb; b++) {
+            int k = bcount[(size_t)b * p + r];
+            bcount[(size_t)b * p + r] = (int)tot;
+            tot += k;
+        }
+        c->scount[r] = (int)(tot - c->sdispl[r]);
+    }
+    int rc = xbuf_need(sq, (size_t)(tot ? tot : 1) * sizeof(int64_t), "validation queries");
+    if (rc != G5_OK)
+        return rc;
+    int64_t *q = sq->p;
+    #pragma omp parallel for schedule(static, 1)
+    for (int b = 0; b < nb; b++) {
+        int *off = bcount + (size_t)b * p;
+        for (int64_t t = 2 * (m * b / nb); t < 2 * (m * (b + 1) / nb); t++)
+            if (slot[t] >= 0) {
+                int32_t s = off[slot[t]]++;
+                q[s] = ed[t];
+                slot[t] = s;
+            }
+    }
+    return G5_OK;
+}
+
+/* Phase 3: the edge stream, answering from parent and dist (SSSP) or the
+ * jump words jw (BFS: their hops are the depths). Endpoints in this rank's
+ * block are answered in place; only the others travel (at one rank nothing
+ * does). Per chunk: route the remote endpoints (parallel counting sort), the
+ * exchange, their answers (parallel), then the edge checks (parallel,
+ * dynamic, thread-local failure records merged by priority) while the
+ * master thread reads the next chunk into the second buffer (HDF5 and MPI
+ * are called from the master thread only: MPI_THREAD_FUNNELED), then the
+ * confirmations: marked in place for this rank's vertices, sent to their
+ * owners for the others. */
+static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
+                       const uint64_t *jw, uint8_t *confirmed, int64_t *nedge, vfail *f)
 {
     int rc = G5_OK;
+    const int multi = c->nranks > 1;
     int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
     if (chunk > ((int64_t)1 << 24))
         chunk = (int64_t)1 << 24;
     int64_t efirst, ecount;
     kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
-    /* pieces aligned on global multiples of chunk: with the file's chunk
-     * rows (validate_bfs.c) each read is one whole stored chunk */
-    const int64_t a0 = efirst / chunk, eend = efirst + ecount;
-    int64_t nchunks = ecount ? (eend - 1) / chunk - a0 + 1 : 0;
+    int64_t nchunks = ecount ? (efirst + ecount - 1) / chunk - efirst / chunk + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 
-    int64_t *ed = g5_malloc((size_t)chunk * 2 * sizeof *ed, "validation edge chunk");
-    float *wt = c->sssp ? g5_malloc((size_t)chunk * sizeof *wt, "validation weight chunk") : NULL;
-    int64_t *sq = g5_malloc((size_t)chunk * 2 * sizeof *sq, "validation queries");
-    vinfo *ans = g5_malloc((size_t)chunk * 2 * sizeof *ans, "validation answers");
-    int32_t *slot = g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots");
-    xbuf rq = {0}, ra = {0}, rcf = {0};
-    int64_t count_edges = 0;
-    rc = (ed && sq && ans && slot && (wt || !c->sssp)) ? G5_OK : G5_ERR_NOMEM;
+    /* blocks of the routing sort: a few per thread, fixed for the run */
+    int nb = multi ? 4 * omp_get_max_threads() : 0;
+    /* two chunk buffers when a thread can check one while the master reads
+     * the other; with one thread the read follows the checks in one buffer.
+     * Agreed: the read's place among the collectives depends on it. */
+    int dbl = omp_get_max_threads() > 1;
+    if (MPI_Allreduce(MPI_IN_PLACE, &dbl, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+    int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
+                      dbl ? g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")
+                          : NULL};
+    float *wt[2] = {NULL, NULL};
+    if (c->sssp) {
+        wt[0] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
+        wt[1] = dbl ? g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk") : NULL;
+    }
+    int32_t *slot = multi ? g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots")
+                          : NULL;
+    int *bcount = multi ? g5_malloc((size_t)nb * (size_t)c->nranks * sizeof *bcount,
+                                    "validation routing counts") : NULL;
+    xbuf sq = {0}, ans = {0}, rq = {0}, ra = {0}, rcf = {0};
+    int64_t count_edges = 0, m = 0;
+    rc = (ed[0] && (ed[1] || !dbl) && (!c->sssp || (wt[0] && (wt[1] || !dbl)))
+          && (!multi || (slot && bcount)))
+         ? G5_OK : G5_ERR_NOMEM;
     rc = g5_agree(c->comm, rc);
     if (rc != G5_OK)
         goto out;
+    if (nchunks > 0) {
+        rc = read_piece(rd, chunk, efirst, ecount, 0, ed[0], wt[0], &m);
+        G5_TRY(g5_agree(c->comm, rc));
+    }
 
     for (int64_t k = 0; k < nchunks; k++) {
-        int64_t s0 = (a0 + k) * chunk, s1 = s0 + chunk;
-        s0 = s0 < efirst ? efirst : s0 > eend ? eend : s0;
-        s1 = s1 > eend ? eend : s1;
-        int64_t lo = s0 - efirst, m = s1 > s0 ? s1 - s0 : 0;
-        rc = rd->read(rd->ctx, efirst + lo, m, ed, wt);
-        G5_TRY(g5_agree(c->comm, rc));
-
-        /* owners of both endpoints of every non-self-loop edge (-1: skip) */
-        int64_t bad = -1;
-        #pragma omp parallel for schedule(static) reduction(max : bad)
-        for (int64_t j = 0; j < m; j++) {
-            int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            if (u < 0 || u >= c->n || v < 0 || v >= c->n) {
-                bad = j > bad ? j : bad;
-                slot[2 * j] = slot[2 * j + 1] = -1;
-            } else if (u == v) {
-                slot[2 * j] = slot[2 * j + 1] = -1;
-            } else {
-                slot[2 * j] = kern_vblock_owner(c->n, c->nranks, u);
-                slot[2 * j + 1] = kern_vblock_owner(c->n, c->nranks, v);
-            }
-        }
-        if (bad >= 0)
-            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
-                          ") has a vertex outside [0, %" PRId64 ")", efirst + lo + bad,
-                          ed[2 * bad], ed[2 * bad + 1], c->n);
-        G5_TRY(g5_agree(c->comm, rc));
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-        for (int64_t t = 0; t < 2 * m; t++)
-            if (slot[t] >= 0)
-                c->scount[slot[t]]++;
-        displs_from_counts(c);
-        for (int64_t t = 0; t < 2 * m; t++)
-            if (slot[t] >= 0) {
-                int32_t s = c->cursor[slot[t]]++;
-                sq[s] = ed[t];
-                slot[t] = s;
-            }
-        int64_t nrecv;
-        G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
-        rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
-        G5_TRY(g5_agree(c->comm, rc));
-        {
+        int64_t *ce = ed[dbl ? k & 1 : 0];
+        const float *cw = wt[dbl ? k & 1 : 0];
+        const vinfo *av = NULL;
+        int64_t bad = -1, pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
+        pfirst = pfirst < efirst ? efirst : pfirst;
+        if (multi) {
+            rc = route_queries(c, ce, m, slot, bcount, nb, &sq, &bad);
+            if (rc == G5_OK && bad >= 0)
+                rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                              ") has a vertex outside [0, %" PRId64 ")",
+                              pfirst + bad, ce[2 * bad], ce[2 * bad + 1], c->n);
+            G5_TRY(g5_agree(c->comm, rc));
+            int64_t nrecv;
+            G5_TRY(exchange(c, sq.p, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
+            int64_t nsent = c->sdispl[c->nranks - 1] + c->scount[c->nranks - 1];
+            rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
+            if (rc == G5_OK)
+                rc = xbuf_need(&ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
+            G5_TRY(g5_agree(c->comm, rc));
             const int64_t *q = rq.p;
             vinfo *a = ra.p;
             #pragma omp parallel for schedule(static)
-            for (int64_t t = 0; t < nrecv; t++) {
-                int64_t i = q[t] - c->first;
-                a[t].parent = parent[i];
-                a[t].val = dist ? (double)dist[i] : (double)j_hops(jw[i]);
-            }
+            for (int64_t t = 0; t < nrecv; t++)
+                a[t] = answer_info(c, dist, jw, q[t]);
+            G5_TRY(reply(c, ra.p, c->t_info, ans.p, "endpoint"));
+            av = ans.p;
         }
-        G5_TRY(reply(c, ra.p, c->t_info, ans, "endpoint"));
 
-        /* check each edge; confirmed endpoints are gathered into sq (free
-         * again: its queries have been answered) */
-        int64_t nconf = 0, counted = 0;
-        #pragma omp parallel reduction(+ : counted)
+        /* check each edge of chunk k while the master reads chunk k + 1;
+         * remote confirmed endpoints are gathered into sq (its queries have
+         * been answered; one confirmation per remote endpoint at most) */
+        int64_t nconf = 0, counted = 0, first_bad = INT64_MAX, mnext = 0;
+        int rrc = G5_OK;
+        int64_t *cq = sq.p;
+        #pragma omp parallel reduction(+ : counted) reduction(min : first_bad)
         {
             vfail tf = {.check = C_NONE};
-            #pragma omp for schedule(static)
+            #pragma omp master
+            if (dbl && k + 1 < nchunks)
+                rrc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[(k + 1) & 1],
+                                 wt[(k + 1) & 1], &mnext);
+            #pragma omp for schedule(dynamic, 4096) nowait
             for (int64_t j = 0; j < m; j++) {
-                if (slot[2 * j] < 0)
+                int64_t u = ce[2 * j], v = ce[2 * j + 1];
+                if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+                    first_bad = j < first_bad ? j : first_bad;
                     continue;
+                }
+                if (u == v)
+                    continue;
+                vinfo iu = is_mine(c, u) ? local_info(c, dist, jw, u) : av[slot[2 * j]];
+                vinfo iv = is_mine(c, v) ? local_info(c, dist, jw, v) : av[slot[2 * j + 1]];
                 int64_t cf[2];
-                double w = c->sssp ? (double)wt[j] : 1.0;
-                int nc = check_edge(c, ed[2 * j], ed[2 * j + 1], w, &ans[slot[2 * j]],
-                                    &ans[slot[2 * j + 1]], cf, &tf, &counted);
+                double w = c->sssp ? (double)cw[j] : 1.0;
+                int nc = check_edge(c, pfirst + j, u, v, w, &iu, &iv, cf, &tf, &counted);
                 for (int x = 0; x < nc; x++) {
+                    if (is_mine(c, cf[x])) {
+                        mark(confirmed, cf[x] - c->first);
+                        continue;
+                    }
                     int64_t at;
                     #pragma omp atomic capture
                     at = nconf++;
-                    sq[at] = cf[x];
+                    cq[at] = cf[x];
                 }
             }
-            if (tf.check < C_NONE) {
-                #pragma omp critical(validate_fail)
-                fail(f, tf.check, "%s", tf.detail);
-            }
+            #pragma omp critical(validate_fail)
+            fail_merge(f, &tf);
         }
         count_edges += counted;
+        if (first_bad != INT64_MAX)
+            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                          ") has a vertex outside [0, %" PRId64 ")", pfirst + first_bad,
+                          ce[2 * first_bad], ce[2 * first_bad + 1], c->n);
+        else
+            rc = rrc;
+        G5_TRY(g5_agree(c->comm, rc));
 
-        /* bucket confirmations by owner: counting sort from sq into ed's
-         * memory, whose edges are no longer needed */
-        int64_t *cbuf = ed;
-        memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-        for (int64_t t = 0; t < nconf; t++)
-            c->scount[kern_vblock_owner(c->n, c->nranks, sq[t])]++;
-        displs_from_counts(c);
-        for (int64_t t = 0; t < nconf; t++)
-            cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, sq[t])]++] = sq[t];
-        G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
-        const int64_t *cv = rcf.p;
-        for (int64_t t = 0; t < nrecv; t++)
-            confirmed[(cv[t] - c->first) >> 3] |= (uint8_t)(1u << ((cv[t] - c->first) & 7));
+        if (multi) {
+            /* bucket remote confirmations by owner: counting sort from sq
+             * into this chunk's edge buffer, no longer needed */
+            int64_t *cbuf = ce, nrecv;
+            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+            for (int64_t t = 0; t < nconf; t++)
+                c->scount[kern_vblock_owner(c->n, c->nranks, cq[t])]++;
+            displs_from_counts(c);
+            for (int64_t t = 0; t < nconf; t++)
+                cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, cq[t])]++] = cq[t];
+            G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
+            const int64_t *cv = rcf.p;
+            for (int64_t t = 0; t < nrecv; t++)
+                mark(confirmed, cv[t] - c->first);
+        }
+        if (!dbl && k + 1 < nchunks) {
+            rc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[0], wt[0], &mnext);
+            G5_TRY(g5_agree(c->comm, rc));
+        }
+        m = mnext;
     }
     if (MPI_Allreduce(&count_edges, nedge, 1, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 out:
-    free(ed);
-    free(wt);
-    free(sq);
-    free(ans);
+    free(ed[0]);
+    free(ed[1]);
+    free(wt[0]);
+    free(wt[1]);
     free(slot);
+    free(bcount);
+    free(sq.p);
+    free(ans.p);
     free(rq.p);
     free(ra.p);
     free(rcf.p);
@@ -658,25 +880,38 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         batch = (int64_t)1 << 24;
     rc = jump(&c, root, parent, jw, batch, &f);
     G5_TRY(agree_fail(&c, &f, root, rc));
+    c.parent = parent;
+    if (!dist) {
+        /* every chain reached the root: the ancestor halves are all the
+         * root's, so they take the parent (depth << 32 | parent), and
+         * answers read one word */
+        #pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < c.count; i++)
+            jw.w[i] = j_word(parent[i] == -1 ? J_UNREACHED : (uint32_t)parent[i], j_hops(jw.w[i]));
+    }
     int64_t nedge = 0;
     if (dist) {             /* SSSP answers from dist: the words are done */
         free(own_jw);
         own_jw = NULL;
     }
-    rc = check_edges(&c, rd, parent, dist, jw.w, confirmed, &nedge, &f);
-    if (rc == G5_OK)
-        for (int64_t i = 0; i < c.count; i++) {
-            int64_t v = c.first + i;
-            if (parent[i] != -1 && v != root && !bit_get(confirmed, i)) {
-                if (dist)
-                    fail(&f, C_TREE, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
-                         ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
-                         v, dist[i], parent[i], v, v, parent[i]);
-                else
-                    fail(&f, C_TREE, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
-                         ") is not an input edge", v, parent[i], v);
-            }
-        }
+    rc = check_edges(&c, rd, dist, jw.w, confirmed, &nedge, &f);
+    int64_t unconf = INT64_MAX;       /* the first reached vertex left unconfirmed */
+    if (rc == G5_OK) {
+        #pragma omp parallel for schedule(static) reduction(min : unconf)
+        for (int64_t i = 0; i < c.count; i++)
+            if (parent[i] != -1 && c.first + i != root && !bit_get(confirmed, i) && i < unconf)
+                unconf = i;
+    }
+    if (unconf != INT64_MAX) {
+        int64_t i = unconf, v = c.first + i;
+        if (dist)
+            fail(&f, C_TREE, i, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
+                 ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
+                 v, dist[i], parent[i], v, v, parent[i]);
+        else
+            fail(&f, C_TREE, i, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
+                 ") is not an input edge", v, parent[i], v);
+    }
     G5_TRY(agree_fail(&c, &f, root, rc));
     if (nedge_out)
         *nedge_out = nedge;

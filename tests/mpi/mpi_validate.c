@@ -14,6 +14,7 @@
  * chunks, uneven per rank) and in one chunk.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -489,6 +490,101 @@ static int t_read_failure_agreed(void)
     return ok;
 }
 
+/* ---- malformed input ------------------------------------------------------ */
+/* An edge with an endpoint outside [0, N) is refused as a format error
+ * naming the edge, on every rank, whether the edge is in the first, a
+ * middle or the last chunk (the edge checks run one chunk behind the read). */
+static int t_edge_outside_range_is_refused(void)
+{
+    int ok = 1;
+    const int at[3] = {0, M / 2 + 1, M - 1};
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 2; c++) {
+            int e = at[a];
+            int64_t keep = E[e][1];
+            E[e][1] = N + 3;
+            chunk = c ? 1 << 20 : 5;
+            int64_t nedge = -7;
+            int rc = run_validate(bfs_parent, NULL, &nedge, -1);
+            char want[128];
+            snprintf(want, sizeof want, "edge %d = (%lld, %d) has a vertex outside [0, %d)", e,
+                     (long long)E[e][0], N + 3, N);
+            MT_CHECK(rc == G5_ERR_FORMAT, "edge %d chunk %lld: status %d (%s)", e,
+                     (long long)chunk, rc, g5_error_msg());
+            MT_CHECK(strstr(g5_error_msg(), want) != NULL, "edge %d chunk %lld: message '%s', "
+                     "expected '%s'", e, (long long)chunk, g5_error_msg(), want);
+            MT_CHECK(same_message_everywhere(), "edge %d: ranks disagree", e);
+            MT_CHECK(nedge == -7, "edge %d: nedge written on failure", e);
+            rc = run_validate(sp_parent, sp_dist, NULL, -1);
+            MT_CHECK(rc == G5_ERR_FORMAT && strstr(g5_error_msg(), want) != NULL,
+                     "SSSP, edge %d chunk %lld: status %d (%s)", e, (long long)chunk, rc,
+                     g5_error_msg());
+            E[e][1] = keep;
+            chunk = 5;
+        }
+    return ok;
+}
+
+/* ---- thread counts ---------------------------------------------------------- */
+/* The edge checks run on the threads while the master thread reads the next
+ * chunk, and at one rank the jump rounds are parallel passes: correct trees
+ * pass with the same count and planted errors are caught by the same check,
+ * with the same message, at 1, 2 and 3 threads, and with different thread
+ * counts on different ranks. */
+static int t_same_results_at_1_2_and_3_threads(void)
+{
+    int ok = 1, keep = omp_get_max_threads();
+    static char msg1[2][2][1024];
+    for (int nt = 1; nt <= 3; nt++) {
+        omp_set_num_threads(nt);
+        MT_CHECK(t_correct_bfs_passes(), "%d threads: correct BFS tree", nt);
+        MT_CHECK(t_correct_sssp_passes(), "%d threads: correct SSSP tree", nt);
+        MT_CHECK(t_other_bfs_tree_passes(), "%d threads: other BFS tree", nt);
+        MT_CHECK(t_bfs_cycle(), "%d threads: BFS cycle", nt);
+        MT_CHECK(t_bfs_wrong_parent_not_an_edge(), "%d threads: BFS non-edge parent", nt);
+        MT_CHECK(t_bfs_level_skip(), "%d threads: BFS level skip", nt);
+        MT_CHECK(t_sssp_distance_too_long(), "%d threads: SSSP distance too long", nt);
+        MT_CHECK(t_sssp_distance_too_short(), "%d threads: SSSP distance too short", nt);
+        MT_CHECK(t_sssp_tree_edge_not_in_graph(), "%d threads: SSSP non-edge parent", nt);
+        MT_CHECK(t_edge_outside_range_is_refused(), "%d threads: edge out of range", nt);
+        /* the same message word for word: among failures of one check the
+         * one of the smallest vertex or edge index is reported */
+        int64_t cyc[N];
+        memcpy(cyc, bfs_parent, sizeof cyc);
+        cyc[perm(10)] = perm(10);
+        float far[N];
+        memcpy(far, sp_dist, sizeof far);
+        for (int64_t v = 0; v < N; v++)
+            if (sp_parent[v] >= 0 && v != ROOT)
+                far[v] += 4.0f;    /* every edge from the root's neighbours shortens */
+        const int64_t *pp[2] = {cyc, sp_parent};
+        const float *dd[2] = {NULL, far};
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 2; c++) {
+                chunk = c ? 1 << 20 : 5;
+                int rc = run_validate(pp[k], dd[k], NULL, -1);
+                MT_CHECK(rc == G5_ERR_VALIDATE, "%d threads, case %d: status %d", nt, k, rc);
+                if (nt == 1)
+                    snprintf(msg1[k][c], sizeof msg1[k][c], "%s", g5_error_msg());
+                MT_CHECK(strcmp(g5_error_msg(), msg1[k][c]) == 0, "%d threads, case %d, chunk "
+                         "%lld: '%s', at 1 thread '%s'", nt, k, (long long)chunk, g5_error_msg(),
+                         msg1[k][c]);
+            }
+        chunk = 5;
+    }
+    /* ranks with different thread counts (one chunk buffer on rank 0, two
+     * elsewhere) still meet in the same collectives */
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    omp_set_num_threads(rank == 0 ? 1 : 2);
+    MT_CHECK(t_correct_bfs_passes(), "mixed threads: correct BFS tree");
+    MT_CHECK(t_correct_sssp_passes(), "mixed threads: correct SSSP tree");
+    MT_CHECK(t_sssp_distance_too_short(), "mixed threads: SSSP distance too short");
+    MT_CHECK(t_edge_outside_range_is_refused(), "mixed threads: edge out of range");
+    omp_set_num_threads(keep);
+    return ok;
+}
+
 /* ---- validation in borrowed memory ----------------------------------------- */
 /* Lend `bytes` of memory filled with 0xA5 and run the correct trees and two
  * planted errors of each kernel through it: the same statuses, messages and
@@ -580,7 +676,8 @@ static int t_lent_memory_gives_the_same_results(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* as common/main.c */
     build_graph();
     serial_trees();
     MT_RUN(t_correct_bfs_passes);
@@ -602,6 +699,8 @@ int main(int argc, char **argv)
     MT_RUN(t_sssp_tree_edge_not_in_graph);
     MT_RUN(t_sssp_cycle);
     MT_RUN(t_read_failure_agreed);
+    MT_RUN(t_edge_outside_range_is_refused);
+    MT_RUN(t_same_results_at_1_2_and_3_threads);
     MT_RUN(t_lent_memory_gives_the_same_results);
     return mt_finish();
 }

@@ -431,6 +431,14 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
  * for a few percent of the edges at random: as a branch it cost a
  * misprediction each), then the unions. *bad: the smallest index of an
  * edge with a vertex outside [0, n), if below. */
+/* Candidates ahead of the union at which the parent entries of both ends
+ * are prefetched (for writing: the union may hook or halve there). The
+ * candidates' ends are random vertices, so each find starts with a miss
+ * in the 4 n-byte parent array; issued one union at a time those misses
+ * form one dependent chain, prefetched they overlap. The sample's unions
+ * prefetch the same distance ahead in the edge list. */
+#define CC_AHEAD 16
+
 static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
                        uint64_t *giant, int32_t *restrict buf, int64_t *bad)
 {
@@ -449,6 +457,10 @@ static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int
     }
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = buf[2 * j], v = buf[2 * j + 1];
+        if (j + CC_AHEAD < k) {
+            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD)]], 1);
+            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD) + 1]], 1);
+        }
         if (u == v)
             continue;
         uf_union(parent, u, v);
@@ -507,6 +519,13 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < sample; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+            if (i + CC_AHEAD < sample) {
+                const uint64_t pu = (uint64_t)edges[2 * (i + CC_AHEAD)], pv = (uint64_t)edges[2 * (i + CC_AHEAD) + 1];
+                if (pu < (uint64_t)n && pv < (uint64_t)n) {
+                    __builtin_prefetch(&parent[pu], 1);
+                    __builtin_prefetch(&parent[pv], 1);
+                }
+            }
             if (u >= (uint64_t)n || v >= (uint64_t)n) {
                 if (i < bad)
                     bad = i;

@@ -436,7 +436,8 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
  * candidates' ends are random vertices, so each find starts with a miss
  * in the 4 n-byte parent array; issued one union at a time those misses
  * form one dependent chain, prefetched they overlap. The sample's unions
- * prefetch the same distance ahead in the edge list. */
+ * prefetch the same distance ahead in the edge list, and the scan path the
+ * root entries of its candidates (scan_chunk, link_pending). */
 #define CC_AHEAD 16
 
 static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
@@ -658,6 +659,10 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
      * the rest. */
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = out[2 * j], v = out[2 * j + 1];
+        if (j + CC_AHEAD < k) {
+            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD)]]);
+            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD) + 1]]);
+        }
         const int32_t ru = LD(root[u]), rv = LD(root[v]);
         out[2 * kk] = u;
         out[2 * kk + 1] = v;
@@ -673,8 +678,13 @@ static void link_pending(cc_forest *f, const int32_t *p, const int64_t *kept, in
 {
     for (int64_t c = 0; c < nch; c++) {
         const int32_t *q = p + 2 * c * CC_CHUNK;
-        for (int64_t k = 0; k < kept[c]; k++)
+        for (int64_t k = 0; k < kept[c]; k++) {
+            if (k + CC_AHEAD < kept[c]) {
+                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD)]], 1);
+                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD) + 1]], 1);
+            }
             link_mark(f, q[2 * k], q[2 * k + 1], giant, groot);
+        }
     }
 }
 

@@ -31,7 +31,8 @@
  * bytes, stays in L2 where the 4 n-byte arrays do not) while every vertex
  * is pointed straight at its root. The rest is scanned in chunks: an edge
  * with both ends marked is dropped on two bit tests (branch-free), the
- * others are linked at once by the thread that read them, and a vertex
+ * others are linked at once by the thread that read them (the parent
+ * entries of the candidate CC_AHEAD places ahead prefetched), and a vertex
  * that joins a marked one gets its bit. The root vector and the son lists
  * are built once, at the end, by all threads (son_lists_parallel), which
  * also make the bitmap exact for later calls. Before, the sample was

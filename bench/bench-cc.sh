@@ -5,7 +5,10 @@
 # the same run, at 1 rank x 1 and 2 threads and 2 ranks x 1 thread, all on
 # the generator's own edge list (seed 1, as `g500 gen --scale S` writes it);
 # `stream` (one read of the edge list) is the bandwidth ceiling. Then the
-# whole stage (read, compute, write) with bin/g500, with its phase times.
+# whole stage (read, compute, write) with bin/g500, with its phase times,
+# the read overlapped with the link and duplicate hashing (--overlap on)
+# and not (off), alternated, medians of REPS; "compute" is what is left
+# after the read, the CPU times tell what an idle machine would take.
 # Ratios are against the plain baseline of the same SCALE in this run.
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
@@ -39,28 +42,46 @@ for s in $SCALES; do
     done
     for line in "$(grep '^counts' <<<"$a")" "$(grep '^counts' <<<"$b")" "$(grep '^counts' <<<"$c")"; do
         [ -n "$line" ] || continue
-        printf 'SCALE %s counts ranks=%s threads=%s separate %.3fs fused %.3fs (edge counts + duplicates)\n' "$s" \
-            "$(field ranks "$line")" "$(field threads "$line")" "$(field separate "$line")" "$(field fused "$line")"
+        printf 'SCALE %s counts ranks=%s threads=%s separate %.3fs fused %.3fs pieces %.3fs (edge counts + duplicates)\n' \
+            "$s" "$(field ranks "$line")" "$(field threads "$line")" "$(field separate "$line")" \
+            "$(field fused "$line")" "$(field pieces "$line")"
     done
     if "$G500" gen --help >/dev/null 2>&1; then
         "$G500" gen -s "$s" -o "$TMP/e$s.h5" --force >/dev/null 2>&1 || { echo "gen failed"; continue; }
         m=$((16 << s))
+        # the whole stage with the read overlapped (--overlap on: link and
+        # duplicate hashing of piece k while piece k + 1 is read) and not
+        # (off: read, then compute), alternated REPS times; medians
         for cfg in "1 1" "1 2" "2 1"; do
             set -- $cfg
-            t0=$(date +%s.%N)
-            out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
-                --force --threads "$2" 2>&1) || { echo "components failed"; break; }
-            t1=$(date +%s.%N)
-            # phases from the progress lines: read, compute (of which the
-            # duplicate count), write, whole stage inside the program
-            rd=$(sed -nE 's/.*read in ([0-9.]+)s.*/\1/p' <<<"$out")
-            cp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' <<<"$out")
-            du=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
-            wr=$(sed -nE 's/.*in ([0-9.]+)s; whole stage.*/\1/p' <<<"$out")
-            st=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
-            awk -v s="$s" -v p="$1" -v t="$2" -v a="$t0" -v b="$t1" -v m="$m" -v rd="$rd" -v cp="$cp" \
-                -v du="$du" -v wr="$wr" -v st="$st" \
-                'BEGIN{printf "SCALE %s whole  ranks=%s threads=%s read %.2fs compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f; %.2fs with mpirun\n", s, p, t, rd, cp, du, wr, st, m/st, cp/rd, b-a}'
+            : >"$TMP/whole"
+            for r in $(seq "$REPS"); do
+                for ov in off on; do
+                    out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
+                        --force --threads "$2" --overlap "$ov" 2>&1) || { echo "components failed: $out"; break 2; }
+                    # phases from the progress lines: read (with what ran
+                    # under it), the reader's and compute thread's CPU time
+                    # in it, compute after the read (of which the duplicate
+                    # count), write, whole stage inside the program
+                    rd=$(sed -nE 's/.*read in ([0-9.]+)s.*/\1/p' <<<"$out")
+                    cr=$(sed -nE 's/.*CPU time of the reader ([0-9.]+)s.*/\1/p' <<<"$out")
+                    cu=$(sed -nE 's/.*of the compute thread ([0-9.]+)s.*/\1/p' <<<"$out")
+                    cp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' <<<"$out")
+                    du=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
+                    wr=$(sed -nE 's/.*in ([0-9.]+)s; whole stage.*/\1/p' <<<"$out")
+                    st=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
+                    echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st" >>"$TMP/whole"
+                done
+            done
+            for ov in off on; do
+                grep "^$ov " "$TMP/whole" | awk -v s="$s" -v p="$1" -v t="$2" -v m="$m" -v ov="$ov" '
+                    { for (k = 2; k <= 8; k++) v[k, NR] = $k; n = NR }
+                    function med(k,   a, i, j, x) { for (i = 1; i <= n; i++) a[i] = v[k, i];
+                        for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+                        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (CPU reader %.2fs, compute thread %.2fs) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f\n",
+                        s, p, t, ov, med(2), med(3), med(4), med(5), med(6), med(7), med(8), m / med(8), med(5) / med(2) }'
+            done
         done
     fi
 done

@@ -25,7 +25,10 @@
  *   counts  the statistics pass over the slab with the labels of stage:
  *           cc_count_edges then cc_count_distinct (separate=), against
  *           cc_count_edges_distinct, which takes the edge counts in the
- *           duplicate count's first pass (fused=), alternated per rep.
+ *           duplicate count's first pass (fused=), and cc_count_edges with
+ *           the duplicate count in pieces of 1 Mi tuples, as the command
+ *           adds them while reading (pieces=: create, adds, finish, all
+ *           timed), alternated per rep.
  * Prints one line per measure: "name ranks threads seconds edges_per_s".
  * Usage: mpirun -np P bench_cc SCALE THREADS [REPS]
  */
@@ -194,28 +197,40 @@ int main(int argc, char **argv)
                    res->t_merge, res->t_label, res->t_count, res->t_distinct, (long long)res->ncomp,
                    res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
         if (r == reps - 1) {
-            /* counts: separate and fused, alternated, on the same labels */
-            double ts[32], tf[32];
+            /* counts: separate, fused and in pieces, alternated, on the
+             * same labels */
+            double tv[3][32];
             int64_t *ce = calloc((size_t)res->ncomp + 1, sizeof *ce), x[2], d;
             for (int q = 0; q < reps; q++) {
-                for (int fused = 0; fused < 2; fused++) {
+                for (int how = 0; how < 3; how++) {
                     x[0] = x[1] = 0;
                     MPI_Barrier(MPI_COMM_WORLD);
                     t0 = g5_now();
-                    if (fused) {
+                    if (how == 1) {
                         cc_count_edges_distinct(MPI_COMM_WORLD, n, res->label, e, count, threads, ce, &x[0],
                                                 &x[1], &d);
-                    } else {
+                    } else if (how == 0) {
                         cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
                         cc_count_distinct(MPI_COMM_WORLD, n, e, count, threads, &d);
+                    } else {
+                        cc_dup *dp = NULL;
+                        const int64_t piece = (int64_t)1 << 20;
+                        if (cc_dup_create(MPI_COMM_WORLD, n, count, threads, &dp) != G5_OK)
+                            return 1;
+                        for (int64_t i = 0; i < count; i += piece)
+                            cc_dup_add(dp, e + 2 * i, count - i < piece ? count - i : piece);
+                        cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
+                        cc_dup_finish(MPI_COMM_WORLD, dp, e, count, &d);
+                        cc_dup_free(&dp);
                     }
-                    (fused ? tf : ts)[q] = g5_now() - t0;
-                    MPI_Allreduce(MPI_IN_PLACE, &(fused ? tf : ts)[q], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+                    tv[how][q] = g5_now() - t0;
+                    MPI_Allreduce(MPI_IN_PLACE, &tv[how][q], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
                 }
             }
             if (rank == 0)
-                printf("counts ranks=%d threads=%d scale=%d separate=%.4f fused=%.4f (edges per component + "
-                       "duplicates, median of %d)\n", p, threads, scale, median(ts, reps), median(tf, reps), reps);
+                printf("counts ranks=%d threads=%d scale=%d separate=%.4f fused=%.4f pieces=%.4f (edges per "
+                       "component + duplicates, median of %d)\n", p, threads, scale, median(tv[0], reps),
+                       median(tv[1], reps), median(tv[2], reps), reps);
             free(ce);
         }
         cc_result_free(&res);

@@ -262,6 +262,10 @@ typedef struct io_edges io_edges;
 int io_edges_open(MPI_Comm comm, const char *path, io_edges **out);
 const io_edges_meta *io_edges_get_meta(const io_edges *f);
 const char *io_edges_path(const io_edges *f);
+/* Rows per chunk of /edges (0 if the dataset is contiguous), read at open:
+ * a reader that splits its slab into pieces cuts them at multiples of it,
+ * so no chunk is read and checksummed twice. Not collective. */
+int64_t io_edges_chunk_rows(const io_edges *f);
 /* io_file_set_checksum_verify for the edges file. */
 void io_edges_set_checksum_verify(io_edges *f, int verify);
 /* Collective: every rank calls it the same number of times with its own

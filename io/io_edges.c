@@ -36,6 +36,7 @@ struct io_edges_writer {
 struct io_edges {
     io_file *f;
     io_edges_meta meta;
+    int64_t chunk_rows;     /* of /edges; 0: contiguous */
 };
 
 void io_edges_set_checksum_verify(io_edges *f, int verify)
@@ -186,6 +187,26 @@ static int read_int(io_file *f, const char *name, int64_t lo, int64_t hi, int *o
     return G5_OK;
 }
 
+/* Rows per chunk of /edges from its creation properties (0: contiguous or
+ * unreadable; the value only guides piece sizes, never correctness). The
+ * dataset creation properties are file metadata, the same on every rank. */
+static int64_t edges_chunk_rows(io_file *f)
+{
+    int64_t rows = 0;
+    hid_t d = H5Dopen2(io_file_hid(f), "/edges", H5P_DEFAULT), dcpl;
+    if (d < 0)
+        return 0;
+    dcpl = H5Dget_create_plist(d);
+    if (dcpl >= 0) {
+        hsize_t cd[2] = {0, 0};
+        if (H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_chunk(dcpl, 2, cd) >= 1)
+            rows = (int64_t)cd[0];
+        H5Pclose(dcpl);
+    }
+    H5Dclose(d);
+    return rows;
+}
+
 int io_edges_open(MPI_Comm comm, const char *path, io_edges **out)
 {
     int rc;
@@ -221,6 +242,7 @@ int io_edges_open(MPI_Comm comm, const char *path, io_edges **out)
     int64_t de[2] = {m->nedges, 2}, dw[1] = {m->nedges};
     G5_TRY(io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, de));
     G5_TRY(io_dataset_check(f, "/weights", H5T_FLOAT, 4, 1, dw));
+    e->chunk_rows = edges_chunk_rows(f);
 out:
     /* Metadata reads are collective (rank 0 reads, all see the same), so
      * the status is already symmetric; the agreement makes it certain. */
@@ -236,6 +258,7 @@ out:
 
 const io_edges_meta *io_edges_get_meta(const io_edges *f) { return &f->meta; }
 const char *io_edges_path(const io_edges *f) { return io_file_path(f->f); }
+int64_t io_edges_chunk_rows(const io_edges *f) { return f->chunk_rows; }
 
 int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges,
                        float *weights)

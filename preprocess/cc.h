@@ -112,10 +112,12 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 
 /* Collective on comm. Distinct unordered non-self-loop pairs {u, v} over
  * the union of every rank's slab (edges [count][2], n vertices). Each pair
- * is hashed once and the hash sent to an owner rank chosen by it, which
- * counts its distinct values in cache-sized buckets, so no rank holds more
- * than its share of the edges (8 bytes per slab tuple on one rank, 16 on
- * several, transiently). Out: *distinct, the same on every rank. */
+ * is hashed once and the hash placed, in one pass, in the region of its
+ * class (owner rank x bucket), sent to the owner chosen by it, which
+ * counts its distinct values bucket by bucket in cache, so no rank holds
+ * more than its share of the edges (8 bytes per slab tuple on one rank,
+ * 16 on several, transiently, plus under 2%: at P = 2 about 12). Out: *distinct, the same on
+ * every rank. */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 
@@ -133,14 +135,16 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 /* The duplicate count in pieces, e.g. while the slab is read: create with
  * the slab's tuple count, add each piece as it arrives (in any order),
  * finish with the whole slab. Each add hashes its piece's tuples into
- * regions sized for evenly spread hashes (8 bytes per tuple plus about
- * 3%), so the finish only counts (one rank) or exchanges and counts
+ * regions sized for evenly spread hashes (8 bytes per tuple plus under
+ * 2%), so the finish only counts (one rank) or exchanges and counts
  * (several): the edge list is not read again. When a region overflows or
- * the pieces do not add up to the slab, the finish takes
- * cc_count_distinct's path on the whole slab instead (same result).
+ * the pieces do not add up to the announced count or to the slab, the
+ * finish places this rank's whole slab again by an exact two-pass scatter
+ * instead (same result; each rank decides alone).
  * cc_dup_create: n vertices, count tuples in this rank's slab, nthreads
- * threads per add (<= 0: the OpenMP default; an add made inside a
- * parallel region runs on one thread, so create with 1 for that use).
+ * threads per add and rows of regions (<= 0: the OpenMP default; an add
+ * made inside a parallel region runs on the calling thread alone; to add
+ * from several threads at once, see cc_dup_add_row).
  * Not collective (comm gives the rank count). Caller frees with
  * cc_dup_free (accepts NULL). cc_dup_add: not collective, one add at a
  * time on a d. cc_dup_finish: collective on comm; edges[count][2] is the
@@ -149,6 +153,17 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 typedef struct cc_dup cc_dup;
 int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out);
 void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
+/* cc_dup_add_row: cc_dup_add by the calling thread alone, into the
+ * regions of row `row` (0 <= row < the create's nthreads, a row being one
+ * thread's share of the regions): calls on different rows may run at the
+ * same time, e.g. from the threads of a parallel region while the master
+ * reads (create with nthreads = the adding threads, each adding into its
+ * own row; pieces spread about evenly over the rows, or a region
+ * overflows and the finish places the whole slab again). Calls on one row
+ * one at a time; cc_dup_add may not run at the same time. cc_dup_add
+ * called inside a parallel region runs on the calling thread and fills
+ * the rows in turn. */
+void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len);
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct);
 void cc_dup_free(cc_dup **d);
 
@@ -194,6 +209,18 @@ typedef struct cc_result {
     int64_t rss_labelled;    /* max over ranks of the peak RSS (bytes) when
                               * the labels are done, before the duplicate count */
     double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
+    /* cc_compute_file only (zero from cc_compute_merge): the read phase's
+     * wall time (with what overlapped it), the reader's time inside
+     * io_edges_read_slab, and the overlapped link and duplicate hashing
+     * (compute threads; t_link above is then the link left after the read,
+     * 0). overlapped: 1 when the link and hashing ran under the read.
+     * cpu_reader and cpu_under: CPU times of the reader and (overlapped)
+     * of the compute thread over the read phase (their own, not their
+     * nested threads'): on an idle machine the phase takes about the
+     * larger, whatever the load when measured. */
+    double t_read, t_read_io, t_link_under, t_hash_under, cpu_reader, cpu_under;
+    int64_t npieces;         /* collective piece reads (max over ranks) */
+    int overlapped;
 } cc_result;
 
 /* Collective on comm. Each rank passes its slab of edges ([count][2], the
@@ -213,6 +240,36 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
 int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                int64_t first_index, int nthreads, cc_result **out);
 void cc_result_free(cc_result **r);
+
+/* Reading and computing at once. The slab is read in pieces of at most
+ * piece_rows edges (<= 0: CC_PIECE_ROWS), cut at multiples of the file's
+ * chunk rows when the piece holds at least one chunk, so no chunk is read
+ * twice; every rank makes the same number of collective piece reads (some
+ * of 0 rows). overlap (enum cc_overlap): ON on the tree path: an OpenMP
+ * team where the master thread (the only one that calls HDF5 and MPI;
+ * MPI is initialised FUNNELED) reads piece k + 1 while the other threads
+ * (nthreads - 1 of them, at least 1: with nthreads == 1 the team is a
+ * reader and one compute thread) link piece k into the forest and hash it
+ * into the duplicate count (cc_dup_add); after the read only the merge,
+ * labels, edge counts and the duplicate count's last pass remain. OFF: all
+ * pieces are read, then cc_compute_merge runs on the slab. AUTO: ON on the
+ * tree path when nthreads >= 2 (with one thread per rank a reader thread
+ * oversubscribes the cores the ranks already fill: docs/components.md),
+ * OFF otherwise. The distributed path always reads first (it rewrites the
+ * slab in local ids once it is whole). */
+enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
+#define CC_PIECE_ROWS ((int64_t)1 << 21)
+
+/* Collective on comm (the communicator e was opened on). cc_compute_merge
+ * on the slab [first, first + count) of the edges file e, read into edges
+ * (the caller's buffer, [count][2]; whole when this returns G5_OK) as
+ * above. A read that fails (damaged chunk, vertex out of range) stops
+ * every rank at the same piece with the read's message; nothing is
+ * linked from a piece that failed. Same result as reading the slab with
+ * io_edges_read_slab and calling cc_compute_merge, for any piece size,
+ * overlap, thread and rank count. Caller frees *out with cc_result_free. */
+int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
+                    int nthreads, int merge, int64_t piece_rows, int overlap, cc_result **out);
 /* The name of a merge path ("tree", "distributed", "auto"). Not collective. */
 const char *cc_merge_name(int merge);
 

@@ -28,12 +28,29 @@
  * tuples per vertex reach it at 64 ranks, edge factor 1 at 4).
  * At 2 and 4 ranks on one node the tree path is faster for the same peak
  * memory (docs/components.md, "Memory per rank").
+ *
+ * Reading and computing at once (cc_compute_file): the slab is read in
+ * pieces cut at whole chunks of the file; on the tree path a team of two
+ * threads pipelines them: the master thread (the only one that calls HDF5
+ * and MPI: MPI is FUNNELED, HDF5 not thread-safe) reads piece k while the
+ * other links piece k - 1 into the forest (nested threads) and hashes it
+ * into the duplicate count (cc_dup_add), so only the merge, labels, edge
+ * counts and the duplicate count's finish are left after the read. The
+ * duplicate count's regions (8.25 B per slab tuple) then live through the
+ * link. Every rank makes the same number of collective piece reads; a
+ * piece whose read failed is never linked. Without the overlap (one
+ * thread per rank, or the distributed path, which rewrites the whole slab)
+ * the pieces are read first, then the slab is computed; the tree path
+ * then counts edges per component in the duplicate count's first pass
+ * (cc_count_edges_distinct).
  */
 #include "cc.h"
 #include "common.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CC_BCAST_CHUNK ((int64_t)1 << 27)   /* elements per broadcast */
 
@@ -97,19 +114,11 @@ out:
     return rc;
 }
 
-/* The tree path up to the edge counts: forest over all n vertices, tree of
- * merges, labels on rank 0, broadcast, edges per component. Collective. */
-static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
-                           int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
-                           int64_t *nonloop)
+/* Forest over all n vertices and the label array of the tree path. Not
+ * collective (the caller agrees). */
+static int tree_begin(int64_t n, cc_forest **f, cc_result *r)
 {
-    int rank, rc = G5_OK;
-    cc_forest *f = NULL;
-    int64_t ncomp = 0;
-    double t;
-
-    MPI_Comm_rank(comm, &rank);
-    rc = cc_forest_create(n, &f);
+    int rc = cc_forest_create(n, f);
     if (rc == G5_OK) {
         r->label = g5_malloc((size_t)n * sizeof *r->label, "components: labels");
         if (!r->label)
@@ -117,22 +126,41 @@ static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64
     }
     r->label_first = 0;
     r->label_count = n;
-    t = g5_now();
-    if (rc == G5_OK)
-        rc = cc_forest_link_edges(f, edges, count, first_index, nthreads);
-    r->t_link = g5_now() - t;
-    rc = g5_agree(comm, rc);
-    if (rc != G5_OK)
-        goto out;
+    return rc;
+}
 
+/* Sum the edges per component over ranks. Collective. */
+static int sum_comp_edges(MPI_Comm comm, cc_result *r)
+{
+    int rc = G5_OK;
+    /* ncomp <= n / 2 < 2^30 fits an int count. */
+    if (r->ncomp > 0 &&
+        MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)r->ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
+    return g5_agree(comm, rc);
+}
+
+/* The tree path after the link: tree of merges, labels on rank 0,
+ * broadcast, and (self_loops not NULL) edges per component, summed over
+ * ranks; with self_loops NULL the caller counts them (fused with the
+ * duplicate count). Frees *fp. Collective. */
+static int tree_label_count(MPI_Comm comm, cc_forest **fp, const int64_t *edges, int64_t count,
+                            int nthreads, cc_result *r, int64_t *self_loops, int64_t *nonloop)
+{
+    int rank, rc = G5_OK;
+    const int64_t n = cc_forest_nvertices(*fp);
+    int64_t ncomp = 0;
+    double t;
+
+    MPI_Comm_rank(comm, &rank);
     t = g5_now();
-    G5_TRY(merge_tree(comm, f));
+    G5_TRY(merge_tree(comm, *fp));
     r->t_merge = g5_now() - t;
 
     t = g5_now();
     if (rank == 0)
-        rc = cc_forest_label(f, r->label, &ncomp, &r->comp_vertices);
-    cc_forest_free(&f);
+        rc = cc_forest_label(*fp, r->label, &ncomp, &r->comp_vertices);
+    cc_forest_free(fp);
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
@@ -161,15 +189,35 @@ static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64
         goto out;
     r->t_label = g5_now() - t;
 
-    t = g5_now();
-    cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, self_loops, nonloop);
-    /* ncomp <= n / 2 < 2^30 fits an int count. */
-    if (ncomp > 0 &&
-        MPI_Allreduce(MPI_IN_PLACE, r->comp_edges, (int)ncomp, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
-        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
-    rc = g5_agree(comm, rc);
-    r->t_count = g5_now() - t;
+    if (self_loops) {
+        t = g5_now();
+        cc_count_edges(r->label, ncomp, edges, count, nthreads, r->comp_edges, self_loops, nonloop);
+        rc = sum_comp_edges(comm, r);
+        r->t_count = g5_now() - t;
+    }
 out:
+    cc_forest_free(fp);
+    return rc;
+}
+
+/* The tree path: forest over all n vertices, link, then
+ * tree_label_count (edge counts too unless self_loops is NULL). Collective. */
+static int tree_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                           int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
+                           int64_t *nonloop)
+{
+    int rc;
+    cc_forest *f = NULL;
+    double t;
+
+    rc = tree_begin(n, &f, r);
+    t = g5_now();
+    if (rc == G5_OK)
+        rc = cc_forest_link_edges(f, edges, count, first_index, nthreads);
+    r->t_link = g5_now() - t;
+    rc = g5_agree(comm, rc);
+    if (rc == G5_OK)
+        rc = tree_label_count(comm, &f, edges, count, nthreads, r, self_loops, nonloop);
     cc_forest_free(&f);
     return rc;
 }
@@ -186,13 +234,13 @@ int cc_compute(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
     return cc_compute_merge(comm, n, (int64_t *)edges, count, first_index, nthreads, CC_MERGE_TREE, out);
 }
 
-int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
-                     int64_t first_index, int nthreads, int merge, cc_result **out)
+/* A result for n vertices with the merge path decided (r->merge), or
+ * NULL and the agreed error. Collective. */
+static int result_begin(MPI_Comm comm, int64_t n, int64_t count, int merge, cc_result **out)
 {
     int p, rc = G5_OK;
     cc_result *r = NULL;
-    int64_t counts[2] = {0, 0}, distinct = 0, maxcount = 0;
-    double t;
+    int64_t maxcount = 0;
 
     *out = NULL;
     MPI_Comm_size(comm, &p);
@@ -207,8 +255,10 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     if (MPI_Allreduce(&count, &maxcount, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS && rc == G5_OK)
         rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
     rc = g5_agree(comm, rc);
-    if (rc != G5_OK)
-        goto out;
+    if (rc != G5_OK) {
+        cc_result_free(&r);
+        return rc;
+    }
     r->nvertices = n;
     r->meta.nvertices = n;
     /* auto: the tree's vertex arrays (forest 16 B, labels 4 B, merge buffer
@@ -219,24 +269,274 @@ int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
         merge = (p >= CC_AUTO_RANKS || 4 * maxcount <= n) && p > 1 ? CC_MERGE_DISTRIBUTED
                                                                        : CC_MERGE_TREE;
     r->merge = merge;
-    if (merge == CC_MERGE_TREE)
-        G5_TRY(tree_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]));
-    else
-        G5_TRY(cc_dist_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]));
+    *out = r;
+    return G5_OK;
+}
 
-    r->rss_labelled = g5_peak_rss();
+/* Sum the self-loops and non-loop tuples over ranks, and take the max of
+ * the peak RSS when labelled (taken here unless the caller took it before
+ * its duplicate count). Collective. */
+static int reduce_counts(MPI_Comm comm, cc_result *r, int64_t counts[2])
+{
+    int rc = G5_OK;
+    double t;
+
+    if (!r->rss_labelled)
+        r->rss_labelled = g5_peak_rss();
     t = g5_now();
     if (MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS ||
         MPI_Allreduce(MPI_IN_PLACE, &r->rss_labelled, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of edge counts failed");
-    G5_TRY(g5_agree(comm, rc));
+    rc = g5_agree(comm, rc);
     r->t_count += g5_now() - t;
+    return rc;
+}
 
+/* Everything after the read, on a whole slab, along r->merge. Collective. */
+static int compute_slab(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count, int64_t first_index,
+                        int nthreads, cc_result *r)
+{
+    int64_t counts[2] = {0, 0}, distinct = 0;
+    int rc;
+    double t;
+
+    if (r->merge == CC_MERGE_TREE) {
+        /* the edge counts in the duplicate count's first pass
+         * (cc_count_edges_distinct: the slab is read once less) */
+        rc = tree_components(comm, n, edges, count, first_index, nthreads, r, NULL, NULL);
+        r->rss_labelled = g5_peak_rss();
+        t = g5_now();
+        if (rc == G5_OK)
+            rc = cc_count_edges_distinct(comm, n, r->label, edges, count, nthreads, r->comp_edges, &counts[0],
+                                         &counts[1], &distinct);
+        if (rc == G5_OK)
+            rc = sum_comp_edges(comm, r);
+        r->t_distinct = g5_now() - t;
+        if (rc == G5_OK)
+            rc = reduce_counts(comm, r, counts);
+    } else {
+        rc = cc_dist_components(comm, n, edges, count, first_index, nthreads, r, &counts[0], &counts[1]);
+        if (rc == G5_OK)
+            rc = reduce_counts(comm, r, counts);
+        t = g5_now();
+        if (rc == G5_OK)
+            rc = cc_count_distinct(comm, n, edges, count, nthreads, &distinct);
+        r->t_distinct = g5_now() - t;
+    }
+    if (rc == G5_OK)
+        cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
+    return rc;
+}
+
+int cc_compute_merge(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
+                     int64_t first_index, int nthreads, int merge, cc_result **out)
+{
+    cc_result *r = NULL;
+    int rc = result_begin(comm, n, count, merge, &r);
+
+    if (rc == G5_OK)
+        rc = compute_slab(comm, n, edges, count, first_index, nthreads, r);
+    if (rc != G5_OK)
+        cc_result_free(&r);
+    *out = r;
+    return rc;
+}
+
+/* CPU time of the calling thread (s): with the wall time it tells how
+ * much of a phase the thread ran, whatever the load. */
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- reading and computing at once ------------------------------------ */
+
+/* Edges per piece: want (<= 0: CC_PIECE_ROWS), cut down to a multiple of
+ * the file's chunk rows when it holds at least one chunk. Pieces start at
+ * global multiples of it, so they start on chunk boundaries. */
+static int64_t piece_rows_of(const io_edges *e, int64_t want)
+{
+    const int64_t c = io_edges_chunk_rows(e);
+    if (want <= 0)
+        want = CC_PIECE_ROWS;
+    if (c > 0 && want >= c)
+        want -= want % c;
+    return want;
+}
+
+/* Number of pieces of the slab [first, first + count). */
+static int64_t piece_count(int64_t first, int64_t count, int64_t piece)
+{
+    return count > 0 ? (first + count - 1) / piece - first / piece + 1 : 0;
+}
+
+/* Piece k of the slab: rows [*lo, *lo + *len) of the file (*len 0 past
+ * the slab's last piece). */
+static void piece_range(int64_t first, int64_t count, int64_t piece, int64_t k, int64_t *lo, int64_t *len)
+{
+    const int64_t b = (first / piece + k) * piece, end = first + count;
+    const int64_t a = b > first ? b : first, z = b + piece < end ? b + piece : end;
+    *lo = a;
+    *len = count > 0 && z > a ? z - a : 0;
+}
+
+/* The number of collective piece reads every rank makes: the largest
+ * piece count over ranks. Collective. */
+static int agree_pieces(MPI_Comm comm, int64_t first, int64_t count, int64_t piece, int64_t *maxp)
+{
+    int64_t np = piece_count(first, count, piece);
+    int rc = G5_OK;
+    if (MPI_Allreduce(&np, maxp, 1, MPI_INT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce of piece counts failed");
+    return g5_agree(comm, rc);
+}
+
+/* Read piece k into its place in the slab. Collective (the read agrees). */
+static int read_piece(io_edges *e, int64_t first, int64_t count, int64_t *edges, int64_t piece, int64_t k)
+{
+    int64_t lo, len;
+    piece_range(first, count, piece, k, &lo, &len);
+    return io_edges_read_slab(e, len ? lo : first, len, len ? edges + 2 * (lo - first) : edges, NULL);
+}
+
+/* All pieces, nothing overlapped. Collective. */
+static int read_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
+                       int64_t piece, cc_result *r)
+{
+    int64_t maxp = 0;
+    int rc = agree_pieces(comm, first, count, piece, &maxp);
+    r->npieces = maxp;
+    for (int64_t k = 0; k < maxp && rc == G5_OK; k++)
+        rc = read_piece(e, first, count, edges, piece, k);
+    return rc;
+}
+
+/* The pipeline of the tree path. A team of two: thread 0 (the master, the
+ * only one that calls HDF5 and MPI) reads piece k while thread 1 links
+ * piece k - 1 into f (with nc threads of its own, nested) and hashes it
+ * into d; a barrier ends each step. nread (atomic) counts the pieces read
+ * without error, so a piece whose read failed is never linked; the read
+ * agrees its status over ranks, so every rank stops reading at the same
+ * piece and all make the same collective calls. Should the runtime give a
+ * team of one, thread 0 does both in turn. Collective. */
+static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
+                           int64_t piece, int nc, cc_forest *f, cc_dup *d, cc_result *r)
+{
+    int64_t maxp = 0, nread = 0;
+    int rc_read = agree_pieces(comm, first, count, piece, &maxp), rc_link = G5_OK;
+    const int levels = omp_get_max_active_levels();
+    double t_io = 0, t_link = 0, t_hash = 0, cpu_read = 0, cpu_under = 0;
+
+    if (rc_read != G5_OK)
+        return rc_read;
+    r->npieces = maxp;
+    if (nc > 1 && levels < 2)
+        omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num(), worker = omp_get_num_threads() > 1 ? 1 : 0;
+        const double c0 = thread_cpu();
+        if (t == 0)
+            omp_set_num_threads(1);  /* the read's own loops stay on the reader */
+        for (int64_t k = 0; k <= maxp; k++) {
+            if (t == 0 && k < maxp && rc_read == G5_OK) {
+                const double t0 = g5_now();
+                rc_read = read_piece(e, first, count, edges, piece, k);
+                t_io += g5_now() - t0;
+                if (rc_read == G5_OK)
+                    __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
+            }
+            if (t == worker && k >= 1 && rc_link == G5_OK && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
+                int64_t lo, len;
+                piece_range(first, count, piece, k - 1, &lo, &len);
+                if (len > 0) {
+                    const int64_t *pe = edges + 2 * (lo - first);
+                    double t0 = g5_now();
+                    rc_link = cc_forest_link_edges(f, pe, len, lo, nc);
+                    t_link += g5_now() - t0;
+                    t0 = g5_now();
+                    if (rc_link == G5_OK)
+                        cc_dup_add(d, pe, len);
+                    t_hash += g5_now() - t0;
+                }
+            }
+#pragma omp barrier
+        }
+        if (t == 0)
+            cpu_read = thread_cpu() - c0;
+        else
+            cpu_under = thread_cpu() - c0;
+    }
+    omp_set_max_active_levels(levels);
+    r->cpu_reader = cpu_read;
+    r->cpu_under = cpu_under;
+    r->t_read_io = t_io;
+    r->t_link_under = t_link;
+    r->t_hash_under = t_hash;
+    if (rc_read != G5_OK)
+        return rc_read;  /* already agreed by the read */
+    return g5_agree(comm, rc_link);
+}
+
+int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
+                    int nthreads, int merge, int64_t piece_rows, int overlap, cc_result **out)
+{
+    const int64_t n = io_edges_get_meta(e)->nvertices, piece = piece_rows_of(e, piece_rows);
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads(), nc = nt > 1 ? nt - 1 : 1;
+    cc_result *r = NULL;
+    cc_forest *f = NULL;
+    cc_dup *d = NULL;
+    int64_t counts[2] = {0, 0}, distinct = 0;
+    int rc;
+    double t;
+
+    *out = NULL;
+    rc = result_begin(comm, n, count, merge, &r);
+    if (rc != G5_OK)
+        return rc;
+    if (overlap == CC_OVERLAP_AUTO)
+        overlap = nt >= 2 ? CC_OVERLAP_ON : CC_OVERLAP_OFF;
+    if (r->merge != CC_MERGE_TREE)
+        overlap = CC_OVERLAP_OFF;
+    if (overlap == CC_OVERLAP_OFF) {
+        const double c0 = thread_cpu();
+        t = g5_now();
+        rc = read_pieces(comm, e, first, count, edges, piece, r);
+        r->t_read = r->t_read_io = g5_now() - t;
+        r->cpu_reader = thread_cpu() - c0;
+        if (rc == G5_OK)
+            rc = compute_slab(comm, n, edges, count, first, nthreads, r);
+        goto out;
+    }
+    rc = tree_begin(n, &f, r);
+    if (rc == G5_OK)
+        /* nt rows of regions: the worker's adds (inside the team) fill
+         * them in turn on its one thread, and the finish, after the read,
+         * counts them on all nt threads */
+        rc = cc_dup_create(comm, n, count, nt, &d);
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        goto out;
+    r->overlapped = 1;
     t = g5_now();
-    G5_TRY(cc_count_distinct(comm, n, edges, count, nthreads, &distinct));
-    r->t_distinct = g5_now() - t;
-    cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
+    rc = read_overlapped(comm, e, first, count, edges, piece, nc, f, d, r);
+    r->t_read = g5_now() - t;
+    if (rc == G5_OK)
+        rc = tree_label_count(comm, &f, edges, count, nthreads, r, &counts[0], &counts[1]);
+    if (rc == G5_OK)
+        rc = reduce_counts(comm, r, counts);
+    if (rc == G5_OK) {
+        t = g5_now();
+        rc = g5_agree(comm, cc_dup_finish(comm, d, edges, count, &distinct));
+        r->t_distinct = g5_now() - t;
+    }
+    if (rc == G5_OK)
+        cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
 out:
+    cc_dup_free(&d);
+    cc_forest_free(&f);
     if (rc != G5_OK)
         cc_result_free(&r);
     *out = r;

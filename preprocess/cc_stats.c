@@ -5,20 +5,24 @@
  * component, log2 size histogram.
  *
  * Duplicates: a non-self-loop tuple (u, v) is keyed by its unordered pair,
- * key = min(u,v) * n + max(u,v). Each key goes to the rank chosen by a hash
- * of it (splitmix64's finaliser), so equal keys meet on one rank and every
- * rank receives about M/P keys whatever the graph's skew; each rank
- * scatters its keys into buckets by other bits of the same hash (about 4096
- * keys a bucket, even sizes) and counts the distinct keys of each bucket
- * with a small linear-probing hash set that stays in cache (buckets shared
- * among threads). On one rank the buckets are filled straight from the
- * edge list in one pass, into regions sized for evenly spread hashes (the
- * exact two-pass counting scatter when one overflows); the owner scatter
- * on several ranks is the exact one. cc_count_edges_distinct also takes
- * the edge counts in that first pass; cc_dup_* takes the first pass piece
- * by piece (while the slab is read). Memory: 8 bytes per local key (send
- * buffer) + 8 per received key twice (receive buffer, buckets); one rank:
- * about 8.25 bytes per tuple.
+ * key = min(u,v) * n + max(u,v), and hashed once, h = splitmix64's
+ * finaliser of the key (a bijection: distinct h are distinct pairs). Two
+ * passes over memory: (1) each tuple's h goes, in one pass over the edge
+ * list, into the region of its class, class = owner rank (the high half
+ * of h scaled to [0, P): equal keys meet on one rank, and every rank
+ * receives about M/P whatever the graph's skew) x bucket (top bits of the
+ * low half; about 256 classes in all, so 256 write streams); regions are
+ * sized for evenly spread hashes, with the exact two-pass counting scatter
+ * when one overflows. On several ranks each rank's classes go to their
+ * owners (packed, MPI_Alltoallv), so an owner's receive buffer is already
+ * bucketed: one segment per bucket and source. (2) Each bucket (buckets
+ * shared among threads) is scattered again, in cache, into sub-buckets of
+ * about 4096, and each sub-bucket's distinct values are counted with a
+ * linear-probing hash set that stays in L2. cc_count_edges_distinct also
+ * takes the edge counts in pass (1); cc_dup_* takes pass (1) piece by
+ * piece (while the slab is read). The big buffers sit on huge pages.
+ * Memory: about 8.15 bytes per local tuple (regions, under 2% slack); on
+ * several ranks + 8 per value received from other ranks (receive buffer).
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
@@ -31,6 +35,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void cc_count_edges(const int32_t *label, int64_t ncomp, const int64_t *edges,
                     int64_t count, int nthreads, int64_t *comp_edges,
@@ -101,44 +106,63 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
-/* Keys per bucket aimed at by the bucket pass: a bucket's hash table
- * (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
+/* Keys per sub-bucket aimed at by the bucket pass: a sub-bucket's hash
+ * table (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
 #define BUCKET_KEYS 4096
-/* At most 2^8 buckets per scatter pass: one write stream per bucket, and
+/* At most 2^8 classes per scatter pass: one write stream per class, and
  * more streams than the TLB holds pages (thousands of 4 KiB pages far
  * apart) made the scatter cost 5x the rest of the count. Larger inputs are
  * scattered twice: into 256 buckets, then each bucket, inside the cache,
  * into sub-buckets of about BUCKET_KEYS. */
 #define SCATTER_BITS 8
+/* Buffers of at least this size are aligned to it and marked for huge
+ * pages (THP in madvise mode): a first touch then faults one 2 MiB page
+ * instead of 512 small ones (perf put a fifth of the count in the page
+ * faults of its freshly allocated regions). */
+#define HUGE_PAGE ((size_t)2 << 20)
 
 /* What is scattered is not the pair key but h = mix64(key), a bijection
  * of 64-bit words, so equal pairs give equal h and the distinct h are the
  * distinct pairs; the hash is computed once per tuple and every class is a
- * few bits of it: owner rank = the high half of h scaled to [0, p) (a
- * multiply, not a division); bucket = `bits` bits of the low half after
- * its first `skip` (the first scatter takes the top bits, the second the
- * next ones); hash slot inside a bucket = the low bits of the high half.
- * Owner, buckets and slot use different bits (the slot's and the owner's
- * overlap only with more than 2^(32 - slot bits) ranks, which only makes
- * probing a little longer), so the values an owner receives still fill its
- * buckets evenly. */
-static inline int64_t h_class(uint64_t h, int p, int skip, int bits)
+ * few bits of it. Class of h = owner * 2^top + bucket: owner rank = the
+ * high half of h scaled to [0, p) (a multiply, not a division; 0 on one
+ * rank), bucket = the top `top` bits of the low half; sub-bucket inside a
+ * bucket (bucket_pass) = the next bits; hash slot inside a sub-bucket =
+ * the low bits of the high half. Owner, buckets and slot use different
+ * bits (the slot's and the owner's overlap only with more than
+ * 2^(32 - slot bits) ranks, which only makes probing a little longer), so
+ * the values an owner receives fill its buckets evenly. */
+static inline int64_t dup_class(uint64_t h, int p, int top)
 {
-    if (p > 0)
-        return (int64_t)(((h >> 32) * (uint64_t)p) >> 32);
-    return (int64_t)(((uint32_t)h << skip) >> (32 - bits));
+    const uint64_t owner = ((h >> 32) * (uint64_t)p) >> 32;  /* 0 when p == 1 */
+    return (int64_t)((owner << top) | ((uint64_t)(uint32_t)h >> (32 - top)));
 }
 
-/* Sub-bucket of h inside its first-level bucket (top bits): the next sub
- * bits, or 0 when there are no sub-buckets. */
+/* Sub-bucket of h inside its bucket (`top` bits): the next sub bits. */
 static inline int64_t sub_class(uint64_t h, int top, int sub)
 {
-    return sub ? h_class(h, 0, top, sub) : 0;
+    return (int64_t)(((uint32_t)h << top) >> (32 - sub));
 }
 
 static inline uint64_t pair_hash(uint64_t u, uint64_t v, uint64_t n)
 {
     return mix64(u < v ? u * n + v : v * n + u);
+}
+
+/* A large buffer on huge pages when it spans one (freed with free());
+ * NULL with the error recorded when out of memory. */
+static void *huge_alloc(size_t bytes, const char *what)
+{
+    void *p = NULL;
+    if (bytes < HUGE_PAGE)
+        return g5_malloc(bytes, what);
+    bytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    if (posix_memalign(&p, HUGE_PAGE, bytes) != 0) {
+        g5_error(G5_ERR_NOMEM, "%s: cannot allocate %zu bytes", what, bytes);
+        return NULL;
+    }
+    (void)madvise(p, bytes, MADV_HUGEPAGE);  /* advice only: small pages work too */
+    return p;
 }
 
 /* The edge counts of cc_count_edges, taken in the same pass over the edge
@@ -179,44 +203,195 @@ static void tally_add(edge_tally *tl, int64_t loops, int64_t giant, int64_t othe
     __atomic_fetch_add(&tl->other, other, __ATOMIC_RELAXED);
 }
 
-/* Counting scatter, in parallel: out[] = the hashes of the source grouped
- * by class (h_class(h, p, 0, bits); nb classes; bits >= 1 unless p > 0),
- * start[c] = where class c begins (start[nb] = the total). Source: the
- * non-self-loop tuples of edges[len][2] when edges != NULL (hashed here),
- * otherwise hashes[len]. Two passes over the source (count, then place),
- * both split statically among the threads so each thread places what it
- * counted; cnt: scratch of nt * nb. */
-static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n,
-                           int p, int bits, int nb, int nt, int64_t *cnt, int64_t *start, uint64_t *out,
-                           edge_tally *tl)
+/* ---- the first pass: regions ---------------------------------------------
+ * The classes of h are even (a few bits of a bijective mix), so each row
+ * (a thread's share of the tuples) places about its tuples / nb values in
+ * each class: each (class, row) pair gets a region of that size plus a
+ * slack (1/64 of it + 1024: 8 standard deviations at 2^18 values a
+ * region, more below and above, and room for the heaviest repeated pair of
+ * a Graph500 list; less for tiny inputs; on huge pages the whole slack is
+ * resident, 1/64 keeps it below 2% of the regions),
+ * filled in one pass. Regions lie class by class, so a class's values are
+ * nt segments next to each other, and an owner's classes are next to each
+ * other: fill[t * nb + c] values from buf + (c * nt + t) * cap. When a
+ * region overflows (a list whose pairs are not spread, e.g. one pair
+ * repeated) the slab is placed again by the exact two-pass counting
+ * scatter (exact_scatter) into the same buffer. On one rank the classes
+ * are 2^top buckets (top from the tuple count); on p ranks p owners of
+ * 2^top buckets each (top from p only, so every rank agrees: about
+ * 2^SCATTER_BITS classes in all). */
+typedef struct dup_regions {
+    uint64_t n;
+    int p, top, nb, nt;
+    int64_t cap;
+    int64_t *fill;  /* [nt][nb] */
+    uint64_t *buf;  /* nb * nt * cap slots */
+} dup_regions;
+
+static int64_t region_cap(int64_t len, int nb, int nt)
 {
+    const int64_t per = (len + (int64_t)nb * nt - 1) / ((int64_t)nb * nt);
+    return per + per / 64 + (per + 64 < 1024 ? per + 64 : 1024);
+}
+
+/* Bucket bits on one rank for len values: about BUCKET_KEYS per bucket
+ * after a second scatter, at most 2^SCATTER_BITS buckets. */
+static int top_bits(int64_t len)
+{
+    int top = 1;
+    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
+        top++;
+    return top;
+}
+
+/* Bucket bits per owner on p > 1 ranks: 2^SCATTER_BITS classes in all
+ * (rounded: p up to a power of two), at least one bucket per owner. */
+static int owner_top_bits(int p)
+{
+    int top = SCATTER_BITS;
+    while (top > 0 && (1LL << (SCATTER_BITS - top)) < p)
+        top--;
+    return top;
+}
+
+static void regions_free(dup_regions *r)
+{
+    free(r->fill);
+    free(r->buf);
+    r->fill = NULL;
+    r->buf = NULL;
+}
+
+/* Regions for count tuples of one rank among p, nt rows. */
+static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->p = p;
+    r->nt = nt;
+    r->top = p > 1 ? owner_top_bits(p) : top_bits(count);
+    r->nb = p << r->top;
+    r->cap = region_cap(count, r->nb, nt);
+    r->fill = g5_calloc((size_t)nt * (size_t)r->nb, sizeof *r->fill, "duplicate count: region fills");
+    r->buf = r->fill ? huge_alloc((size_t)r->nb * (size_t)nt * (size_t)r->cap * sizeof *r->buf,
+                                  "duplicate count: buckets")
+                     : NULL;
+    if (!r->buf) {
+        regions_free(r);
+        return G5_ERR_NOMEM;
+    }
+    return G5_OK;
+}
+
+/* Where a region is written: the next slot and the end. */
+typedef struct slot_span {
+    uint64_t *next, *end;
+} slot_span;
+
+/* Row t places the non-self-loop tuples of edges[lo, hi) (tallied when
+ * tl != NULL). Returns 1 when a region overflowed: the values from there
+ * on are not placed (the tally goes on, the tuple that overflowed
+ * counted; also when out of memory for the spans: nothing placed). One
+ * thread per row at a time. Each class's next slot and end are kept as
+ * pointers (a store costs a load, a compare and an increment, no index
+ * arithmetic). */
+static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
+{
+    int64_t *restrict f = r->fill + (size_t)t * (size_t)r->nb;
+    uint64_t *o = r->buf + (size_t)t * (size_t)r->cap;
+    const size_t stride = (size_t)r->nt * (size_t)r->cap;  /* from class c to c + 1 */
+    const uint64_t n = r->n;
+    const int p = r->p, top = r->top, nb = r->nb;
+    int64_t loops = 0, giant = 0, other = 0, i = lo;
+    int overflow = 0;
+    slot_span *restrict q = malloc((size_t)nb * sizeof *q);
+
+    if (!q) {
+        overflow = 1;  /* the finish takes the exact path; the tally goes on */
+        goto tally;
+    }
+    for (int c = 0; c < nb; c++) {
+        q[c].next = o + (size_t)c * stride + (size_t)f[c];
+        q[c].end = o + (size_t)c * stride + (size_t)r->cap;
+    }
+    for (; i < hi; i++) {
+        const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+        if (u == v) {
+            loops++;
+            continue;
+        }
+        if (tl)
+            tally_edge(tl, (int64_t)u, &giant, &other);
+        const uint64_t h = pair_hash(u, v, n);
+        slot_span *qc = q + dup_class(h, p, top);
+        if (qc->next == qc->end) {
+            overflow = 1;
+            i++;
+            break;
+        }
+        *qc->next++ = h;
+    }
+    for (int c = 0; c < nb; c++)
+        f[c] = q[c].next - (o + (size_t)c * stride);
+    free(q);
+tally:
+    if (tl) {
+        for (; i < hi; i++) {
+            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            if (u == v)
+                loops++;
+            else
+                tally_edge(tl, u, &giant, &other);
+        }
+        tally_add(tl, loops, giant, other);
+    }
+    return overflow;
+}
+
+/* edges[len][2] split evenly among the nt rows; by nt threads, or by the
+ * calling thread alone inside a parallel region (no nested team) or with
+ * one row. Returns 1 when a region overflowed. */
+static int place_rows(dup_regions *r, const int64_t *edges, int64_t len, edge_tally *tl)
+{
+    const int nt = r->nt;
+    int overflow = 0;
+    if (nt == 1 || omp_in_parallel()) {
+        for (int t = 0; t < nt; t++)
+            overflow |= place_row(r, t, edges, len * t / nt, len * (t + 1) / nt, tl);
+        return overflow;
+    }
+#pragma omp parallel num_threads(nt) reduction(| : overflow)
+    {
+        const int t = omp_get_thread_num(), tn = omp_get_num_threads();
+        /* a smaller team than asked: its rows take the missing rows' parts */
+        for (int row = t; row < nt; row += tn)
+            overflow |= place_row(r, row, edges, len * row / nt, len * (row + 1) / nt, tl);
+    }
+    return overflow;
+}
+
+/* The exact scatter, in parallel: r->buf = the hashes of the non-self-loop
+ * tuples of edges[len][2] grouped by class, class c from start[c] (start[nb]
+ * = the total). Two passes over the edges (count, then place), both split
+ * statically among the threads so each thread places what it counted. */
+static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int64_t *start)
+{
+    const int nb = r->nb, nt = r->nt, p = r->p, top = r->top;
+    const uint64_t n = r->n;
+    uint64_t *out = r->buf;
+    int64_t *cnt = g5_malloc((size_t)nt * (size_t)nb * sizeof *cnt, "duplicate count: scatter counts");
+    if (!cnt)
+        return G5_ERR_NOMEM;
 #pragma omp parallel num_threads(nt)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
         const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
         int64_t *restrict c = cnt + (size_t)t * (size_t)nb;
         memset(c, 0, (size_t)nb * sizeof *c);
-        if (edges && tl) {
-            int64_t loops = 0, giant = 0, other = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
-                if (u == v) {
-                    loops++;
-                    continue;
-                }
-                tally_edge(tl, (int64_t)u, &giant, &other);
-                c[h_class(pair_hash(u, v, n), p, 0, bits)]++;
-            }
-            tally_add(tl, loops, giant, other);
-        } else if (edges) {
-            for (int64_t i = lo; i < hi; i++) {
-                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
-                if (u != v)
-                    c[h_class(pair_hash(u, v, n), p, 0, bits)]++;
-            }
-        } else {
-            for (int64_t i = lo; i < hi; i++)
-                c[h_class(hashes[i], p, 0, bits)]++;
+        for (int64_t i = lo; i < hi; i++) {
+            const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+            if (u != v)
+                c[dup_class(pair_hash(u, v, n), p, top)]++;
         }
 #pragma omp barrier
 #pragma omp single
@@ -232,20 +407,19 @@ static void scatter_hashes(const int64_t *edges, const uint64_t *hashes, int64_t
             }
             start[nb] = sum;
         }
-        if (edges) {
-            for (int64_t i = lo; i < hi; i++) {
-                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
-                if (u != v) {
-                    const uint64_t h = pair_hash(u, v, n);
-                    out[c[h_class(h, p, 0, bits)]++] = h;
-                }
+        for (int64_t i = lo; i < hi; i++) {
+            const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+            if (u != v) {
+                const uint64_t h = pair_hash(u, v, n);
+                out[c[dup_class(h, p, top)]++] = h;
             }
-        } else {
-            for (int64_t i = lo; i < hi; i++)
-                out[c[h_class(hashes[i], p, 0, bits)]++] = hashes[i];
         }
     }
+    free(cnt);
+    return G5_OK;
 }
+
+/* ---- the second pass: buckets ------------------------------------------- */
 
 /* Slots of the hash set for len values: the power of two >= 2 len. */
 static int table_bits(int64_t len)
@@ -256,11 +430,11 @@ static int table_bits(int64_t len)
     return tb;
 }
 
-/* Distinct values among h[0..len), all of one first-level bucket (same
- * top bit of the low half), with a linear-probing hash set of
+/* Distinct values among h[0..len), all of one sub-bucket (same bit 31:
+ * the first bucket or sub-bucket bit), with a linear-probing hash set of
  * 2^table_bits(len) slots (*table, *cap slots, grown here when short).
- * Empty slot: h[0] with that bit flipped, which is not in this bucket, so
- * never one of the values. -1 when out of memory. */
+ * Empty slot: h[0] with bit 31 flipped, which is not in this sub-bucket,
+ * so never one of the values. -1 when out of memory. */
 static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, int64_t *cap)
 {
     const int tb = table_bits(len);
@@ -290,118 +464,90 @@ static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, 
     return distinct;
 }
 
-/* One pass instead of scatter_hashes' two, for the first-level buckets:
- * the classes of a hash are even (a few bits of a bijective mix), so each
- * thread's share of class c is about its tuples / nb, and each (class,
- * thread) pair gets a region of that size plus a slack (1/32 of it + 1024:
- * dozens of standard deviations, and room for the heaviest repeated pair
- * of a Graph500 list). Regions lie class by class, so a class's values are
- * nt segments next to each other: fill[c * nt + t] values from
- * out + (c * nt + t) * cap. Returns 0, or 1 when a region overflowed (a
- * list whose pairs are not spread, e.g. one pair repeated): the caller
- * then takes the exact two-pass scatter. out has nb * nt * cap slots. */
-static int64_t region_cap(int64_t len, int nb, int nt)
-{
-    const int64_t per = (len + (int64_t)nb * nt - 1) / ((int64_t)nb * nt);
-    return per + per / 32 + 1024;
-}
+/* A run of values in memory. */
+typedef struct dup_seg {
+    const uint64_t *v;
+    int64_t len;
+} dup_seg;
 
-static int scatter_regions(const int64_t *edges, const uint64_t *hashes, int64_t len, uint64_t n, int p,
-                           int bits, int nb, int nt, int64_t cap, int64_t *fill, uint64_t *out, edge_tally *tl)
-{
-    int overflow = 0;
-#pragma omp parallel num_threads(nt) reduction(max : overflow)
-    {
-        const int t = omp_get_thread_num(), tn = omp_get_num_threads();
-        const int64_t lo = len * t / tn, hi = len * (t + 1) / tn;
-        int64_t *restrict f = fill + (size_t)t * (size_t)nb;  /* this thread's row */
-        uint64_t *restrict o = out + (size_t)t * (size_t)cap;
-        const size_t stride = (size_t)nt * (size_t)cap;  /* from class c to c + 1 */
-        int64_t loops = 0, giant = 0, other = 0, i = lo;
-        for (; i < hi; i++) {
-            uint64_t h;
-            if (edges) {
-                const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
-                if (u == v) {
-                    loops++;
-                    continue;
-                }
-                if (tl)
-                    tally_edge(tl, (int64_t)u, &giant, &other);
-                h = pair_hash(u, v, n);
-            } else {
-                h = hashes[i];
-            }
-            const int64_t c = h_class(h, p, 0, bits);
-            if (f[c] == cap) {
-                overflow = 1;
-                /* the rest is placed by the exact scatter; the tally
-                 * goes on (the tuple that overflowed is counted) */
-                i++;
-                break;
-            }
-            o[(size_t)c * stride + (size_t)f[c]++] = h;
-        }
-        if (tl) {
-            for (; i < hi; i++) {
-                const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-                if (u == v)
-                    loops++;
-                else
-                    tally_edge(tl, u, &giant, &other);
-            }
-            tally_add(tl, loops, giant, other);
-        }
-    }
-    return overflow;
-}
-
-/* Distinct values of nb first-level buckets (classes of `top` bits), each
- * nseg segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg
- * + k]. Each bucket (buckets shared among threads) is scattered again into
+/* Distinct values of nb buckets (`top` bits each), each nseg segments:
+ * bucket b is seg[b * nseg .. b * nseg + nseg). Each
+ * bucket (buckets shared among threads) is scattered again into 2^sub
  * sub-buckets of about BUCKET_KEYS in a per-thread scratch that stays in
- * cache, and each sub-bucket goes through a linear-probing hash set that
- * stays in L2. -1 when out of memory. */
-static int64_t bucket_pass(const uint64_t *tmp, const int64_t *seg_off, const int64_t *seg_len, int nseg,
-                           int nb, int top, int nt)
+ * cache, in one pass into sub-regions with slack (the exact two passes,
+ * count then place, for a bucket where one overflows), and each
+ * sub-bucket goes through a linear-probing hash set that stays in L2.
+ * -1 when out of memory. */
+static int64_t bucket_pass(const dup_seg *seg, int nseg, int nb, int top, int nt)
 {
     int64_t distinct = 0, maxb = 0;
-    int sub = 0, failed = 0;
+    int sub = 1, failed = 0;
     for (int b = 0; b < nb; b++) {
         int64_t blen = 0;
         for (int k = 0; k < nseg; k++)
-            blen += seg_len[b * nseg + k];
+            blen += seg[(size_t)b * (size_t)nseg + (size_t)k].len;
         maxb = blen > maxb ? blen : maxb;
     }
-    /* Sub-buckets per bucket: the same for all (buckets are even). */
+    /* Sub-buckets per bucket: the same for all (buckets are even); at
+     * least one bit, so bit 31 is fixed in a sub-bucket (hash_distinct). */
     while (sub < 32 - top && ((int64_t)BUCKET_KEYS << sub) < maxb)
         sub++;
+    const int ns = 1 << sub;
+    const int64_t per = (maxb + ns - 1) / ns, scap = per + per / 8 + 64;
 #pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
     {
-        const int ns = 1 << sub;
         /* The hash table (grown by hash_distinct to the largest
-         * sub-bucket met, about 2 BUCKET_KEYS slots); scratch (a bucket)
-         * and offsets for the second scatter. */
+         * sub-bucket met, about 2 BUCKET_KEYS slots); scratch: ns
+         * sub-regions of scap (>= maxb, so also room for the exact
+         * placement); fill and offsets. */
         uint64_t *table = NULL;
         int64_t tcap = 0, d;
-        uint64_t *scratch = malloc(sizeof(uint64_t) * (size_t)(maxb > 0 ? maxb : 1));
+        uint64_t *scratch = malloc(sizeof(uint64_t) * (size_t)ns * (size_t)scap);
         int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
+        slot_span *q = malloc(sizeof *q * (size_t)ns);
         /* (failed is this thread's reduction copy, which starts at INT_MIN) */
-        int ok = pos && scratch;
+        int ok = pos && scratch && q;
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
-            const int64_t *so = seg_off + (size_t)b * (size_t)nseg, *sl = seg_len + (size_t)b * (size_t)nseg;
+            const dup_seg *sg = seg + (size_t)b * (size_t)nseg;
+            int over = 0;
             if (!ok)
                 continue;
+            for (int s = 0; s < ns; s++) {
+                q[s].next = scratch + s * scap;
+                q[s].end = q[s].next + scap;
+            }
+            for (int k = 0; k < nseg && !over; k++) {
+                const uint64_t *src = sg[k].v;
+                for (int64_t i = 0; i < sg[k].len; i++) {
+                    const uint64_t h = src[i];
+                    slot_span *qs = q + sub_class(h, top, sub);
+                    if (qs->next == qs->end) {
+                        over = 1;
+                        break;
+                    }
+                    *qs->next++ = h;
+                }
+            }
+            if (!over) {
+                for (int s = 0; s < ns && ok; s++) {
+                    d = hash_distinct(scratch + s * scap, q[s].next - (scratch + s * scap), &table, &tcap);
+                    ok = d >= 0;
+                    distinct += ok ? d : 0;
+                }
+                continue;
+            }
+            /* a sub-bucket beyond its region (a pair repeated many
+             * times): count, then place */
             memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
             for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sl[k]; i++)
-                    pos[sub_class(tmp[so[k] + i], top, sub) + 1]++;
+                for (int64_t i = 0; i < sg[k].len; i++)
+                    pos[sub_class(sg[k].v[i], top, sub) + 1]++;
             for (int s = 0; s < ns; s++)
                 pos[s + 1] += pos[s];
             for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sl[k]; i++) {
-                    const uint64_t h = tmp[so[k] + i];
+                for (int64_t i = 0; i < sg[k].len; i++) {
+                    const uint64_t h = sg[k].v[i];
                     scratch[pos[sub_class(h, top, sub)]++] = h;
                 }
             /* pos[s] is now the end of sub-bucket s */
@@ -417,137 +563,112 @@ static int64_t bucket_pass(const uint64_t *tmp, const int64_t *seg_off, const in
         free(table);
         free(scratch);
         free(pos);
+        free(q);
     }
     return failed ? -1 : distinct;
 }
 
-/* First-level bucket bits for len values: about BUCKET_KEYS per bucket
- * after a second scatter, at most 2^SCATTER_BITS buckets. */
-static int top_bits(int64_t len)
-{
-    int top = 1;
-    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
-        top++;
-    return top;
-}
+/* ---- the finish: one rank counts, several exchange ---------------------- */
 
-/* Segments of the regions of scatter_regions: bucket b's are (b, t) for
- * each thread t: seg_off[b * nt + t] = (b * nt + t) * cap, seg_len from
- * fill[t * nb + b]. */
-static void region_segments(const int64_t *fill, int nb, int nt, int64_t cap, int64_t *seg_off, int64_t *seg_len)
+/* This rank's own values of owner o's buckets (all of them on one rank),
+ * nloc segments per bucket written from out[b * stride]: the regions
+ * (nloc = nt), or the classes after the exact scatter (nloc = 1, class c
+ * from start[c]). */
+static void own_segments(const dup_regions *r, int exact, const int64_t *start, int o, dup_seg *out, int stride)
 {
-    for (int b = 0; b < nb; b++)
-        for (int t = 0; t < nt; t++) {
-            seg_off[b * nt + t] = ((int64_t)b * nt + t) * cap;
-            seg_len[b * nt + t] = fill[(size_t)t * (size_t)nb + (size_t)b];
+    const int nbo = 1 << r->top, nt = r->nt;
+    for (int b = 0; b < nbo; b++) {
+        const int64_t c = (int64_t)o * nbo + b;
+        dup_seg *sg = out + (size_t)b * (size_t)stride;
+        if (exact) {
+            sg[0].v = r->buf + start[c];
+            sg[0].len = start[c + 1] - start[c];
+            continue;
         }
-}
-
-/* Distinct pairs among the non-self-loop tuples of edges[len][2] (when
- * edges != NULL) or distinct values among hashes[len]; -1 when out of
- * memory. The hashes are scattered into 2 to 2^SCATTER_BITS buckets (even
- * sizes whatever the graph's skew) in one pass (scatter_regions; the exact
- * two-pass scatter when a region overflows); each bucket (buckets shared
- * among threads) is scattered again into sub-buckets of about BUCKET_KEYS
- * in a per-thread scratch that stays in cache, and each sub-bucket goes
- * through a linear-probing hash set that stays in L2. A bucket is nseg
- * segments: seg_len[b * nseg + k] values from tmp + seg_off[b * nseg + k]. */
-static int64_t count_distinct_local(const int64_t *edges, const uint64_t *hashes, int64_t len,
-                                    uint64_t n, int nt, edge_tally *tl)
-{
-    int64_t distinct = -1, *cnt = NULL, *start = NULL, *seg_off = NULL, *seg_len = NULL, *fill = NULL, cap;
-    uint64_t *tmp = NULL;
-    int top, nb, nseg = nt;
-
-    if (len == 0)
-        return 0;
-    top = top_bits(len);
-    nb = 1 << top;
-    cap = region_cap(len, nb, nt);
-    cnt = malloc((size_t)nt * (size_t)nb * sizeof *cnt);
-    start = malloc(((size_t)nb + 1) * sizeof *start);
-    fill = calloc((size_t)nt * (size_t)nb, sizeof *fill);
-    seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
-    seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
-    tmp = g5_malloc((size_t)nb * (size_t)nt * (size_t)cap * sizeof *tmp, "duplicate count: buckets");
-    if (!cnt || !start || !fill || !seg_off || !seg_len || !tmp)
-        goto out;
-    if (scatter_regions(edges, hashes, len, n, 0, top, nb, nt, cap, fill, tmp, tl) == 0) {
-        region_segments(fill, nb, nt, cap, seg_off, seg_len);
-    } else {
-        /* exact: one contiguous segment per bucket (tmp is large enough:
-         * nb * nt * cap >= len) */
-        scatter_hashes(edges, hashes, len, n, 0, top, nb, nt, cnt, start, tmp, NULL);
-        nseg = 1;
-        for (int b = 0; b < nb; b++) {
-            seg_off[b] = start[b];
-            seg_len[b] = start[b + 1] - start[b];
+        for (int t = 0; t < nt; t++) {
+            sg[t].v = r->buf + (c * nt + t) * r->cap;
+            sg[t].len = r->fill[(size_t)t * (size_t)r->nb + (size_t)c];
         }
     }
-    distinct = bucket_pass(tmp, seg_off, seg_len, nseg, nb, top, nt);
-out:
-    free(cnt);
-    free(start);
-    free(fill);
-    free(seg_off);
-    free(seg_len);
-    free(tmp);
-    return distinct;
 }
 
-/* The owner exchange of the duplicate count on p > 1 ranks, from a send
- * buffer grouped by owner (*sendp, freed here as soon as it is sent; owner
- * r's values at sstart[r] .. sstart[r + 1]): the counts, then the values,
- * go to their owners, which count their distinct values; *distinct = the
- * sum over ranks. rc: this rank's status so far (agreed here first).
- * Collective. */
-static int owner_exchange(MPI_Comm comm, int p, uint64_t n, int nt, uint64_t **sendp, const int64_t *sstart,
-                          int rc, int64_t *distinct)
+/* The owner exchange on p > 1 ranks. Owner o's values lie packed in
+ * r->buf from send_off[o], class by class (clen[c] values of class c,
+ * owner o's classes o * nbo .. (o + 1) * nbo - 1, nbo = 2^top); this
+ * rank's own classes stay where they are (own_segments) and are not sent.
+ * The class lengths, then the values, go to their owners; an owner's
+ * receive buffer is then already bucketed (bucket b of source s is one
+ * segment), so it runs the bucket pass on the received segments and its
+ * own; *distinct = the sum over ranks. rc: this rank's status so far
+ * (agreed here first). Collective. */
+static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_t *start,
+                          const int64_t *send_off, const int64_t *clen, int rc, int64_t *distinct)
 {
-    int64_t *scount = calloc((size_t)p, sizeof *scount), *rcount = calloc((size_t)p, sizeof *rcount);
-    int64_t nrecv = 0, local = 0;
+    const int p = r->p, nbo = 1 << r->top, nloc = exact ? 1 : r->nt, nseg = p - 1 + nloc;
+    int rank;
+    int64_t *rlen = calloc((size_t)p * (size_t)nbo, sizeof *rlen), nrecv = 0, local = 0;
     int *sc = calloc((size_t)p, sizeof *sc), *rc_ = calloc((size_t)p, sizeof *rc_);
     int *sd = calloc((size_t)p, sizeof *sd), *rd = calloc((size_t)p, sizeof *rd);
     uint64_t *recv = NULL;
+    dup_seg *seg = NULL;
 
-    if (rc == G5_OK && (!scount || !rcount || !sc || !rc_ || !sd || !rd))
+    MPI_Comm_rank(comm, &rank);
+    if (rc == G5_OK && (!rlen || !sc || !rc_ || !sd || !rd))
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-    for (int r = 0; r < p && rc == G5_OK; r++) {
-        if (sstart[r + 1] > INT_MAX)
-            rc = g5_error(G5_ERR_ARG, "duplicate count: %lld edges per rank exceed one exchange; use more ranks",
-                          (long long)sstart[p]);
-        sd[r] = (int)sstart[r];
-        sc[r] = (int)(sstart[r + 1] - sstart[r]);
-        scount[r] = sc[r];
+    for (int o = 0; o < p && rc == G5_OK; o++) {
+        int64_t len = 0;
+        for (int b = 0; b < nbo && o != rank; b++)
+            len += clen[(size_t)o * (size_t)nbo + (size_t)b];
+        if (send_off[o] > INT_MAX || len > INT_MAX)
+            rc = g5_error(G5_ERR_ARG, "duplicate count: too many edges per rank for one exchange; use more ranks");
+        sd[o] = (int)send_off[o];
+        sc[o] = (int)len;
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, comm) != MPI_SUCCESS)
+    if (MPI_Alltoall(clen, nbo, MPI_INT64_T, rlen, nbo, MPI_INT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
-    for (int r = 0; r < p && rc == G5_OK; r++) {
-        if (nrecv > INT_MAX || rcount[r] > INT_MAX)
+    for (int s = 0; s < p && rc == G5_OK; s++) {
+        int64_t len = 0;
+        for (int b = 0; b < nbo && s != rank; b++)
+            len += rlen[(size_t)s * (size_t)nbo + (size_t)b];
+        if (nrecv > INT_MAX || len > INT_MAX)
             rc = g5_error(G5_ERR_ARG, "duplicate count: too many keys for one exchange; use more ranks");
-        rd[r] = (int)nrecv;
-        rc_[r] = (int)rcount[r];
-        nrecv += rcount[r];
+        rd[s] = (int)nrecv;
+        rc_[s] = (int)len;
+        nrecv += len;
     }
     if (rc == G5_OK) {
-        recv = g5_malloc((size_t)(nrecv > 0 ? nrecv : 1) * sizeof *recv, "duplicate count: receive buffer");
-        if (!recv)
-            rc = G5_ERR_NOMEM;
+        recv = huge_alloc((size_t)(nrecv > 0 ? nrecv : 1) * sizeof *recv, "duplicate count: receive buffer");
+        seg = malloc((size_t)nbo * (size_t)nseg * sizeof *seg);
+        if (!recv || !seg)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoallv(*sendp, sc, sd, MPI_UINT64_T, recv, rc_, rd, MPI_UINT64_T, comm) != MPI_SUCCESS)
+    if (MPI_Alltoallv(r->buf, sc, sd, MPI_UINT64_T, recv, rc_, rd, MPI_UINT64_T, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoallv failed");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    free(*sendp);
-    *sendp = NULL;
-    local = count_distinct_local(NULL, recv, nrecv, n, nt, NULL);
+    /* bucket b: this rank's own segments, then source s's after the
+     * source's earlier buckets */
+    own_segments(r, exact, start, rank, seg, nseg);
+    for (int s = 0, k = nloc; s < p; s++) {
+        int64_t off = rd[s];
+        if (s == rank)
+            continue;
+        for (int b = 0; b < nbo; b++) {
+            dup_seg *sg = seg + (size_t)b * (size_t)nseg + (size_t)k;
+            sg->v = recv + off;
+            sg->len = rlen[(size_t)s * (size_t)nbo + (size_t)b];
+            off += sg->len;
+        }
+        k++;
+    }
+    local = bucket_pass(seg, nseg, nbo, r->top, r->nt);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -557,13 +678,79 @@ static int owner_exchange(MPI_Comm comm, int p, uint64_t n, int nt, uint64_t **s
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Allreduce failed");
 out:
     rc = g5_agree(comm, rc);
-    free(scount);
-    free(rcount);
+    free(rlen);
     free(sc);
     free(rc_);
     free(sd);
     free(rd);
     free(recv);
+    free(seg);
+    return rc;
+}
+
+/* The finish of every path. r holds this rank's slab placed in regions,
+ * unless exact (a region overflowed, or the pieces did not add up to the
+ * slab): then the slab edges[count][2] is placed again by the exact
+ * scatter. One rank: the bucket pass on the buffer. Several: each other
+ * owner's regions are packed class by class from its first region (each
+ * region moves left, never past its own start nor into another owner's
+ * span) and exchanged; this rank's own regions stay in place (not copied,
+ * not sent: at P = 2 half the values). rc: this rank's status so far. Collective when
+ * r->p > 1. */
+static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *edges, int64_t count, int rc,
+                      int64_t *distinct)
+{
+    const int nb = r->nb, nt = r->nt, p = r->p, nbo = 1 << r->top;
+    int rank;
+    int64_t *start = NULL, *clen = NULL, *send_off = NULL, local = -1;
+    dup_seg *seg = NULL;
+
+    *distinct = 0;
+    if (rc == G5_OK) {
+        start = g5_calloc((size_t)nb + 1, sizeof *start, "duplicate count: class starts");
+        clen = g5_calloc((size_t)nb, sizeof *clen, "duplicate count: class lengths");
+        send_off = g5_calloc((size_t)p, sizeof *send_off, "duplicate count: send offsets");
+        rc = start && clen && send_off ? G5_OK : G5_ERR_NOMEM;
+    }
+    if (rc == G5_OK && exact)
+        rc = exact_scatter(r, edges, count, start);
+    if (p == 1) {
+        if (rc != G5_OK)
+            goto out;
+        seg = malloc((size_t)nb * (size_t)(exact ? 1 : nt) * sizeof *seg);
+        if (seg) {
+            own_segments(r, exact, start, 0, seg, exact ? 1 : nt);
+            local = bucket_pass(seg, exact ? 1 : nt, nb, r->top, nt);
+        }
+        if (local < 0)
+            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        else
+            *distinct = local;
+        goto out;
+    }
+    MPI_Comm_rank(comm, &rank);
+    for (int o = 0; o < p && rc == G5_OK; o++) {
+        int64_t off = exact ? start[(size_t)o * (size_t)nbo] : (int64_t)o * nbo * nt * r->cap;
+        send_off[o] = off;
+        for (int c = o * nbo; c < (o + 1) * nbo && o != rank; c++) {
+            if (exact) {
+                clen[c] = start[c + 1] - start[c];
+                continue;
+            }
+            for (int t = 0; t < nt; t++) {
+                const int64_t len = r->fill[(size_t)t * (size_t)nb + (size_t)c];
+                memmove(r->buf + off, r->buf + ((int64_t)c * nt + t) * r->cap, (size_t)len * sizeof *r->buf);
+                off += len;
+                clen[c] += len;
+            }
+        }
+    }
+    rc = owner_exchange(comm, r, exact, start, send_off, clen, rc, distinct);
+out:
+    free(start);
+    free(clen);
+    free(send_off);
+    free(seg);
     return rc;
 }
 
@@ -571,35 +758,16 @@ out:
 static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count, int nthreads,
                      edge_tally *tl, int64_t *distinct)
 {
-    int p, rc = G5_OK;
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int64_t *scount = NULL, *cnt = NULL, local = 0;
-    uint64_t *send = NULL;
-
-    *distinct = 0;
+    int p, rc, exact = 0;
+    dup_regions r;
     MPI_Comm_size(comm, &p);
-    if (p == 1) {
-        /* The keys are already where they belong: bucket them straight from
-         * the edge list. */
-        local = count_distinct_local(edges, NULL, count, (uint64_t)n, nt, tl);
-        if (local < 0)
-            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-        *distinct = local;
-        return rc;
-    }
-    scount = calloc((size_t)p + 1, sizeof *scount);
-    cnt = malloc((size_t)nt * (size_t)p * sizeof *cnt);
-    send = g5_malloc((size_t)(count > 0 ? count : 1) * sizeof *send, "duplicate count: send buffer");
-    if (!scount || !cnt || !send)
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-    /* Each key to the owner rank chosen by its hash; scount holds where
-     * each owner's keys start. */
+    rc = regions_init(&r, p, (uint64_t)n, count, nthreads > 0 ? nthreads : omp_get_max_threads());
     if (rc == G5_OK)
-        scatter_hashes(edges, NULL, count, (uint64_t)n, p, 0, p, nt, cnt, scount, send, tl);
-    rc = owner_exchange(comm, p, (uint64_t)n, nt, &send, scount, rc, distinct);
-    free(scount);
-    free(cnt);
-    free(send);
+        exact = place_rows(&r, edges, count, tl);
+    else if (p == 1)
+        return rc;
+    rc = dup_finish(comm, &r, exact, edges, count, rc, distinct);
+    regions_free(&r);
     return rc;
 }
 
@@ -647,26 +815,23 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 /* ---- the duplicate count in pieces (cc_dup_*) ---------------------------
  * The first pass of the duplicate count (hash each tuple, place it in its
  * class's region) taken piece by piece as the slab is read, so it runs on
- * data still in cache, or, on a thread of its own, overlaps the read. The
- * regions are those of scatter_regions (classes: 2^top buckets on one rank,
- * owner ranks on several), sized from the announced tuple count; fill[t][c]
- * persists across pieces. cc_dup_finish then runs the bucket pass (one
- * rank) or packs the regions owner by owner and exchanges (several). */
+ * data still in cache, or, on threads of their own, overlaps the read.
+ * The regions are those of count_all, sized from the announced tuple
+ * count; fill persists across pieces. cc_dup_finish then runs the bucket
+ * pass (one rank) or packs the regions owner by owner and exchanges
+ * (several). added and overflow are updated atomically, for
+ * cc_dup_add_row from several threads at once. */
 struct cc_dup {
-    uint64_t n;
-    int p, nt, top, nb;
-    int64_t cap, count, added;
+    dup_regions r;
+    int64_t count, added;
     int overflow;
-    int64_t *fill;  /* [nt][nb] values in region (c, t) */
-    uint64_t *buf;  /* nb * nt * cap */
 };
 
 void cc_dup_free(cc_dup **d)
 {
     if (!d || !*d)
         return;
-    free((*d)->fill);
-    free((*d)->buf);
+    regions_free(&(*d)->r);
     free(*d);
     *d = NULL;
 }
@@ -680,84 +845,58 @@ int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup 
     d = g5_calloc(1, sizeof *d, "duplicate count");
     if (!d)
         return G5_ERR_NOMEM;
-    d->n = (uint64_t)n;
-    d->p = p;
-    d->nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     d->count = count > 0 ? count : 0;
-    d->top = p > 1 ? 0 : top_bits(d->count);
-    d->nb = p > 1 ? p : 1 << d->top;
-    d->cap = region_cap(d->count, d->nb, d->nt);
-    d->fill = g5_calloc((size_t)d->nt * (size_t)d->nb, sizeof *d->fill, "duplicate count: region fills");
-    d->buf = d->fill ? g5_malloc((size_t)d->nb * (size_t)d->nt * (size_t)d->cap * sizeof *d->buf,
-                                 "duplicate count: buckets")
-                     : NULL;
-    if (!d->buf) {
-        cc_dup_free(&d);
+    if (regions_init(&d->r, p, (uint64_t)n, d->count, nthreads > 0 ? nthreads : omp_get_max_threads())
+        != G5_OK) {
+        free(d);
         return G5_ERR_NOMEM;
     }
     *out = d;
     return G5_OK;
 }
 
+/* Counts len more tuples; 0 when they are to be placed (the total stays
+ * within the announced count and nothing overflowed). Pieces beyond the
+ * announced count mark the regions overflowed: the finish must not take
+ * the added count matching the slab for the slab placed. */
+static int dup_admit(cc_dup *d, int64_t len)
+{
+    const int64_t added = __atomic_add_fetch(&d->added, len, __ATOMIC_RELAXED);
+    if (added > d->count)
+        __atomic_store_n(&d->overflow, 1, __ATOMIC_RELAXED);
+    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || len <= 0;
+}
+
 void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len)
 {
-    d->added += len;
-    if (d->overflow || d->added > d->count || len <= 0)
+    if (dup_admit(d, len))
         return;  /* the exact path at the finish will count everything */
-    d->overflow = scatter_regions(edges, NULL, len, d->n, d->p > 1 ? d->p : 0, d->top, d->nb, d->nt, d->cap,
-                                  d->fill, d->buf, NULL);
+    if (place_rows(&d->r, edges, len, NULL))
+        __atomic_store_n(&d->overflow, 1, __ATOMIC_RELAXED);
+}
+
+void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len)
+{
+    if (dup_admit(d, len))
+        return;
+    if (place_row(&d->r, row, edges, 0, len, NULL))
+        __atomic_store_n(&d->overflow, 1, __ATOMIC_RELAXED);
 }
 
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct)
 {
-    const int p = d->p, nb = d->nb, nt = d->nt;
-    int exact = d->overflow || d->added != count, rc = G5_OK;
-    int64_t *seg_off = NULL, *seg_len = NULL, *sstart = NULL, local;
-
-    *distinct = 0;
-    /* every rank must take the same path: the exact one if any rank's
-     * pieces overflowed or did not add up to its slab */
-    if (p > 1 && MPI_Allreduce(MPI_IN_PLACE, &exact, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
-        return g5_agree(comm, g5_error(G5_ERR_MPI, "duplicate count: MPI_Allreduce failed"));
-    if (exact) {
-        free(d->buf);  /* the exact path makes its own */
-        d->buf = NULL;
-        return count_all(comm, (int64_t)d->n, edges, count, nt, NULL, distinct);
+    const int exact = __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || d->added != count;
+    if (exact && count > d->count) {
+        /* the regions were sized for fewer tuples: make them again */
+        int rc;
+        const int p = d->r.p, nt = d->r.nt;
+        const uint64_t n = d->r.n;
+        regions_free(&d->r);
+        rc = regions_init(&d->r, p, n, count, nt);
+        if (rc != G5_OK && p == 1)
+            return rc;
+        d->count = count;
+        return dup_finish(comm, &d->r, 1, edges, count, rc, distinct);
     }
-    if (p == 1) {
-        seg_off = malloc((size_t)nt * (size_t)nb * sizeof *seg_off);
-        seg_len = malloc((size_t)nt * (size_t)nb * sizeof *seg_len);
-        local = -1;
-        if (seg_off && seg_len) {
-            region_segments(d->fill, nb, nt, d->cap, seg_off, seg_len);
-            local = bucket_pass(d->buf, seg_off, seg_len, nt, nb, d->top, nt);
-        }
-        if (local < 0)
-            rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-        else
-            *distinct = local;
-        free(seg_off);
-        free(seg_len);
-        return rc;
-    }
-    /* Pack the regions owner by owner (each segment moves left, never
-     * past its own start), then the exchange of cc_count_distinct. */
-    sstart = calloc((size_t)p + 1, sizeof *sstart);
-    if (!sstart) {
-        rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
-    } else {
-        int64_t off = 0;
-        for (int c = 0; c < nb; c++) {
-            sstart[c] = off;
-            for (int t = 0; t < nt; t++) {
-                const int64_t len = d->fill[(size_t)t * (size_t)nb + (size_t)c];
-                memmove(d->buf + off, d->buf + ((int64_t)c * nt + t) * d->cap, (size_t)len * sizeof *d->buf);
-                off += len;
-            }
-        }
-        sstart[p] = off;
-    }
-    rc = owner_exchange(comm, p, d->n, nt, &d->buf, sstart, rc, distinct);
-    free(sstart);
-    return rc;
+    return dup_finish(comm, &d->r, exact, edges, count, G5_OK, distinct);
 }

@@ -7,14 +7,17 @@
  * self-loops and repeated pairs (in one case half the list one pair, so
  * the duplicate count's one-pass regions overflow on the owner rank); and
  * the duplicate count in pieces (cc_dup_*) against cc_count_distinct, with
- * the same lists, and with one rank's pieces short of its slab (every rank
- * must then take the exact path together).
+ * the same lists, and with one rank's pieces short of its slab (that rank
+ * then places its slab again by the exact scatter), and added from the threads of
+ * a parallel region, each in its own row (cc_dup_add_row), with one
+ * rank's create announcing half its slab.
  */
 #include "cc.h"
 #include "common.h"
 #include "mpitest.h"
 #include "../cc_tuples.h"
 
+#include <omp.h>
 #include <stdlib.h>
 
 /* The whole list (the same on every rank), labels = smallest vertex of a
@@ -82,6 +85,28 @@ static int check_list(int64_t m, int repeated)
             MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d3) == G5_OK, "%s", g5_error_msg());
             MT_CHECK(d3 == want_d, "m=%lld repeated=%d threads=%d short=%d: %lld distinct in pieces, want %lld",
                      (long long)m, repeated, t, shortp, (long long)d3, (long long)want_d);
+            cc_dup_free(&dp);
+        }
+        /* from the threads of a parallel region, each in its own row
+         * (cc_dup_add_row); with the create announcing half the slab on
+         * rank 0 (that rank alone then places its slab again) */
+        for (int half = 0; half < 2; half++) {
+            cc_dup *dp = NULL;
+            int64_t d4 = -4;
+            const int64_t piece = 777;
+            MT_CHECK(cc_dup_create(MPI_COMM_WORLD, n, half && rank == 0 ? count / 2 : count, t, &dp) == G5_OK, "%s",
+                     g5_error_msg());
+#pragma omp parallel num_threads(t)
+            {
+                const int w = omp_get_thread_num(), nw = omp_get_num_threads();
+                for (int64_t k = w; k * piece < count; k += nw) {
+                    const int64_t lo = k * piece, len = count - lo < piece ? count - lo : piece;
+                    cc_dup_add_row(dp, w, e + 2 * (first + lo), len);
+                }
+            }
+            MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d4) == G5_OK, "%s", g5_error_msg());
+            MT_CHECK(d4 == want_d, "m=%lld repeated=%d threads=%d half=%d: %lld distinct added by rows, want %lld",
+                     (long long)m, repeated, t, half, (long long)d4, (long long)want_d);
             cc_dup_free(&dp);
         }
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # components-cli.sh - end to end: g500 gen -> g500 components at 1, 2 and 4
-# ranks, 1 and 2 threads and both merge paths (--merge tree|distributed|auto)
-# gives identical datasets; g500 stats prints the
+# ranks, 1 and 2 threads, both merge paths (--merge tree|distributed|auto)
+# and the slab read in pieces with the link under the read (--piece,
+# --overlap) gives identical datasets; g500 stats prints the
 # table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
 # damaged edges file, an existing output, a components file from other
 # edges) fails with one clear message on every rank and leaves no output.
@@ -22,11 +23,17 @@ run() { timeout -k 5 300 mpirun -np "$1" "${@:2}"; }
 "$G500" gen -s 11 --seed 5 -o "$T/e.h5" -q || ko "gen"
 "$G500" gen -s 11 --seed 6 -o "$T/e6.h5" -q || ko "gen seed 6"
 
+# fields: ranks, threads, merge, then optionally edges per read piece and
+# --overlap (1000-edge pieces: 33 pieces of the 32768-edge list, read while
+# the previous one is linked when the overlap is on)
 for cfg in "1 1 tree" "1 2 tree" "2 1 tree" "4 1 tree" "2 2 tree" "1 1 distributed" "2 1 distributed" \
-           "4 1 distributed" "2 2 distributed" "3 1 distributed" "2 1 auto"; do
+           "4 1 distributed" "2 2 distributed" "3 1 distributed" "2 1 auto" "1 2 tree 1000 on" \
+           "1 1 tree 1000 on" "2 2 tree 1000 on" "4 1 tree 1000 on" "2 2 tree 1000 off" \
+           "2 2 distributed 1000 on"; do
     set -- $cfg
-    c="$T/c$1x$2$3.h5"
+    c="$T/c$1x$2$3${4:-}${5:-}.h5"
     OMP_NUM_THREADS=$2 run "$1" "$G500" components "$T/e.h5" -o "$c" --threads "$2" --merge "$3" -q \
+        --piece "${4:-0}" --overlap "${5:-auto}" \
         2>"$T/err" || { ko "components at $1 ranks x $2 threads, $3 merge: $(cat "$T/err")"; continue; }
     [ "$cfg" = "1 1 tree" ] && cp "$c" "$T/c1x1.h5"
     if [ "$cfg" != "1 1 tree" ]; then
@@ -35,10 +42,13 @@ for cfg in "1 1 tree" "1 2 tree" "2 1 tree" "4 1 tree" "2 2 tree" "1 1 distribut
             cmp -s <(h5dump -d "$d" -y "$T/c1x1.h5" | tail -n +2) <(h5dump -d "$d" -y "$c" | tail -n +2) || same=0
         done
         cmp -s <(h5dump -A "$T/c1x1.h5" | tail -n +2) <(h5dump -A "$c" | tail -n +2) || same=0
-        check "identical datasets and attributes at $1 ranks x $2 threads, $3 merge" '[ $same = 1 ]'
+        check "identical datasets and attributes at $1 ranks x $2 threads, $3 merge${4:+, pieces of $4, overlap $5}" '[ $same = 1 ]'
     fi
 done
 perr=$(run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --merge distributed 2>&1 >/dev/null)
+plog=$(OMP_NUM_THREADS=2 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 2 --piece 1000 2>&1 >/dev/null)
+check "the progress log shows the pieces and what ran under the read" \
+    'grep -q "read in .* 17 pieces, HDF5 .* on the reader); linked in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
 check "the progress log names the merge path taken" 'grep -q "distributed merge" <<<"$perr" && grep -q "hooking rounds" <<<"$perr"'
 
 out=$("$G500" stats "$T/c1x1.h5" 2>&1)
@@ -75,6 +85,10 @@ expect_fail "components detects a damaged edges file" "damaged.h5" \
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5"
 expect_fail "components detects a damaged edges file on the distributed path" "damaged.h5" \
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --merge distributed
+expect_fail "components detects a damaged edges file read in pieces under the link" "damaged.h5: reading rows .*damaged chunk" \
+    env OMP_NUM_THREADS=2 timeout -k 5 300 mpirun -np 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000 --overlap on
+expect_fail "components rejects an unknown --overlap" "--overlap must be on, off or auto, not 'yes'" \
+    run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --overlap yes
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'
 expect_fail "components refuses an existing output without --force" "exists" \
     run 2 "$G500" components "$T/e.h5" -o "$T/c1x1.h5"

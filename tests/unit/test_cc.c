@@ -6,6 +6,7 @@
  * duplicates, isolated vertices), statistics included.
  */
 #include <criterion/criterion.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -651,6 +652,82 @@ Test(cc_stats, one_pair_repeated_overflows_its_region_and_counts_once, .init = m
         int64_t got = -1;
         cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
         cr_assert_eq(got, 100000 + 1, "%d threads: %lld distinct pairs, want 100001", t, (long long)got);
+    }
+    free(e);
+}
+
+/* A pair repeated 1000 times among 1.5 M spread pairs: too few copies to
+ * overflow a first-level region at one thread (slack 1/32 + 1024), enough
+ * to overflow its sub-bucket's region in the bucket pass (slack 1/8 + 64
+ * of about 4096), whose bucket is then counted by the exact two-pass
+ * sub-scatter (at 1, 2 and 3 threads). Counted against a sort. */
+Test(cc_stats, a_pair_repeated_beyond_its_sub_bucket_counts_once, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t m = 1500000, n = (int64_t)1 << 24;
+    int64_t *e = malloc((size_t)m * 16);
+    rng_state = 77;
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t r = rnd();
+        e[2 * i] = (int64_t)(r % (uint64_t)n);
+        e[2 * i + 1] = (int64_t)((r >> 32) % (uint64_t)n);
+        if (i % 1500 == 7) {
+            e[2 * i] = i % 2 ? 5 : 9;
+            e[2 * i + 1] = i % 2 ? 9 : 5;
+        }
+    }
+    const int64_t want = cct_distinct(e, m, n, NULL);
+    for (int t = 1; t <= 3; t++) {
+        int64_t got = -1;
+        cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(got, want, "%d threads: %lld distinct pairs, a sort finds %lld", t, (long long)got,
+                     (long long)want);
+    }
+    free(e);
+}
+
+/* Adds from the threads of a parallel region, as the components command
+ * makes them while its master thread reads: cc_dup_add_row with each
+ * thread in its own row (pieces dealt round-robin), and cc_dup_add called
+ * by one thread at a time inside the region (no nested team: it fills the
+ * rows in turn), equal a sort of the pairs; on a spread list, on one whose
+ * repeated pair overflows a region, and with a slab larger than the
+ * create announced (the finish then makes its regions again and places
+ * the whole slab by the exact scatter), at 1, 2 and 3 rows. */
+Test(cc_stats, duplicate_count_added_from_worker_threads_equals_a_sort, .init = mpi_setup,
+     .fini = mpi_teardown)
+{
+    const int64_t m = 200000, n = 70000, piece = 9999;
+    int64_t *e = malloc((size_t)m * 16);
+    for (int repeated = 0; repeated < 2; repeated++) {
+        uint64_t st = 5 + (uint64_t)repeated;
+        cct_skewed(e, m, n, &st, 53, 2, repeated, 20);
+        const int64_t want = cct_distinct(e, m, n, NULL);
+        for (int t = 1; t <= 3; t++)
+            for (int how = 0; how < 3; how++) {
+                /* how: 0 rows, 1 cc_dup_add inside the region, 2 rows with
+                 * the create announcing half the slab */
+                cc_dup *d = NULL;
+                int64_t got = -1;
+                cr_assert_eq(cc_dup_create(MPI_COMM_WORLD, n, how == 2 ? m / 2 : m, t, &d), G5_OK, "%s",
+                             g5_error_msg());
+#pragma omp parallel num_threads(t)
+                {
+                    const int w = omp_get_thread_num(), nw = omp_get_num_threads();
+                    for (int64_t k = 0; k * piece < m; k++) {
+                        const int64_t lo = k * piece, len = m - lo < piece ? m - lo : piece;
+                        if (how != 1 && k % nw == w)
+                            cc_dup_add_row(d, w, e + 2 * lo, len);
+                        if (how == 1 && k % nw == w) {
+#pragma omp critical
+                            cc_dup_add(d, e + 2 * lo, len);
+                        }
+                    }
+                }
+                cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
+                cr_assert_eq(got, want, "repeated=%d, %d rows, how %d: %lld distinct, a sort finds %lld", repeated,
+                             t, how, (long long)got, (long long)want);
+                cc_dup_free(&d);
+            }
     }
     free(e);
 }

@@ -352,3 +352,27 @@ Test(io_edges, block_range_covers_every_item_once)
             cr_expect_eq(next, ms[k], "all of m covered");
         }
 }
+
+Test(io_edges, chunk_rows_are_read_from_the_file)
+{
+    io_edges_meta m = small_meta();
+    int64_t ed[32];
+    float wt[16];
+    for (int i = 0; i < 16; i++) { ed[2 * i] = i % 8; ed[2 * i + 1] = (i * 5) % 8; wt[i] = 0.25f; }
+    /* chunked by 5 rows, default chunks (clamped to the 16 rows), contiguous */
+    const int64_t asked[3] = {5, IO_EDGES_CHUNK_ROWS, 0}, want[3] = {5, 16, 0};
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        io_edges_writer *w;
+        io_edges *e;
+        snprintf(name, sizeof name, "c%d.h5", k);
+        cr_assert_eq(io_edges_create_ex(MPI_COMM_WORLD, fixture_path(name), &m, 0, asked[k], asked[k] > 0, &w),
+                     G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(io_edges_write_slab(w, 0, 16, ed, wt), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(io_edges_commit(&w, 1), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(io_edges_open(MPI_COMM_WORLD, fixture_path(name), &e), G5_OK, "%s", g5_error_msg());
+        cr_expect_eq(io_edges_chunk_rows(e), want[k], "chunks of %lld rows asked: io_edges_chunk_rows says %lld",
+                     (long long)asked[k], (long long)io_edges_chunk_rows(e));
+        io_edges_close(&e);
+    }
+}

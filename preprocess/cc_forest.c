@@ -31,7 +31,8 @@
  * bytes, stays in L2 where the 4 n-byte arrays do not) while every vertex
  * is pointed straight at its root. The rest is scanned in chunks: an edge
  * with both ends marked is dropped on two bit tests (branch-free), the
- * others are linked at once by the thread that read them, and a vertex
+ * others are linked at once by the thread that read them (the parent
+ * entries of the candidate CC_AHEAD places ahead prefetched), and a vertex
  * that joins a marked one gets its bit. The root vector and the son lists
  * are built once, at the end, by all threads (son_lists_parallel), which
  * also make the bitmap exact for later calls. Before, the sample was
@@ -431,6 +432,15 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
  * for a few percent of the edges at random: as a branch it cost a
  * misprediction each), then the unions. *bad: the smallest index of an
  * edge with a vertex outside [0, n), if below. */
+/* Candidates ahead of the union at which the parent entries of both ends
+ * are prefetched (for writing: the union may hook or halve there). The
+ * candidates' ends are random vertices, so each find starts with a miss
+ * in the 4 n-byte parent array; issued one union at a time those misses
+ * form one dependent chain, prefetched they overlap. The sample's unions
+ * prefetch the same distance ahead in the edge list, and the scan path the
+ * root entries of its candidates (scan_chunk, link_pending). */
+#define CC_AHEAD 16
+
 static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
                        uint64_t *giant, int32_t *restrict buf, int64_t *bad)
 {
@@ -449,6 +459,10 @@ static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int
     }
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = buf[2 * j], v = buf[2 * j + 1];
+        if (j + CC_AHEAD < k) {
+            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD)]], 1);
+            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD) + 1]], 1);
+        }
         if (u == v)
             continue;
         uf_union(parent, u, v);
@@ -507,6 +521,13 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < sample; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+            if (i + CC_AHEAD < sample) {
+                const uint64_t pu = (uint64_t)edges[2 * (i + CC_AHEAD)], pv = (uint64_t)edges[2 * (i + CC_AHEAD) + 1];
+                if (pu < (uint64_t)n && pv < (uint64_t)n) {
+                    __builtin_prefetch(&parent[pu], 1);
+                    __builtin_prefetch(&parent[pv], 1);
+                }
+            }
             if (u >= (uint64_t)n || v >= (uint64_t)n) {
                 if (i < bad)
                     bad = i;
@@ -639,6 +660,10 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
      * the rest. */
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = out[2 * j], v = out[2 * j + 1];
+        if (j + CC_AHEAD < k) {
+            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD)]]);
+            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD) + 1]]);
+        }
         const int32_t ru = LD(root[u]), rv = LD(root[v]);
         out[2 * kk] = u;
         out[2 * kk + 1] = v;
@@ -654,8 +679,13 @@ static void link_pending(cc_forest *f, const int32_t *p, const int64_t *kept, in
 {
     for (int64_t c = 0; c < nch; c++) {
         const int32_t *q = p + 2 * c * CC_CHUNK;
-        for (int64_t k = 0; k < kept[c]; k++)
+        for (int64_t k = 0; k < kept[c]; k++) {
+            if (k + CC_AHEAD < kept[c]) {
+                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD)]], 1);
+                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD) + 1]], 1);
+            }
             link_mark(f, q[2 * k], q[2 * k + 1], giant, groot);
+        }
     }
 }
 

@@ -79,7 +79,9 @@
  *     by a parallel counting sort), which reply with (parent, value) where
  *     value is the depth (BFS, from the words) or distance (SSSP, from dist;
  *     the jump words are freed first); endpoints in the rank's own block are
- *     read in place (so at one rank nothing travels): BFS one word, SSSP the
+ *     read in place (so at one rank nothing travels; at P > 1 they are
+ *     bucketed with the others, so the checks never branch on an owner,
+ *     but never sent): BFS one word, SSSP the
  *     distance alone, finite exactly when reached (phase 1), and the parent
  *     only when the edge is tight enough to be the tree edge. The reading
  *     rank checks the edge (OpenMP, dynamic schedule), counts it for TEPS,
@@ -97,7 +99,7 @@
  * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
  * ancestor, 4 bytes, freed before the edge stream) and one bit of
  * confirmation; the edge stream's buffers (two chunks of edges, and at
- * P > 1 the queries and answers of the remote endpoints of one chunk)
+ * P > 1 the queries and answers of the endpoints of one chunk)
  * are bounded by the chunk, the jump's by the same chunk of vertices. The
  * jump words go into the caller's `work` memory when it offers enough
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;

@@ -79,7 +79,9 @@
  *     by a parallel counting sort), which reply with (parent, value) where
  *     value is the depth (BFS, from the words) or distance (SSSP, from dist;
  *     the jump words are freed first); endpoints in the rank's own block are
- *     read in place (so at one rank nothing travels): BFS one word, SSSP the
+ *     read in place (so at one rank nothing travels; at P > 1 they are
+ *     bucketed with the others, so the checks never branch on an owner,
+ *     but never sent): BFS one word, SSSP the
  *     distance alone, finite exactly when reached (phase 1), and the parent
  *     only when the edge is tight enough to be the tree edge. The reading
  *     rank checks the edge (OpenMP, dynamic schedule), counts it for TEPS,
@@ -97,7 +99,7 @@
  * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
  * ancestor, 4 bytes, freed before the edge stream) and one bit of
  * confirmation; the edge stream's buffers (two chunks of edges, and at
- * P > 1 the queries and answers of the remote endpoints of one chunk)
+ * P > 1 the queries and answers of the endpoints of one chunk)
  * are bounded by the chunk, the jump's by the same chunk of vertices. The
  * jump words go into the caller's `work` memory when it offers enough
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
@@ -582,17 +584,43 @@ static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst,
     return rd->read(rd->ctx, s0, *m, ed, wt);
 }
 
-/* P > 1: the queries of one chunk for other ranks' vertices. slot[2j + e]
- * gets the index in sq (grown as needed) of endpoint e of edge j when another
- * rank owns it, -1 when this rank does or the edge is a self-loop; scount
- * and sdispl describe sq. A parallel counting sort over nb blocks of edges
- * (bcount: [nb][nranks]), so the order of sq does not depend on the thread
- * count. Not collective; an out-of-range endpoint is reported in *bad (the
- * first such edge, -1: none) and nothing is routed. */
+/* Owner of vertex v (in [0, N), N < 2^32) under the block distribution,
+ * with the divisions by P hoisted: one 32-bit division per vertex. */
+typedef struct vowner {
+    uint32_t q, big;       /* N / P, and the vertices held by the ranks with q + 1 */
+    int rem;               /* N % P */
+} vowner;
+
+static vowner vowner_of(const vctx *c)
+{
+    int64_t q = c->n / c->nranks, rem = c->n % c->nranks;
+    return (vowner){.q = (uint32_t)q, .big = (uint32_t)(rem * (q + 1)), .rem = (int)rem};
+}
+
+static inline int vowner_get(vowner o, int64_t v)
+{
+    uint32_t x = (uint32_t)v;
+    return x < o.big ? (int)(x / (o.q + 1)) : o.rem + (int)((x - o.big) / o.q);
+}
+
+/* P > 1: the queries of one chunk. Every endpoint of every non-self-loop
+ * edge is bucketed by its owner, this rank's own included, without a
+ * branch on the owner (a random one, mispredicted about every other
+ * endpoint: at 4 ranks on 2 cores that made the routing 2x slower than
+ * main's): slot[2j + e] gets its index in sq (grown as needed), -1 for a
+ * self-loop. The own bucket, sq[*own_lo .. *own_lo + *own_n), is answered in
+ * place (nothing is sent to this rank: scount[rank] = 0, the bucket stays
+ * in sq between the others); scount and sdispl describe what travels;
+ * *tot is the length of sq. A parallel counting sort over nb blocks of
+ * edges (bcount: [nb][nranks]), so the order of sq does not depend on the
+ * thread count. Not collective; an out-of-range endpoint is reported in
+ * *bad (the first such edge, -1: none) and nothing is routed. */
 static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, int *bcount,
-                         int nb, xbuf *sq, int64_t *bad)
+                         int nb, xbuf *sq, int64_t *own_lo, int64_t *own_n, int64_t *tot_out,
+                         int64_t *bad)
 {
     const int p = c->nranks;
+    const vowner o = vowner_of(c);
     int64_t first_bad = INT64_MAX;
     #pragma omp parallel for schedule(static, 1) reduction(min : first_bad)
     for (int b = 0; b < nb; b++) {
@@ -600,21 +628,20 @@ static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, i
         memset(cnt, 0, (size_t)p * sizeof *cnt);
         for (int64_t j = m * b / nb; j < m * (b + 1) / nb; j++) {
             int64_t u = ed[2 * j], v = ed[2 * j + 1];
-            slot[2 * j] = slot[2 * j + 1] = -1;
             if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+                slot[2 * j] = slot[2 * j + 1] = -1;
                 first_bad = j < first_bad ? j : first_bad;
                 continue;
             }
-            if (u == v)
+            if (u == v) {
+                slot[2 * j] = slot[2 * j + 1] = -1;
                 continue;
-            for (int e = 0; e < 2; e++) {
-                int64_t x = ed[2 * j + e];
-                if (!is_mine(c, x)) {
-                    int r = kern_vblock_owner(c->n, p, x);
-                    slot[2 * j + e] = r;
-                    cnt[r]++;
-                }
             }
+            int ru = vowner_get(o, u), rv = vowner_get(o, v);
+            slot[2 * j] = ru;
+            slot[2 * j + 1] = rv;
+            cnt[ru]++;
+            cnt[rv]++;
         }
     }
     *bad = first_bad == INT64_MAX ? -1 : first_bad;
@@ -631,6 +658,10 @@ static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, i
         }
         c->scount[r] = (int)(tot - c->sdispl[r]);
     }
+    *own_lo = c->sdispl[c->rank];
+    *own_n = c->scount[c->rank];
+    c->scount[c->rank] = 0;
+    *tot_out = tot;
     int rc = xbuf_need(sq, (size_t)(tot ? tot : 1) * sizeof(int64_t), "validation queries");
     if (rc != G5_OK)
         return rc;
@@ -712,7 +743,8 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
         int64_t bad = -1, pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
         pfirst = pfirst < efirst ? efirst : pfirst;
         if (multi) {
-            rc = route_queries(c, ce, m, slot, bcount, nb, &sq, &bad);
+            int64_t own_lo = 0, own_n = 0, nsent = 0;
+            rc = route_queries(c, ce, m, slot, bcount, nb, &sq, &own_lo, &own_n, &nsent, &bad);
             if (rc == G5_OK && bad >= 0)
                 rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
                               ") has a vertex outside [0, %" PRId64 ")",
@@ -720,16 +752,24 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
             G5_TRY(g5_agree(c->comm, rc));
             int64_t nrecv;
             G5_TRY(exchange(c, sq.p, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
-            int64_t nsent = c->sdispl[c->nranks - 1] + c->scount[c->nranks - 1];
             rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
             if (rc == G5_OK)
                 rc = xbuf_need(&ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
             G5_TRY(g5_agree(c->comm, rc));
             const int64_t *q = rq.p;
             vinfo *a = ra.p;
-            #pragma omp parallel for schedule(static)
-            for (int64_t t = 0; t < nrecv; t++)
-                a[t] = answer_info(c, dist, jw, q[t]);
+            vinfo *own = (vinfo *)ans.p + own_lo;
+            const int64_t *oq = (const int64_t *)sq.p + own_lo;
+            #pragma omp parallel
+            {
+                #pragma omp for schedule(static) nowait
+                for (int64_t t = 0; t < nrecv; t++)
+                    a[t] = answer_info(c, dist, jw, q[t]);
+                /* this rank's own endpoints, in place (their parents lazy) */
+                #pragma omp for schedule(static) nowait
+                for (int64_t t = 0; t < own_n; t++)
+                    own[t] = local_info(c, dist, jw, oq[t]);
+            }
             G5_TRY(reply(c, ra.p, c->t_info, ans.p, "endpoint"));
             av = ans.p;
         }
@@ -756,8 +796,9 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
                 }
                 if (u == v)
                     continue;
-                vinfo iu = is_mine(c, u) ? local_info(c, dist, jw, u) : av[slot[2 * j]];
-                vinfo iv = is_mine(c, v) ? local_info(c, dist, jw, v) : av[slot[2 * j + 1]];
+                /* P > 1: every answer is in av (no branch on the owner) */
+                vinfo iu = multi ? av[slot[2 * j]] : local_info(c, dist, jw, u);
+                vinfo iv = multi ? av[slot[2 * j + 1]] : local_info(c, dist, jw, v);
                 int64_t cf[2];
                 double w = c->sssp ? (double)cw[j] : 1.0;
                 int nc = check_edge(c, pfirst + j, u, v, w, &iu, &iv, cf, &tf, &counted);
@@ -788,12 +829,13 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
             /* bucket remote confirmations by owner: counting sort from sq
              * into this chunk's edge buffer, no longer needed */
             int64_t *cbuf = ce, nrecv;
+            const vowner o = vowner_of(c);
             memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
             for (int64_t t = 0; t < nconf; t++)
-                c->scount[kern_vblock_owner(c->n, c->nranks, cq[t])]++;
+                c->scount[vowner_get(o, cq[t])]++;
             displs_from_counts(c);
             for (int64_t t = 0; t < nconf; t++)
-                cbuf[c->cursor[kern_vblock_owner(c->n, c->nranks, cq[t])]++] = cq[t];
+                cbuf[c->cursor[vowner_get(o, cq[t])]++] = cq[t];
             G5_TRY(exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
             const int64_t *cv = rcf.p;
             for (int64_t t = 0; t < nrecv; t++)

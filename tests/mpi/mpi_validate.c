@@ -231,6 +231,53 @@ static int t_correct_bfs_passes(void)
     return ok;
 }
 
+/* Fewer vertices than ranks (3 vertices; at 4 ranks one holds none): the
+ * owner routing at P > 1 with N / P = 0 (every vertex on a rank of q + 1). */
+static const int64_t TINY_E[4][2] = {{0, 1}, {1, 2}, {2, 1}, {2, 2}};
+static const float TINY_W[4] = {0.5f, 0.25f, 0.25f, 0.125f};
+
+static int tiny_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    (void)ctx;
+    memcpy(edges, TINY_E[first], (size_t)count * 2 * sizeof(int64_t));
+    if (weights)
+        memcpy(weights, TINY_W + first, (size_t)count * sizeof(float));
+    return G5_OK;
+}
+
+static int tiny_validate(const int64_t *parent, const float *dist, int64_t *nedge)
+{
+    int rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int64_t first, count;
+    kern_vblock_range(3, rank, p, &first, &count);
+    kern_edge_reader rd = {.nvertices = 3, .nedges = 4, .chunk = 2, .read = tiny_read};
+    g5_error_clear();
+    return kern_validate_reader(MPI_COMM_WORLD, &rd, 0, parent + first, dist ? dist + first : NULL,
+                                NULL, 0, nedge);
+}
+
+static int t_fewer_vertices_than_ranks(void)
+{
+    int ok = 1;
+    const int64_t good[3] = {0, 0, 1}, bad[3] = {0, 0, 0};
+    const float dist[3] = {0.0f, 0.5f, 0.75f};
+    int64_t nedge = -1;
+    int rc = tiny_validate(good, NULL, &nedge);
+    MT_CHECK(rc == G5_OK && nedge == 3, "BFS: status %d (%s), nedge %lld, expected 3", rc,
+             g5_error_msg(), (long long)nedge);
+    nedge = -1;
+    rc = tiny_validate(good, dist, &nedge);
+    MT_CHECK(rc == G5_OK && nedge == 3, "SSSP: status %d (%s), nedge %lld, expected 3", rc,
+             g5_error_msg(), (long long)nedge);
+    rc = tiny_validate(bad, NULL, &nedge);
+    MT_CHECK(rc == G5_ERR_VALIDATE && strstr(g5_error_msg(), "tree edge (0, 2) is not an input edge"),
+             "BFS tree edge (0, 2): status %d, message '%s'", rc, g5_error_msg());
+    MT_CHECK(same_message_everywhere(), "ranks disagree on the message");
+    return ok;
+}
+
 static int t_correct_sssp_passes(void)
 {
     int ok = 1;
@@ -702,5 +749,6 @@ int main(int argc, char **argv)
     MT_RUN(t_edge_outside_range_is_refused);
     MT_RUN(t_same_results_at_1_2_and_3_threads);
     MT_RUN(t_lent_memory_gives_the_same_results);
+    MT_RUN(t_fewer_vertices_than_ranks);
     return mt_finish();
 }

@@ -60,22 +60,6 @@ static void make_edges(int64_t *e, float *w)
     }
 }
 
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-/* 1 if v is the same on every rank. */
-static int same_everywhere(int64_t v)
-{
-    int64_t lo, hi;
-    MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
-
 static int out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_right(void)
 {
     int ok = 1;
@@ -122,8 +106,8 @@ static int out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_rig
             failures++;
             MT_CHECK(rc == G5_ERR_NOMEM, "realloc %ld failed on rank %d: status %d, want %d", k,
                      P - 1, rc, G5_ERR_NOMEM);
-            MT_CHECK(same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
-            MT_CHECK(same_everywhere((int64_t)hash(g5_error_msg())),
+            MT_CHECK(mt_same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
+            MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
                      "realloc %ld: the ranks report different messages (here: %s)", k, g5_error_msg());
         } else {
             MT_CHECK(rc == G5_OK, "no injection (%ld calls) yet the search failed: %s", calls,

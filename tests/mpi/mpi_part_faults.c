@@ -86,33 +86,15 @@ static void arm(int rank, long k)
 
 static void disarm(void) { fail_rank = -1; }
 
-/* ---- agreement checks --------------------------------------------------- */
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-/* 1 if v is the same on every rank (checked by min and max). */
-static int same_everywhere(int64_t v)
-{
-    int64_t lo, hi;
-    MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-    return lo == hi;
-}
-
 /* The status and the message agree on every rank. */
 static int agreed_failure(int rc, int want, const char *label, long k)
 {
     int ok = 1;
-    MT_CHECK(same_everywhere(rc), "%s, failing call %ld: ranks return different statuses (here %d)", label,
+    MT_CHECK(mt_same_everywhere(rc), "%s, failing call %ld: ranks return different statuses (here %d)", label,
              k, rc);
     MT_CHECK(rc == want, "%s, failing call %ld: status %d, expected %d (%s)", label, k, rc, want,
              g5_error_msg());
-    MT_CHECK(same_everywhere((int64_t)hash(g5_error_msg())),
+    MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
              "%s, failing call %ld: ranks print different messages (here '%s')", label, k, g5_error_msg());
     return ok;
 }
@@ -147,7 +129,7 @@ static long place_fails_cleanly(int order, double tol, int victim, int64_t *hubs
         arm(victim, k);
         rc = place(order, tol, &res);
         disarm();
-        if (same_everywhere(rc) && rc == G5_OK) {
+        if (mt_same_everywhere(rc) && rc == G5_OK) {
             *hubs = res->giant_hubs;
             part_result_free(&res);
             break;
@@ -328,13 +310,13 @@ static long command_fails_cleanly(const char *name, int (*fn)(int, char **), con
         close(out);
         close(err);
         close(null);
-        if (same_everywhere(code) && code == 0)
+        if (mt_same_everywhere(code) && code == 0)
             break;
-        MT_CHECK(same_everywhere(code), "%s, rank %d, call %ld: ranks exit with different codes (here %d)", name,
+        MT_CHECK(mt_same_everywhere(code), "%s, rank %d, call %ld: ranks exit with different codes (here %d)", name,
                  victim, k, code);
         MT_CHECK(code == 1, "%s, rank %d, call %ld: exit code %d, expected 1 on every rank", name, victim, k,
                  code);
-        MT_CHECK(same_everywhere((int64_t)hash(g5_error_msg())),
+        MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
                  "%s, rank %d, call %ld: ranks hold different messages (here '%s')", name, victim, k,
                  g5_error_msg());
         MT_CHECK(strstr(g5_error_msg(), "injected") != NULL, "%s, call %ld: not the injected failure: %s", name,

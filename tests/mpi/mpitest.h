@@ -12,6 +12,7 @@
 #define G500_MPITEST_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static int mt_passed, mt_failed;
@@ -41,6 +42,25 @@ static inline void mt_run(const char *name, int (*fn)(void))
     }
 }
 #define MT_RUN(fn) mt_run(#fn, fn)
+
+/* Agreement checks of the fault-injection tests: mt_same_everywhere(v) is 1
+ * if v is the same on every rank (checked by min and max); mt_hash(s), an
+ * FNV-1a hash of a message, lets them compare error texts across ranks. */
+static inline uint64_t mt_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static inline int mt_same_everywhere(int64_t v)
+{
+    int64_t lo, hi;
+    MPI_Allreduce(&v, &lo, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, &hi, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
 
 static inline int mt_finish(void)
 {

@@ -211,16 +211,21 @@ typedef struct cc_result {
     double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
     /* cc_compute_file only (zero from cc_compute_merge): the read phase's
      * wall time (with what overlapped it), the reader's time inside
-     * io_edges_read_slab, and the overlapped link and duplicate hashing
-     * (compute threads; t_link above is then the link left after the read,
-     * 0). overlapped: 1 when the link and hashing ran under the read.
+     * io_edges_read_slab, and the streamed pieces' link, duplicate
+     * hashing and tally (between the reads, or under them when
+     * overlapped; t_link above is then the link left after the read, 0).
+     * overlapped: 1 when the link and hashing ran under the read.
      * cpu_reader and cpu_under: CPU times of the reader and (overlapped)
      * of the compute thread over the read phase (their own, not their
      * nested threads'): on an idle machine the phase takes about the
      * larger, whatever the load when measured. */
     double t_read, t_read_io, t_link_under, t_hash_under, cpu_reader, cpu_under;
+    double t_count_under;    /* the per-vertex edge tally of the streamed pieces */
     int64_t npieces;         /* collective piece reads (max over ranks) */
     int overlapped;
+    int streamed;            /* tree path: pieces taken and dropped, no slab held */
+    int reread;              /* streamed: the slab was read again, whole, for the
+                              * duplicate count's exact path (a region overflowed) */
 } cc_result;
 
 /* Collective on comm. Each rank passes its slab of edges ([count][2], the
@@ -245,31 +250,44 @@ void cc_result_free(cc_result **r);
  * piece_rows edges (<= 0: CC_PIECE_ROWS), cut at multiples of the file's
  * chunk rows when the piece holds at least one chunk, so no chunk is read
  * twice; every rank makes the same number of collective piece reads (some
- * of 0 rows). overlap (enum cc_overlap): ON on the tree path: an OpenMP
- * team where the master thread (the only one that calls HDF5 and MPI;
- * MPI is initialised FUNNELED) reads piece k + 1 while the other threads
- * (nthreads - 1 of them, at least 1: with nthreads == 1 the team is a
- * reader and one compute thread) link piece k into the forest and hash it
- * into the duplicate count (cc_dup_add); after the read only the merge,
- * labels, edge counts and the duplicate count's last pass remain. OFF: all
- * pieces are read, then cc_compute_merge runs on the slab. AUTO: ON on the
- * tree path when nthreads >= 2 (with one thread per rank a reader thread
- * oversubscribes the cores the ranks already fill: docs/components.md),
- * OFF otherwise. The distributed path always reads first (it rewrites the
- * slab in local ids once it is whole). */
+ * of 0 rows). On the tree path the slab is streamed, never held: each
+ * piece is read into a buffer that is reused, linked into the forest,
+ * hashed into the duplicate count (cc_dup_add) and tallied (non-self-loop
+ * tuples per first endpoint, folded into the edges per component once the
+ * labels exist), then dropped. overlap (enum cc_overlap): ON: an OpenMP
+ * team where the master thread (the only one that calls HDF5 and MPI; MPI
+ * is initialised FUNNELED) reads piece k + 1 into one buffer while the
+ * other thread takes piece k from the other (the link on nthreads - 1
+ * threads, at least 1); OFF: pieces are read and taken in turn, one
+ * buffer. Either way only the merge, labels, the fold of the tally and the
+ * duplicate count's finish remain after the read. AUTO: ON when nthreads
+ * >= 2 (with one thread per rank a reader thread oversubscribes the cores
+ * the ranks already fill: docs/components.md), OFF otherwise. The
+ * distributed path reads the whole slab first (it rewrites it in local
+ * ids), then runs cc_compute_merge on it; overlap does not apply. */
 enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
 #define CC_PIECE_ROWS ((int64_t)1 << 21)
 
-/* Collective on comm (the communicator e was opened on). cc_compute_merge
- * on the slab [first, first + count) of the edges file e, read into edges
- * (the caller's buffer, [count][2]; whole when this returns G5_OK) as
- * above. A read that fails (damaged chunk, vertex out of range) stops
- * every rank at the same piece with the read's message; nothing is
- * linked from a piece that failed. Same result as reading the slab with
+/* Collective on comm (the communicator e was opened on). The components
+ * of the slab [first, first + count) of the edges file e, read as above.
+ * A read that fails (damaged chunk, vertex out of range) stops every rank
+ * at the same piece with the read's message; nothing is linked from a
+ * piece that failed. Same result as reading the slab with
  * io_edges_read_slab and calling cc_compute_merge, for any piece size,
- * overlap, thread and rank count. Caller frees *out with cc_result_free. */
-int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
-                    int nthreads, int merge, int64_t piece_rows, int overlap, cc_result **out);
+ * overlap, thread and rank count. Memory per rank on the tree path: the
+ * forest, labels and merge buffer (24 B per vertex), the tally (4 B per
+ * vertex; 8 when the slab holds 2^32 tuples or more), one or two piece
+ * buffers (16 B per piece row) and the duplicate count's regions; when a
+ * region overflows (pairs not spread) the slab is read again, whole, for
+ * the duplicate count's exact path (r->reread). Caller frees *out with
+ * cc_result_free. */
+int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int nthreads, int merge,
+                    int64_t piece_rows, int overlap, cc_result **out);
+/* Whether cc_dup_finish with this count will read the slab (its exact
+ * path: a region overflowed, or the pieces added were not count tuples).
+ * Defined in cc_stats.c, for cc_compute_file, which does not keep the
+ * slab. Not collective. */
+int cc_dup_needs_slab(const cc_dup *d, int64_t count);
 /* The name of a merge path ("tree", "distributed", "auto"). Not collective. */
 const char *cc_merge_name(int merge);
 

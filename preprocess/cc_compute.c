@@ -48,8 +48,10 @@
 #include "common.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define CC_BCAST_CHUNK ((int64_t)1 << 27)   /* elements per broadcast */
@@ -393,46 +395,164 @@ static int agree_pieces(MPI_Comm comm, int64_t first, int64_t count, int64_t pie
     return g5_agree(comm, rc);
 }
 
-/* Read piece k into its place in the slab. Collective (the read agrees). */
-static int read_piece(io_edges *e, int64_t first, int64_t count, int64_t *edges, int64_t piece, int64_t k)
+/* Read piece k of the slab [first, first + count) to buf, its first row at
+ * buf[0]; *lo, *len: the piece's rows of the file (*len 0: this rank reads
+ * nothing in this collective read). Collective (the read agrees). */
+static int read_piece(io_edges *e, int64_t first, int64_t count, int64_t piece, int64_t k, int64_t *buf,
+                      int64_t *lo, int64_t *len)
 {
-    int64_t lo, len;
-    piece_range(first, count, piece, k, &lo, &len);
-    return io_edges_read_slab(e, len ? lo : first, len, len ? edges + 2 * (lo - first) : edges, NULL);
+    piece_range(first, count, piece, k, lo, len);
+    return io_edges_read_slab(e, *len ? *lo : first, *len, buf, NULL);
 }
 
-/* All pieces, nothing overlapped. Collective. */
-static int read_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
-                       int64_t piece, cc_result *r)
+/* A whole slab of count tuples, with transparent huge pages asked for on
+ * its 2 MiB-aligned interior (THP in madvise mode is common): HDF5's
+ * copies into the fresh buffer then fault once per 2 MiB instead of once
+ * per 4 KiB. Only the distributed path (and the tree path's rare re-read
+ * for the duplicate count) holds one. Not collective. */
+static int64_t *slab_alloc(int64_t count)
 {
-    int64_t maxp = 0;
+    const size_t bytes = (size_t)(count ? count : 1) * 16;
+    const uintptr_t H = (uintptr_t)2 << 20;
+    int64_t *p = g5_malloc(bytes, "components: edge slab");
+    uintptr_t a = ((uintptr_t)p + H - 1) & ~(H - 1), z = ((uintptr_t)p + bytes) & ~(H - 1);
+    if (p && z > a)
+        madvise((void *)a, z - a, MADV_HUGEPAGE);
+    return p;
+}
+
+/* All pieces of [first, first + count) into the slab edges[count][2],
+ * nothing overlapped; *npieces: the collective reads made. Collective. */
+static int read_slab_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
+                            int64_t piece, int64_t *npieces)
+{
+    int64_t maxp = 0, lo, len;
     int rc = agree_pieces(comm, first, count, piece, &maxp);
-    r->npieces = maxp;
-    for (int64_t k = 0; k < maxp && rc == G5_OK; k++)
-        rc = read_piece(e, first, count, edges, piece, k);
+    *npieces = maxp;
+    for (int64_t k = 0; k < maxp && rc == G5_OK; k++) {
+        piece_range(first, count, piece, k, &lo, &len);
+        rc = read_piece(e, first, count, piece, k, len ? edges + 2 * (lo - first) : edges, &lo, &len);
+    }
     return rc;
 }
 
-/* The pipeline of the tree path. A team of two: thread 0 (the master, the
- * only one that calls HDF5 and MPI) reads piece k while thread 1 links
- * piece k - 1 into f (with nc threads of its own, nested) and hashes it
- * into d; a barrier ends each step. nread (atomic) counts the pieces read
- * without error, so a piece whose read failed is never linked; the read
- * agrees its status over ranks, so every rank stops reading at the same
- * piece and all make the same collective calls. Should the runtime give a
- * team of one, thread 0 does both in turn. Collective. */
-static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
-                           int64_t piece, int nc, cc_forest *f, cc_dup *d, cc_result *r)
+/* What the tree path keeps of the slab as it streams by: the forest, the
+ * duplicate count's regions, and the non-self-loop tuples per first
+ * endpoint: 32-bit counters when the slab holds at most 2^32 - 1 tuples
+ * (then no counter can overflow), 64-bit ones otherwise (c64); the
+ * component edge counts are comp_edges[label[v]] += counter[v] once the
+ * labels exist (fold_tally). Only the compute thread touches it. */
+typedef struct stream {
+    cc_forest *f;
+    cc_dup *d;
+    uint32_t *c32;
+    uint64_t *c64;
+    int64_t loops, nonloop;
+    int nc;     /* link threads */
+    int rc;     /* the link's status; after a failure nothing more is taken */
+    double t_link, t_hash, t_tally;
+} stream;
+
+/* Count the piece's self-loops, and its other tuples at their first
+ * endpoint (ids already checked by the read and the link). */
+static void tally(stream *s, const int64_t *pe, int64_t len)
+{
+    int64_t loops = 0;
+    if (s->c32) {
+        uint32_t *c = s->c32;
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t u = pe[2 * i], v = pe[2 * i + 1];
+            c[u] += u != v;
+            loops += u == v;
+        }
+    } else {
+        uint64_t *c = s->c64;
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t u = pe[2 * i], v = pe[2 * i + 1];
+            c[u] += u != v;
+            loops += u == v;
+        }
+    }
+    s->loops += loops;
+    s->nonloop += len - loops;
+}
+
+/* Link a piece (rows lo .. lo + len of the file) into the forest, hash it
+ * into the duplicate count and tally it; then the piece may be dropped. */
+static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo)
+{
+    double t0 = g5_now(), t1;
+    if (s->rc != G5_OK || len <= 0)
+        return;
+    s->rc = cc_forest_link_edges(s->f, pe, len, lo, s->nc);
+    t1 = g5_now();
+    s->t_link += t1 - t0;
+    if (s->rc != G5_OK)
+        return;
+    cc_dup_add(s->d, pe, len);
+    t0 = g5_now();
+    s->t_hash += t0 - t1;
+    tally(s, pe, len);
+    s->t_tally += g5_now() - t0;
+}
+
+/* comp_edges[label[v]] += the non-loop tuples counted at v (a vertex with
+ * one is in a component, label >= 0). O(n). */
+static void fold_tally(const stream *s, const int32_t *label, int64_t n, int64_t *comp_edges)
+{
+    for (int64_t v = 0; v < n; v++) {
+        const uint64_t x = s->c32 ? s->c32[v] : s->c64[v];
+        if (x)
+            comp_edges[label[v]] += (int64_t)x;
+    }
+}
+
+/* One thread per rank (or --overlap off): read piece k into the one
+ * buffer, take it, read piece k + 1 into the same buffer. A read agrees
+ * its status, so every rank stops at the same piece; the link's status is
+ * agreed at the end. Collective. */
+static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
+                             int64_t *buf, stream *s, cc_result *r)
+{
+    int64_t maxp = 0, lo, len;
+    int rc = agree_pieces(comm, first, count, piece, &maxp);
+    const double c0 = thread_cpu();
+
+    r->npieces = maxp;
+    for (int64_t k = 0; k < maxp && rc == G5_OK; k++) {
+        const double t0 = g5_now();
+        rc = read_piece(e, first, count, piece, k, buf, &lo, &len);
+        r->t_read_io += g5_now() - t0;
+        if (rc == G5_OK)
+            take_piece(s, buf, len, lo);
+    }
+    r->cpu_reader = thread_cpu() - c0;
+    if (rc != G5_OK)
+        return rc;  /* already agreed by the read */
+    return g5_agree(comm, s->rc);
+}
+
+/* The pipeline. A team of two: thread 0 (the master, the only one that
+ * calls HDF5 and MPI) reads piece k into buffer k % 2 while thread 1 takes
+ * piece k - 1 from the other buffer (the link with s->nc threads of its
+ * own, nested); a barrier ends each step, so a buffer is only refilled
+ * once its piece was taken. nread (atomic) counts the pieces read without
+ * error, so a piece whose read failed is never taken; the read agrees its
+ * status over ranks, so every rank stops reading at the same piece and all
+ * make the same collective calls. Should the runtime give a team of one,
+ * thread 0 does both in turn. Collective. */
+static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
+                             int64_t *buf[2], stream *s, cc_result *r)
 {
     int64_t maxp = 0, nread = 0;
-    int rc_read = agree_pieces(comm, first, count, piece, &maxp), rc_link = G5_OK;
+    int rc_read = agree_pieces(comm, first, count, piece, &maxp);
     const int levels = omp_get_max_active_levels();
-    double t_io = 0, t_link = 0, t_hash = 0, cpu_read = 0, cpu_under = 0;
+    double t_io = 0, cpu_read = 0, cpu_under = 0;
 
     if (rc_read != G5_OK)
         return rc_read;
     r->npieces = maxp;
-    if (nc > 1 && levels < 2)
+    if (s->nc > 1 && levels < 2)
         omp_set_max_active_levels(2);
 #pragma omp parallel num_threads(2)
     {
@@ -442,25 +562,17 @@ static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t co
             omp_set_num_threads(1);  /* the read's own loops stay on the reader */
         for (int64_t k = 0; k <= maxp; k++) {
             if (t == 0 && k < maxp && rc_read == G5_OK) {
+                int64_t lo, len;
                 const double t0 = g5_now();
-                rc_read = read_piece(e, first, count, edges, piece, k);
+                rc_read = read_piece(e, first, count, piece, k, buf[k & 1], &lo, &len);
                 t_io += g5_now() - t0;
                 if (rc_read == G5_OK)
                     __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
             }
-            if (t == worker && k >= 1 && rc_link == G5_OK && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
+            if (t == worker && k >= 1 && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
                 int64_t lo, len;
                 piece_range(first, count, piece, k - 1, &lo, &len);
-                if (len > 0) {
-                    const int64_t *pe = edges + 2 * (lo - first);
-                    double t0 = g5_now();
-                    rc_link = cc_forest_link_edges(f, pe, len, lo, nc);
-                    t_link += g5_now() - t0;
-                    t0 = g5_now();
-                    if (rc_link == G5_OK)
-                        cc_dup_add(d, pe, len);
-                    t_hash += g5_now() - t0;
-                }
+                take_piece(s, buf[(k - 1) & 1], len, lo);
             }
 #pragma omp barrier
         }
@@ -473,70 +585,146 @@ static int read_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t co
     r->cpu_reader = cpu_read;
     r->cpu_under = cpu_under;
     r->t_read_io = t_io;
-    r->t_link_under = t_link;
-    r->t_hash_under = t_hash;
     if (rc_read != G5_OK)
         return rc_read;  /* already agreed by the read */
-    return g5_agree(comm, rc_link);
+    return g5_agree(comm, s->rc);
 }
 
-int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t *edges,
-                    int nthreads, int merge, int64_t piece_rows, int overlap, cc_result **out)
+/* The duplicate count's finish. It reads the slab only when the pieces
+ * did not fill the regions as sized (a region overflowed: pairs not
+ * spread, e.g. one pair repeated many times); then each rank that needs
+ * it reads its slab again, whole (the others make the same collective
+ * reads of nothing): the one case where the tree path holds 16 B per slab
+ * tuple. *reread: 1 when it did. Collective. */
+static int finish_duplicates(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
+                             cc_dup *d, int64_t *distinct, int *reread)
+{
+    int need = cc_dup_needs_slab(d, count), any = 0, rc = G5_OK;
+    int64_t *slab = NULL, none[2], np;
+
+    if (MPI_Allreduce(&need, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
+    rc = g5_agree(comm, rc);
+    *reread = any;
+    if (rc == G5_OK && any) {
+        if (need) {
+            slab = slab_alloc(count);
+            if (!slab)
+                rc = G5_ERR_NOMEM;
+        }
+        rc = g5_agree(comm, rc);
+        if (rc == G5_OK)
+            rc = read_slab_pieces(comm, e, need ? first : 0, need ? count : 0, need ? slab : none, piece, &np);
+    }
+    if (rc == G5_OK)
+        rc = g5_agree(comm, cc_dup_finish(comm, d, slab, count, distinct));
+    free(slab);
+    return rc;
+}
+
+int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int nthreads, int merge,
+                    int64_t piece_rows, int overlap, cc_result **out)
 {
     const int64_t n = io_edges_get_meta(e)->nvertices, piece = piece_rows_of(e, piece_rows);
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads(), nc = nt > 1 ? nt - 1 : 1;
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     cc_result *r = NULL;
-    cc_forest *f = NULL;
-    cc_dup *d = NULL;
-    int64_t counts[2] = {0, 0}, distinct = 0;
+    stream s;
+    int64_t *slab = NULL, *buf[2] = {NULL, NULL}, counts[2] = {0, 0}, distinct = 0;
     int rc;
     double t;
 
+    memset(&s, 0, sizeof s);
     *out = NULL;
     rc = result_begin(comm, n, count, merge, &r);
     if (rc != G5_OK)
         return rc;
     if (overlap == CC_OVERLAP_AUTO)
         overlap = nt >= 2 ? CC_OVERLAP_ON : CC_OVERLAP_OFF;
-    if (r->merge != CC_MERGE_TREE)
-        overlap = CC_OVERLAP_OFF;
-    if (overlap == CC_OVERLAP_OFF) {
+    if (r->merge != CC_MERGE_TREE) {
+        /* the distributed path rewrites the whole slab: read it, then compute */
         const double c0 = thread_cpu();
+        slab = slab_alloc(count);
+        rc = g5_agree(comm, slab ? G5_OK : G5_ERR_NOMEM);
         t = g5_now();
-        rc = read_pieces(comm, e, first, count, edges, piece, r);
+        if (rc == G5_OK)
+            rc = read_slab_pieces(comm, e, first, count, slab, piece, &r->npieces);
         r->t_read = r->t_read_io = g5_now() - t;
         r->cpu_reader = thread_cpu() - c0;
         if (rc == G5_OK)
-            rc = compute_slab(comm, n, edges, count, first, nthreads, r);
+            rc = compute_slab(comm, n, slab, count, first, nthreads, r);
         goto out;
     }
-    rc = tree_begin(n, &f, r);
+
+    /* the tree path streams: one piece buffer (two when overlapped), the
+     * forest, the labels, the per-vertex counters and the duplicate
+     * count's regions; no slab */
+    const int64_t rows = count < piece ? count : piece;
+    const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
+    rc = tree_begin(n, &s.f, r);
     if (rc == G5_OK)
-        /* nt rows of regions: the worker's adds (inside the team) fill
-         * them in turn on its one thread, and the finish, after the read,
-         * counts them on all nt threads */
-        rc = cc_dup_create(comm, n, count, nt, &d);
+        /* nt rows of regions: overlapped, the compute thread's adds fill
+         * them in turn on its one thread; the finish counts them on nt */
+        rc = cc_dup_create(comm, n, count, nt, &s.d);
+    if (rc == G5_OK) {
+        if (count <= (int64_t)UINT32_MAX)
+            s.c32 = g5_calloc((size_t)n, sizeof *s.c32, "components: edges per vertex");
+        else
+            s.c64 = g5_calloc((size_t)n, sizeof *s.c64, "components: edges per vertex");
+        if (!s.c32 && !s.c64)
+            rc = G5_ERR_NOMEM;
+    }
+    for (int i = 0; i < nbuf && rc == G5_OK; i++) {
+        buf[i] = g5_malloc((size_t)(rows > 0 ? rows : 1) * 16, "components: piece buffer");
+        if (!buf[i])
+            rc = G5_ERR_NOMEM;
+    }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    r->overlapped = 1;
+    s.nc = overlap == CC_OVERLAP_ON ? (nt > 1 ? nt - 1 : 1) : nt;
+    r->overlapped = overlap == CC_OVERLAP_ON;
+    r->streamed = 1;
     t = g5_now();
-    rc = read_overlapped(comm, e, first, count, edges, piece, nc, f, d, r);
+    rc = r->overlapped ? stream_overlapped(comm, e, first, count, piece, buf, &s, r)
+                       : stream_sequential(comm, e, first, count, piece, buf[0], &s, r);
     r->t_read = g5_now() - t;
+    r->t_link_under = s.t_link;
+    r->t_hash_under = s.t_hash;
+    r->t_count_under = s.t_tally;
+    free(buf[0]);
+    free(buf[1]);
+    buf[0] = buf[1] = NULL;
     if (rc == G5_OK)
-        rc = tree_label_count(comm, &f, edges, count, nthreads, r, &counts[0], &counts[1]);
+        rc = tree_label_count(comm, &s.f, NULL, 0, nthreads, r, NULL, NULL);
+    if (rc == G5_OK) {
+        t = g5_now();
+        fold_tally(&s, r->label, n, r->comp_edges);
+        rc = sum_comp_edges(comm, r);
+        r->t_count = g5_now() - t;
+    }
+    free(s.c32);
+    free(s.c64);
+    s.c32 = NULL;
+    s.c64 = NULL;
+    counts[0] = s.loops;
+    counts[1] = s.nonloop;
     if (rc == G5_OK)
         rc = reduce_counts(comm, r, counts);
     if (rc == G5_OK) {
         t = g5_now();
-        rc = g5_agree(comm, cc_dup_finish(comm, d, edges, count, &distinct));
+        rc = finish_duplicates(comm, e, first, count, piece, s.d, &distinct, &r->reread);
         r->t_distinct = g5_now() - t;
     }
     if (rc == G5_OK)
         cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
 out:
-    cc_dup_free(&d);
-    cc_forest_free(&f);
+    free(buf[0]);
+    free(buf[1]);
+    free(s.c32);
+    free(s.c64);
+    free(slab);
+    cc_dup_free(&s.d);
+    cc_forest_free(&s.f);
     if (rc != G5_OK)
         cc_result_free(&r);
     *out = r;

@@ -900,3 +900,10 @@ int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count,
     }
     return dup_finish(comm, &d->r, exact, edges, count, G5_OK, distinct);
 }
+
+/* Whether cc_dup_finish(..., count, ...) will read the slab (the exact
+ * path of cc_dup_finish above); for callers that do not keep it. */
+int cc_dup_needs_slab(const cc_dup *d, int64_t count)
+{
+    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || d->added != count;
+}

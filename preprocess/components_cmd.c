@@ -24,7 +24,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 struct components_cfg {
     const char *out;
@@ -42,20 +41,6 @@ static void block_range(int64_t m, int rank, int p, int64_t *first, int64_t *cou
     int64_t q = m / p, r = m % p;
     *first = rank * q + (rank < r ? rank : r);
     *count = q + (rank < r);
-}
-
-/* The edge slab, with transparent huge pages asked for on its 2 MiB-aligned
- * interior (THP in madvise mode is common): HDF5's copies into the fresh
- * buffer then fault once per 2 MiB instead of once per 4 KiB. */
-static int64_t *slab_alloc(int64_t count)
-{
-    const size_t bytes = (size_t)(count ? count : 1) * 16;
-    const uintptr_t H = (uintptr_t)2 << 20;
-    int64_t *p = g5_malloc(bytes, "components: edge slab");
-    uintptr_t a = ((uintptr_t)p + H - 1) & ~(H - 1), z = ((uintptr_t)p + bytes) & ~(H - 1);
-    if (p && z > a)
-        madvise((void *)a, z - a, MADV_HUGEPAGE);
-    return p;
 }
 
 /* enum cc_merge of an option value, -1 if unknown */
@@ -80,7 +65,7 @@ static int run(const struct components_cfg *cfg, const char *in)
     io_edges *e = NULL;
     io_components_writer *w = NULL;
     cc_result *res = NULL;
-    int64_t *edges = NULL, first, count, lfirst, lcount;
+    int64_t first, count, lfirst, lcount;
     io_components_meta m;
     double t0, t;
 
@@ -92,25 +77,27 @@ static int run(const struct components_cfg *cfg, const char *in)
     if (em->nvertices > CC_MAX_VERTICES)
         rc = g5_error(G5_ERR_ARG, "%s: SCALE %d is above what components handles (30)", in, em->scale);
     block_range(em->nedges, rank, p, &first, &count);
-    if (rc == G5_OK) {
-        edges = slab_alloc(count);
-        if (!edges)
-            rc = G5_ERR_NOMEM;
-    }
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     g5_progress("components: reading %lld edges of SCALE %d from %s on %d ranks",
                 (long long)em->nedges, em->scale, in, p);
     t = g5_now();
-    G5_TRY(cc_compute_file(MPI_COMM_WORLD, e, first, count, edges, cfg->threads, merge_of(cfg->merge),
+    G5_TRY(cc_compute_file(MPI_COMM_WORLD, e, first, count, cfg->threads, merge_of(cfg->merge),
                            cfg->piece, overlap_of(cfg->overlap), &res));
     /* "read in" is the read phase (with what ran under it); "computed in"
      * what is left after it: bench/bench-cc.sh parses both. */
     if (res->overlapped)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs on the reader); "
-                    "linked in %.3fs and hashed in %.3fs meanwhile (rank 0, CPU time of the reader "
-                    "%.2fs, of the compute thread %.2fs)",
+                    "linked in %.3fs, hashed in %.3fs and tallied in %.3fs meanwhile (rank 0, CPU time "
+                    "of the reader %.2fs, of the compute thread %.2fs)",
                     res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->t_link_under, res->t_hash_under, res->cpu_reader, res->cpu_under);
+                    res->t_read_io, res->t_link_under, res->t_hash_under, res->t_count_under,
+                    res->cpu_reader, res->cpu_under);
+    else if (res->streamed)
+        g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
+                    "of the reader %.2fs); linked in %.3fs, hashed in %.3fs and tallied in %.3fs between "
+                    "the reads", res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
+                    res->t_read_io, res->cpu_reader, res->t_link_under, res->t_hash_under,
+                    res->t_count_under);
     else
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
                     "of the reader %.2fs)", res->t_read, (double)em->nedges / res->t_read,
@@ -123,8 +110,8 @@ static int run(const struct components_cfg *cfg, const char *in)
         g5_progress("components: distributed merge took %lld hooking rounds", (long long)res->rounds);
     g5_progress("components: peak RSS %.1f MiB (max over ranks) when labelled, before the duplicate count",
                 (double)res->rss_labelled / 1048576.0);
-    free(edges);
-    edges = NULL;
+    if (res->reread)
+        g5_progress("components: the slab was read again for the duplicate count (its pairs are not spread)");
 
     m = res->meta;
     m.version = IO_COMPONENTS_VERSION;
@@ -158,7 +145,6 @@ static int run(const struct components_cfg *cfg, const char *in)
 out:
     io_components_abort(&w);
     cc_result_free(&res);
-    free(edges);
     io_edges_close(&e);
     return rc;
 }

@@ -3,17 +3,21 @@
  * mpi_cc_file.c - components computed while the edges file is read
  * (cc_compute_file): at P ranks, 1 and 2 threads (3 on the overlapped
  * tree path: nested compute threads), both merge paths, overlap
- * on and off and piece sizes from below a chunk to more than the slab, the slab
- * read piece by piece is the slab read at once, and the result (labels,
- * component sizes and edge counts, every statistic) is cc_compute_merge's on
- * that slab (itself checked against a BFS in mpi_cc.c); pieces are cut at
- * whole chunks of the file when they hold one, and every rank makes the
- * same number of piece reads, also when one rank holds the whole slab and
- * the others none; a damaged chunk in the file's last chunk (a later piece,
- * read while earlier ones are being linked) fails every rank with the
- * read's message and no result, with overlap on and off. The edges file is
- * written here with small chunks (io_edges_create_ex) so small graphs have
- * many chunks and pieces.
+ * on and off and piece sizes from below a chunk to more than the slab, the
+ * result (labels, component sizes and edge counts, every statistic) is
+ * cc_compute_merge's on the slab read at once (itself checked against a
+ * BFS in mpi_cc.c), the tree path streams the slab (no slab held, no
+ * re-read on a spread list); pieces are cut at whole chunks of the file
+ * when they hold one, and every rank makes the same number of piece reads,
+ * also when one rank holds the whole slab and the others none; a list
+ * whose pairs are not spread (one pair repeated: the duplicate count's
+ * regions overflow) gives the same result, the streamed path reading the
+ * slab again for the exact count; a damaged chunk in the file's last
+ * chunk (a later piece, read while earlier ones are being linked) fails
+ * every rank with the read's message and no result, at 1 and 2 threads,
+ * overlap on and off, both merge paths. The edges files are written here
+ * with small chunks (io_edges_create_ex) so small graphs have many chunks
+ * and pieces.
  */
 #include "cc.h"
 #include "common.h"
@@ -29,7 +33,7 @@
 #define CHUNK_ROWS 64
 
 static int rank, nranks;
-static char path[128];
+static char path[128], rpath[128];
 
 static uint64_t mix(uint64_t z)
 {
@@ -53,9 +57,10 @@ static void make_edge(int64_t i, int64_t *e)
     e[1] = (v * 0x5bd1e995LL + 7) & (n - 1);
 }
 
-/* Write the test's edges file (chunks of CHUNK_ROWS rows, Fletcher32).
+/* Write an edges file (chunks of CHUNK_ROWS rows, Fletcher32) to p: the
+ * skewed graph, or (repeated) 15 tuples in 16 the pair (3, 5).
  * Collective. */
-static int write_file(void)
+static int write_file(const char *p, int repeated)
 {
     io_edges_meta m;
     io_edges_writer *w = NULL;
@@ -74,9 +79,13 @@ static int write_file(void)
     float *wt = malloc((size_t)(count + 1) * sizeof *wt);
     for (int64_t i = 0; i < count; i++) {
         make_edge(first + i, e + 2 * i);
+        if (repeated && (first + i) % 16 != 0) {
+            e[2 * i] = 3;
+            e[2 * i + 1] = 5;
+        }
         wt[i] = 0.5f;
     }
-    int rc = io_edges_create_ex(MPI_COMM_WORLD, path, &m, 1, CHUNK_ROWS, 1, &w);
+    int rc = io_edges_create_ex(MPI_COMM_WORLD, p, &m, 1, CHUNK_ROWS, 1, &w);
     if (rc == G5_OK)
         rc = io_edges_write_slab(w, first, count, e, wt);
     if (rc == G5_OK)
@@ -118,10 +127,11 @@ static int64_t pieces_of(int64_t first, int64_t count, int64_t p)
     return k;
 }
 
-/* cc_compute_file over every configuration against cc_compute_merge on
- * the slab read at once. whole_on_rank0: rank 0 holds the whole edge list,
- * the others nothing. */
-static int check_configurations(int whole_on_rank0)
+/* cc_compute_file on file fp over every configuration against
+ * cc_compute_merge on the slab read at once. whole_on_rank0: rank 0 holds
+ * the whole edge list, the others nothing. repeated: the file of
+ * write_file(.., 1), whose streamed path must read the slab again. */
+static int check_configurations(const char *fp, int whole_on_rank0, int repeated)
 {
     int ok = 1, rc;
     io_edges *e = NULL;
@@ -136,9 +146,9 @@ static int check_configurations(int whole_on_rank0)
     } else {
         io_block_range(m, rank, nranks, &first, &count);
     }
-    int64_t *ref_slab = malloc((size_t)(count + 1) * 16), *slab = malloc((size_t)(count + 1) * 16);
-    rc = io_edges_open(MPI_COMM_WORLD, path, &e);
-    MT_CHECK(rc == G5_OK, "open %s: %s", path, g5_error_msg());
+    int64_t *ref_slab = malloc((size_t)(count + 1) * 16);
+    rc = io_edges_open(MPI_COMM_WORLD, fp, &e);
+    MT_CHECK(rc == G5_OK, "open %s: %s", fp, g5_error_msg());
     if (rc != G5_OK)
         goto out;
     MT_CHECK(io_edges_chunk_rows(e) == CHUNK_ROWS, "chunk rows %lld, want %d", (long long)io_edges_chunk_rows(e),
@@ -162,19 +172,19 @@ static int check_configurations(int whole_on_rank0)
                         continue;
                     if (threads == 3 && (merge != CC_MERGE_TREE || overlap != CC_OVERLAP_ON))
                         continue;
+                    if (repeated && pieces[k] < CHUNK_ROWS)
+                        continue;
                     cc_result *r = NULL;
-                    snprintf(what, sizeof what, "%s merge, %d threads, overlap %d, pieces of %lld%s",
+                    snprintf(what, sizeof what, "%s merge, %d threads, overlap %d, pieces of %lld%s%s",
                              cc_merge_name(merge), threads, overlap, (long long)pieces[k],
-                             whole_on_rank0 ? ", whole slab on rank 0" : "");
-                    memset(slab, 0xab, (size_t)(count + 1) * 16);
-                    rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, slab, threads, merge, pieces[k],
-                                         overlap, &r);
+                             whole_on_rank0 ? ", whole slab on rank 0" : "", repeated ? ", one pair repeated" : "");
+                    rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, pieces[k], overlap, &r);
                     MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
                     if (rc != G5_OK)
                         break;
-                    MT_CHECK(memcmp(slab, ref_slab, (size_t)count * 16) == 0, "%s: the slab read in pieces differs",
-                             what);
                     same_result(what, r, ref);
+                    MT_CHECK(r->streamed == (merge == CC_MERGE_TREE), "%s: streamed is %d", what, r->streamed);
+                    MT_CHECK(r->reread == (repeated && merge == CC_MERGE_TREE), "%s: reread is %d", what, r->reread);
                     /* cut at whole chunks when the piece holds one */
                     int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
                     if (p >= CHUNK_ROWS)
@@ -196,12 +206,15 @@ static int check_configurations(int whole_on_rank0)
 out:
     io_edges_close(&e);
     free(ref_slab);
-    free(slab);
     return ok;
 }
 
-static int pieces_give_the_one_piece_result(void) { return check_configurations(0); }
-static int pieces_agree_when_one_rank_holds_the_whole_slab(void) { return check_configurations(1); }
+static int pieces_give_the_one_piece_result(void) { return check_configurations(path, 0, 0); }
+static int pieces_agree_when_one_rank_holds_the_whole_slab(void) { return check_configurations(path, 1, 0); }
+static int a_repeated_pair_reads_the_slab_again_for_the_same_result(void)
+{
+    return check_configurations(rpath, 0, 1);
+}
 
 /* Damage the file's last chunk of /edges (rank 0, serial HDF5 to find its
  * address), then read it back in pieces: the failure comes in the last
@@ -247,23 +260,29 @@ static int a_damaged_chunk_in_a_later_piece_fails_every_rank(void)
     const int64_t m = ((int64_t)1 << SCALE) * EDGEFACTOR;
     int64_t first, count;
     io_block_range(m, rank, nranks, &first, &count);
-    int64_t *slab = malloc((size_t)(count + 1) * 16);
-    for (int overlap = CC_OVERLAP_OFF; overlap <= CC_OVERLAP_ON; overlap++) {
+    /* merge x threads x overlap; the distributed path does not overlap */
+    const int cfgs[][3] = {{CC_MERGE_TREE, 1, CC_OVERLAP_OFF}, {CC_MERGE_TREE, 2, CC_OVERLAP_OFF},
+                           {CC_MERGE_TREE, 1, CC_OVERLAP_ON}, {CC_MERGE_TREE, 2, CC_OVERLAP_ON},
+                           {CC_MERGE_DISTRIBUTED, 1, CC_OVERLAP_AUTO}};
+    for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+        const int merge = cfgs[c][0], threads = cfgs[c][1], overlap = cfgs[c][2];
         io_edges *e = NULL;
         cc_result *r = NULL;
         rc = io_edges_open(MPI_COMM_WORLD, bad, &e);
         MT_CHECK(rc == G5_OK, "open: %s", g5_error_msg());
         if (rc != G5_OK)
             break;
-        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, slab, 2, CC_MERGE_TREE, CHUNK_ROWS, overlap, &r);
-        MT_CHECK(rc == G5_ERR_FORMAT, "overlap %d: status %d, want G5_ERR_FORMAT", overlap, rc);
-        MT_CHECK(r == NULL, "overlap %d: a result after a failed read", overlap);
+        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, CHUNK_ROWS, overlap, &r);
+        MT_CHECK(rc == G5_ERR_FORMAT, "%s, %d threads, overlap %d: status %d, want G5_ERR_FORMAT",
+                 cc_merge_name(merge), threads, overlap, rc);
+        MT_CHECK(r == NULL, "%s, %d threads, overlap %d: a result after a failed read", cc_merge_name(merge),
+                 threads, overlap);
         MT_CHECK(strstr(g5_error_msg(), bad) && strstr(g5_error_msg(), "damaged chunk"),
-                 "overlap %d: message '%s' does not name the file and the damage", overlap, g5_error_msg());
+                 "%s, %d threads, overlap %d: message '%s' does not name the file and the damage",
+                 cc_merge_name(merge), threads, overlap, g5_error_msg());
         cc_result_free(&r);
         io_edges_close(&e);
     }
-    free(slab);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         unlink(bad);
@@ -279,7 +298,10 @@ int main(int argc, char **argv)
     long id = rank == 0 ? (long)getpid() : 0;
     MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     snprintf(path, sizeof path, "/tmp/g500-mpi-cc-file-%ld.h5", id);
-    rc = write_file();
+    snprintf(rpath, sizeof rpath, "/tmp/g500-mpi-cc-file-%ld-repeated.h5", id);
+    rc = write_file(path, 0);
+    if (rc == G5_OK)
+        rc = write_file(rpath, 1);
     if (rc != G5_OK) {
         if (rank == 0)
             fprintf(stderr, "writing %s: %s\n", path, g5_error_msg());
@@ -288,9 +310,12 @@ int main(int argc, char **argv)
     }
     MT_RUN(pieces_give_the_one_piece_result);
     MT_RUN(pieces_agree_when_one_rank_holds_the_whole_slab);
+    MT_RUN(a_repeated_pair_reads_the_slab_again_for_the_same_result);
     MT_RUN(a_damaged_chunk_in_a_later_piece_fails_every_rank);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
+    if (rank == 0) {
         unlink(path);
+        unlink(rpath);
+    }
     return mt_finish();
 }

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # components-cli.sh - end to end: g500 gen -> g500 components at 1, 2 and 4
 # ranks, 1 and 2 threads, both merge paths (--merge tree|distributed|auto)
-# and the slab read in pieces with the link under the read (--piece,
-# --overlap) gives identical datasets; g500 stats prints the
+# and the slab streamed in pieces, taken between the reads or under them
+# (--piece, --overlap) gives identical datasets; g500 stats prints the
 # table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
 # damaged edges file, an existing output, a components file from other
 # edges) fails with one clear message on every rank and leaves no output.
@@ -49,6 +49,9 @@ perr=$(run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --merge distributed 2>&1
 plog=$(OMP_NUM_THREADS=2 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 2 --piece 1000 2>&1 >/dev/null)
 check "the progress log shows the pieces and what ran under the read" \
     'grep -q "read in .* 17 pieces, HDF5 .* on the reader); linked in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
+slog=$(OMP_NUM_THREADS=1 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 1 --piece 1000 2>&1 >/dev/null)
+check "the progress log shows the pieces taken between the reads at one thread" \
+    'grep -q "read in .* 17 pieces, HDF5 .*); linked in .* tallied in .* between the reads" <<<"$slog"'
 check "the progress log names the merge path taken" 'grep -q "distributed merge" <<<"$perr" && grep -q "hooking rounds" <<<"$perr"'
 
 out=$("$G500" stats "$T/c1x1.h5" 2>&1)
@@ -87,6 +90,11 @@ expect_fail "components detects a damaged edges file on the distributed path" "d
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --merge distributed
 expect_fail "components detects a damaged edges file read in pieces under the link" "damaged.h5: reading rows .*damaged chunk" \
     env OMP_NUM_THREADS=2 timeout -k 5 300 mpirun -np 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000 --overlap on
+expect_fail "components detects a damaged edges file streamed at one thread (pieces read and taken in turn)" \
+    "damaged.h5: reading rows .*damaged chunk" \
+    env OMP_NUM_THREADS=1 timeout -k 5 300 mpirun -np 1 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000
+expect_fail "components detects a damaged edges file streamed at 4 ranks, overlap off" "damaged.h5: reading rows .*damaged chunk" \
+    env OMP_NUM_THREADS=1 timeout -k 5 300 mpirun -np 4 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000 --overlap off
 expect_fail "components rejects an unknown --overlap" "--overlap must be on, off or auto, not 'yes'" \
     run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --overlap yes
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'

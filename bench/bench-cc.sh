@@ -6,9 +6,17 @@
 # the generator's own edge list (seed 1, as `g500 gen --scale S` writes it);
 # `stream` (one read of the edge list) is the bandwidth ceiling. Then the
 # whole stage (read, compute, write) with bin/g500, with its phase times,
-# the read overlapped with the link and duplicate hashing (--overlap on)
-# and not (off), alternated, medians of REPS; "compute" is what is left
-# after the read, the CPU times tell what an idle machine would take.
+# the slab streamed in pieces taken under the read (--overlap on: link,
+# duplicate hashing and edge tally of piece k while piece k + 1 is read)
+# and between the reads (off), alternated, medians of REPS. "read" is the
+# read phase (with what ran in it), "HDF5" the reader's time inside the
+# reads, "between" the rest of the read phase (compute not hidden under a
+# read: all of the pieces' compute when off, the reader's waits when on),
+# "compute" what is left after the read phase; compute/read is
+# (between + compute) / HDF5, the share of the stage's compute a machine
+# that reads this fast would still wait for (below 1: bound by reading).
+# At P > 1 a collective read also waits for the slowest rank's compute.
+# The CPU times tell what an idle machine would take.
 # Ratios are against the plain baseline of the same SCALE in this run.
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
@@ -60,27 +68,32 @@ for s in $SCALES; do
                     out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
                         --force --threads "$2" --overlap "$ov" 2>&1) || { echo "components failed: $out"; break 2; }
                     # phases from the progress lines: read (with what ran
-                    # under it), the reader's and compute thread's CPU time
+                    # in it), the reader's and compute thread's CPU time
                     # in it, compute after the read (of which the duplicate
-                    # count), write, whole stage inside the program
+                    # count), write, whole stage inside the program, the
+                    # reader's HDF5 time, peak RSS (max over ranks; per
+                    # edge: x P / M)
                     rd=$(sed -nE 's/.*read in ([0-9.]+)s.*/\1/p' <<<"$out")
+                    io=$(sed -nE 's/.*pieces, HDF5 ([0-9.]+)s.*/\1/p' <<<"$out")
                     cr=$(sed -nE 's/.*CPU time of the reader ([0-9.]+)s.*/\1/p' <<<"$out")
                     cu=$(sed -nE 's/.*of the compute thread ([0-9.]+)s.*/\1/p' <<<"$out")
                     cp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' <<<"$out")
                     du=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
                     wr=$(sed -nE 's/.*in ([0-9.]+)s; whole stage.*/\1/p' <<<"$out")
                     st=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
-                    echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st" >>"$TMP/whole"
+                    rs=$(sed -nE 's/.*whole stage .* peak RSS ([0-9.]+) MiB.*/\1/p' <<<"$out")
+                    echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st ${io:-$rd} ${rs:-0}" >>"$TMP/whole"
                 done
             done
             for ov in off on; do
                 grep "^$ov " "$TMP/whole" | awk -v s="$s" -v p="$1" -v t="$2" -v m="$m" -v ov="$ov" '
-                    { for (k = 2; k <= 8; k++) v[k, NR] = $k; n = NR }
+                    { for (k = 2; k <= 9; k++) v[k, NR] = $k; v[10, NR] = $2 - $9; v[11, NR] = $2 - $9 + $5
+                      v[12, NR] = $10 * 1048576 * p / m; n = NR }
                     function med(k,   a, i, j, x) { for (i = 1; i <= n; i++) a[i] = v[k, i];
                         for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
                         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (CPU reader %.2fs, compute thread %.2fs) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f\n",
-                        s, p, t, ov, med(2), med(3), med(4), med(5), med(6), med(7), med(8), m / med(8), med(5) / med(2) }'
+                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (HDF5 %.2fs, between %.2fs; CPU reader %.2fs, compute thread %.2fs) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f, peak RSS %.1f B/edge\n",
+                        s, p, t, ov, med(2), med(9), med(10), med(3), med(4), med(5), med(6), med(7), med(8), m / med(8), med(11) / med(9), med(12) }'
             done
         done
     fi

@@ -260,6 +260,39 @@ const io_edges_meta *io_edges_get_meta(const io_edges *f) { return &f->meta; }
 const char *io_edges_path(const io_edges *f) { return io_file_path(f->f); }
 int64_t io_edges_chunk_rows(const io_edges *f) { return f->chunk_rows; }
 
+/* Whether rows [0, count) may hold a vertex outside [0, n) or a weight
+ * outside [0, 1) (weights NULL: not checked). Branch-free and vectorised:
+ * the ids are or-ed together, and every id lies in [0, n) when the or, as
+ * unsigned, is below n (a negative id sets the top bit); for n = 2^scale,
+ * which io_edges_open checks, also only then. About one instruction per
+ * edge instead of a compare-and-branch chain per id. */
+static int any_bad_row(const int64_t *edges, const float *weights, int64_t count, int64_t n)
+{
+    uint64_t all = 0;
+    int wrong = 0;
+#pragma omp parallel for schedule(static) reduction(| : all)
+    for (int64_t k = 0; k < 2 * count; k++)
+        all |= (uint64_t)edges[k];
+    if (weights) {
+#pragma omp parallel for schedule(static) reduction(| : wrong)
+        for (int64_t k = 0; k < count; k++)
+            wrong |= !(weights[k] >= 0.0f && weights[k] < 1.0f);
+    }
+    return all >= (uint64_t)n || wrong;
+}
+
+/* The first row with a vertex outside [0, n) or (weights not NULL) a
+ * weight outside [0, 1); INT64_MAX if none. Only after any_bad_row. */
+static int64_t first_bad_row(const int64_t *edges, const float *weights, int64_t count, int64_t n)
+{
+    for (int64_t k = 0; k < count; k++) {
+        const uint64_t u = (uint64_t)edges[2 * k], v = (uint64_t)edges[2 * k + 1];
+        if (u >= (uint64_t)n || v >= (uint64_t)n || (weights && !(weights[k] >= 0.0f && weights[k] < 1.0f)))
+            return k;
+    }
+    return INT64_MAX;
+}
+
 int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges,
                        float *weights)
 {
@@ -278,15 +311,8 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
         if (rc != G5_OK)
             return rc;
     }
-#pragma omp parallel for schedule(static) reduction(min : bad)
-    for (int64_t k = 0; k < count; k++) {
-        int64_t u = edges[2 * k], v = edges[2 * k + 1];
-        int wrong = u < 0 || u >= n || v < 0 || v >= n;
-        if (want)
-            wrong |= !(weights[k] >= 0.0f && weights[k] < 1.0f);
-        if (wrong && k < bad)
-            bad = k;
-    }
+    if (any_bad_row(edges, want ? weights : NULL, count, n))
+        bad = first_bad_row(edges, want ? weights : NULL, count, n);
     if (bad != INT64_MAX)
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
                       io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],

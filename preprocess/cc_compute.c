@@ -453,28 +453,30 @@ typedef struct stream {
     double t_link, t_hash, t_tally;
 } stream;
 
-/* Count the piece's self-loops, and its other tuples at their first
- * endpoint (ids already checked by the read and the link). */
+/* Count the piece's non-self-loop tuples at their first endpoint, and in
+ * all (ids already checked by the read and the link). Branch-free: one
+ * add to the counter per tuple, of 0 for a self-loop. */
 static void tally(stream *s, const int64_t *pe, int64_t len)
 {
-    int64_t loops = 0;
+    const int64_t *p = pe, *end = pe + 2 * len;
+    int64_t nonloop = 0;
     if (s->c32) {
         uint32_t *c = s->c32;
-        for (int64_t i = 0; i < len; i++) {
-            const int64_t u = pe[2 * i], v = pe[2 * i + 1];
-            c[u] += u != v;
-            loops += u == v;
+        for (; p < end; p += 2) {
+            const int d = p[0] != p[1];
+            c[p[0]] += (uint32_t)d;
+            nonloop += d;
         }
     } else {
         uint64_t *c = s->c64;
-        for (int64_t i = 0; i < len; i++) {
-            const int64_t u = pe[2 * i], v = pe[2 * i + 1];
-            c[u] += u != v;
-            loops += u == v;
+        for (; p < end; p += 2) {
+            const int d = p[0] != p[1];
+            c[p[0]] += (uint64_t)d;
+            nonloop += d;
         }
     }
-    s->loops += loops;
-    s->nonloop += len - loops;
+    s->nonloop += nonloop;
+    s->loops += len - nonloop;
 }
 
 /* Link a piece (rows lo .. lo + len of the file) into the forest, hash it

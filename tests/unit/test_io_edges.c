@@ -4,6 +4,7 @@
  * HDF5, truncated, missing dataset, wrong type or shape, wrong format,
  * inconsistent attributes, a corrupted chunk, ids out of range). */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -332,6 +333,41 @@ Test(io_edges, vertex_ids_out_of_range_are_refused)
     cr_expect_eq(io_edges_read_slab(e, 0, 8, got, NULL), G5_OK, "edges 0..7 are fine");
     cr_expect_eq(io_edges_read_slab(e, 8, 8, got, NULL), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "edge 10 is (0, 8)"), "%s", g5_error_msg());
+    io_edges_close(&e);
+}
+
+/* The cheap whole-slab test (ids or-ed) must still find every kind of bad
+ * row and name the first: a negative id, the largest id, a weight of 1 and
+ * a NaN weight, each only where it is in the slab read (weights only when
+ * asked for). */
+Test(io_edges, the_first_bad_edge_or_weight_of_the_slab_is_named)
+{
+    io_edges_meta m = small_meta();
+    io_edges_writer *w;
+    int64_t ed[32] = {0};
+    float wt[16] = {0};
+    ed[2 * 5] = -1;
+    ed[2 * 9 + 1] = INT64_MAX;
+    wt[3] = 1.0f;
+    wt[12] = NAN;
+    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("r2.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_write_slab(w, 0, 16, ed, wt), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_edges_commit(&w, 0), G5_OK, "%s", g5_error_msg());
+    io_edges *e;
+    int64_t got[32];
+    float wg[16];
+    cr_assert_eq(io_edges_open(MPI_COMM_WORLD, fixture_path("r2.h5"), &e), G5_OK, "%s", g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 0, 16, got, NULL), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "r2.h5: edge 5 is (-1, 0)"), "%s", g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 0, 16, got, wg), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "edge 3 is (0, 0) with weight 1"), "%s", g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 6, 10, got, wg), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "edge 9 is (0, 9223372036854775807)"), "%s", g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 10, 6, got, wg), G5_ERR_FORMAT);
+    cr_expect(strstr(g5_error_msg(), "edge 12 is (0, 0) with weight nan"), "%s", g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 10, 6, got, NULL), G5_OK, "without weights edges 10..15 are fine: %s",
+                 g5_error_msg());
+    cr_expect_eq(io_edges_read_slab(e, 0, 3, got, wg), G5_OK, "edges 0..2 are fine: %s", g5_error_msg());
     io_edges_close(&e);
 }
 

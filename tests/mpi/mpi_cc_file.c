@@ -172,7 +172,7 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                         continue;
                     if (threads == 3 && (merge != CC_MERGE_TREE || overlap != CC_OVERLAP_ON))
                         continue;
-                    if (repeated && pieces[k] < CHUNK_ROWS)
+                    if (repeated && pieces[k] != CHUNK_ROWS)
                         continue;
                     cc_result *r = NULL;
                     snprintf(what, sizeof what, "%s merge, %d threads, overlap %d, pieces of %lld%s%s",

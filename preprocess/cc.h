@@ -266,7 +266,10 @@ void cc_result_free(cc_result **r);
  * distributed path reads the whole slab first (it rewrites it in local
  * ids), then runs cc_compute_merge on it; overlap does not apply. */
 enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
-#define CC_PIECE_ROWS ((int64_t)1 << 21)
+/* One chunk of g500 gen's files (2^18 - 1 rows, 4 MiB): the piece buffers
+ * stay small (RSS) and in cache while a piece is linked, hashed and
+ * tallied (docs/components.md, "Streaming the slab"). */
+#define CC_PIECE_ROWS ((int64_t)1 << 18)
 
 /* Collective on comm (the communicator e was opened on). The components
  * of the slab [first, first + count) of the edges file e, read as above.

@@ -16,8 +16,11 @@
  * and the same as the distributed path's.
  *
  * Memory per rank on the tree path: O(n + m/P): the forest (16 B/vertex),
- * one received root vector (4 B/vertex), the labels (4 B/vertex), and
- * during the duplicate count 8 B per slab edge on one rank, 16 on several.
+ * one received root vector (4 B/vertex), the labels (4 B/vertex), and the
+ * duplicate count's regions (8.2 B per slab tuple; at its finish on several
+ * ranks 8 (P-1)/P B more); read from a file (cc_compute_file) the slab is
+ * streamed, not held: the edge tally (4 B/vertex) and one or two piece
+ * buffers instead. cc_compute_merge's caller holds the slab (16 B/tuple).
  * The distributed path (cc_dist.c) holds O(n/P + m/P + components).
  *
  * Choice (CC_MERGE_AUTO): the distributed path from CC_AUTO_RANKS ranks
@@ -30,19 +33,28 @@
  * memory (docs/components.md, "Memory per rank").
  *
  * Reading and computing at once (cc_compute_file): the slab is read in
- * pieces cut at whole chunks of the file; on the tree path a team of two
- * threads pipelines them: the master thread (the only one that calls HDF5
- * and MPI: MPI is FUNNELED, HDF5 not thread-safe) reads piece k while the
- * other links piece k - 1 into the forest (nested threads) and hashes it
- * into the duplicate count (cc_dup_add), so only the merge, labels, edge
- * counts and the duplicate count's finish are left after the read. The
- * duplicate count's regions (8.25 B per slab tuple) then live through the
- * link. Every rank makes the same number of collective piece reads; a
- * piece whose read failed is never linked. Without the overlap (one
- * thread per rank, or the distributed path, which rewrites the whole slab)
- * the pieces are read first, then the slab is computed; the tree path
- * then counts edges per component in the duplicate count's first pass
- * (cc_count_edges_distinct).
+ * pieces cut at whole chunks of the file (one chunk by default). On the
+ * tree path it is streamed: each piece is read into a buffer that is
+ * reused, linked into the forest, hashed into the duplicate count
+ * (cc_dup_add) and tallied - the non-self-loop tuples per first endpoint,
+ * 32-bit counters when the slab holds under 2^32 tuples (no counter can
+ * overflow), 64-bit ones otherwise - and dropped. Once the labels exist
+ * the edges per component are comp_edges[label[v]] += tally[v] (O(n)),
+ * the same sums as counting each tuple at label[u]. At one thread per
+ * rank (or --overlap off) the pieces are read and taken in turn, one
+ * buffer; with two or more threads a team of two pipelines them over two
+ * buffers: the master thread (the only one that calls HDF5 and MPI: MPI is
+ * FUNNELED, HDF5 not thread-safe) reads piece k while the other takes
+ * piece k - 1 (the link with nested threads). Either way only the merge,
+ * labels, the tally's fold and the duplicate count's finish are left after
+ * the read. Every rank makes the same number of collective piece reads; a
+ * piece whose read failed is never taken. The duplicate count's finish
+ * needs the slab only when a region overflowed (pairs not spread, e.g. one
+ * pair repeated): then the ranks that need it read their slab again,
+ * whole. The result is the same as cc_compute_merge's on the whole slab
+ * for any piece size, overlap, thread and rank count. The distributed
+ * path rewrites its slab in local ids: it reads the whole slab, then
+ * computes.
  */
 #include "cc.h"
 #include "common.h"

@@ -4,19 +4,21 @@
  * read the edge list by slabs (collective parallel HDF5, each rank its
  * block, in pieces) and compute the connected components (cc_compute_file:
  * root/son forests, tree of merges or distributed union-find, canonical
- * labels; on the tree path the link and the duplicate hashing of each
- * piece run while the next piece is read, --overlap), write components.h5
- * atomically with the edges file's identity and the statistics, and print
- * the statistics. The edge slab is allocated with transparent huge pages
- * asked for (fewer page faults while HDF5 fills it).
+ * labels; on the tree path the slab is streamed piece by piece through one
+ * reused buffer - linked, hashed for the duplicate count and tallied, under
+ * the read of the next piece with --overlap - and never held), write
+ * components.h5 atomically with the edges file's identity and the
+ * statistics, and print the statistics. Allocations below 32 MiB come from
+ * a heap that is never trimmed (keep_freed_memory): buffers that come and
+ * go per piece are recycled instead of faulted in again.
  *
  * --merge tree|distributed|auto picks how the ranks' forests are merged
  * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.
  *
- * Memory per rank: 16 bytes per edge of its slab plus the arrays of
- * cc_compute (O(n) on the tree path, O(n/P + m/P) on the distributed one;
- * see cc.h); the phase times and peak RSS (max over ranks) go to the
- * progress log on stderr.
+ * Memory per rank: the arrays of cc_compute_file (O(n) plus the duplicate
+ * count's 8.2 B per slab tuple on the tree path, the slab's 16 B per tuple
+ * more on the distributed one, O(n/P + m/P) there; see cc.h); the phase
+ * times and peak RSS (max over ranks) go to the progress log on stderr.
  */
 #include "cc.h"
 #include "common.h"

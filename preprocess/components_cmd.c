@@ -106,8 +106,8 @@ static int run(const struct components_cfg *cfg, const char *in)
      * what is left after it: bench/bench-cc.sh parses both. */
     if (res->overlapped)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs on the reader); "
-                    "linked in %.3fs, hashed in %.3fs and tallied in %.3fs meanwhile (rank 0, CPU time "
-                    "of the reader %.2fs, of the compute thread %.2fs)",
+                    "linked in %.3fs and hashed in %.3fs meanwhile, tallied in %.3fs by the reader (rank 0, "
+                    "CPU time of the reader %.2fs, of the compute thread %.2fs)",
                     res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
                     res->t_read_io, res->t_link_under, res->t_hash_under, res->t_count_under,
                     res->cpu_reader, res->cpu_under);

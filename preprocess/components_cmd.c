@@ -200,9 +200,10 @@ int components_cmd(int argc, char **argv)
                          "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
                          "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
                          "or when a rank's largest slab holds at most N/4 tuples).\n"
-                         "The slab is read in pieces; with --overlap on (auto: on the tree merge\n"
-                         "with 2 or more threads) the master thread reads the next piece while the\n"
-                         "others link the last one and hash it for the duplicate count, so little\n"
+                         "The slab is read in pieces; on the tree merge it is streamed (each piece\n"
+                         "linked, hashed for the duplicate count and tallied, then dropped: no slab\n"
+                         "is held); with --overlap on (auto: with 2 or more threads) the master\n"
+                         "thread reads the next piece while another takes the last one, so little\n"
                          "compute is left once the read ends. All give identical files.",
                          opts, nopts);
         return 0;

@@ -256,10 +256,10 @@ void cc_result_free(cc_result **r);
  * tuples per first endpoint, folded into the edges per component once the
  * labels exist), then dropped. overlap (enum cc_overlap): ON: an OpenMP
  * team where the master thread (the only one that calls HDF5 and MPI; MPI
- * is initialised FUNNELED) reads piece k + 1 into one buffer while the
- * other thread takes piece k from the other (the link on nthreads - 1
- * threads, at least 1); OFF: pieces are read and taken in turn, one
- * buffer. Either way only the merge, labels, the fold of the tally and the
+ * is initialised FUNNELED) reads piece k + 1 into one buffer and tallies
+ * it while the other thread links and hashes piece k from the other (the
+ * link on nthreads - 1 threads, at least 1); OFF: pieces are read and
+ * taken in turn, one buffer. Either way only the merge, labels, the fold of the tally and the
  * duplicate count's finish remain after the read. AUTO: ON when nthreads
  * >= 2 (with one thread per rank a reader thread oversubscribes the cores
  * the ranks already fill: docs/components.md), OFF otherwise. The

@@ -44,8 +44,10 @@
  * rank (or --overlap off) the pieces are read and taken in turn, one
  * buffer; with two or more threads a team of two pipelines them over two
  * buffers: the master thread (the only one that calls HDF5 and MPI: MPI is
- * FUNNELED, HDF5 not thread-safe) reads piece k while the other takes
- * piece k - 1 (the link with nested threads). Either way only the merge,
+ * FUNNELED, HDF5 not thread-safe) reads piece k and tallies it while the
+ * other links and hashes piece k - 1 (the link with nested threads). The
+ * allocator keeps what is freed per piece (components_cmd.c), so the loop
+ * touches no fresh memory after its first pieces. Either way only the merge,
  * labels, the tally's fold and the duplicate count's finish are left after
  * the read. Every rank makes the same number of collective piece reads; a
  * piece whose read failed is never taken. The duplicate count's finish

@@ -13,65 +13,31 @@
  * times, so that `valgrind --tool=callgrind --toggle-collect=kern_bfs_run`
  * counts the instructions of the search and nothing else.
  */
-#include "common.h"
-#include "io.h"
-#include "kern.h"
+#include "bench_graph.h"
 
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm comm = MPI_COMM_WORLD;
     int me, P, rc = G5_OK;
-    MPI_Comm_rank(comm, &me);
-    MPI_Comm_size(comm, &P);
-    if (argc < 2) {
-        if (me == 0) fprintf(stderr, "usage: bench_bfs EDGES.h5 [cyclic|block] [nroots] [reps]\n");
-        MPI_Finalize();
+    if (!bench_start(&argc, &argv, 2, "bench_bfs EDGES.h5 [cyclic|block] [nroots] [reps]", &me, &P))
         return 2;
-    }
+    MPI_Comm comm = MPI_COMM_WORLD;
     const char *dist = argc > 2 ? argv[2] : "cyclic";
     int want = argc > 3 ? atoi(argv[3]) : 16, reps = argc > 4 ? atoi(argv[4]) : 3;
     if (want < 1 || want > 64) want = 16;
     if (reps < 1) reps = 1;
 
-    io_edges *ef = NULL;
     kern_dist *d = NULL;
     kern_graph *g = NULL;
     kern_bfs *b = NULL;
     kern_levels lv = {0};
-    int64_t *edges = NULL, roots[64];
-    float *w = NULL;
+    int64_t roots[64];
     double *t = NULL;
-    rc = io_edges_open(comm, argv[1], &ef);
-    if (rc) goto out;
-    const io_edges_meta *meta = io_edges_get_meta(ef);
-    int64_t first, count;
-    io_block_range(meta->nedges, me, P, &first, &count);
-    edges = malloc(((size_t)count + 1) * 16);
-    w = malloc(((size_t)count + 1) * 4);
-    rc = g5_agree(comm, edges && w ? G5_OK : g5_error(G5_ERR_NOMEM, "bench_bfs: no memory"));
-    if (rc) goto out;
-    if ((rc = io_edges_read_slab(ef, first, count, edges, w))) goto out;
-    rc = strcmp(dist, "block") == 0 ? kern_dist_create_block(comm, meta->nvertices, &d)
-                                    : kern_dist_create_cyclic(comm, meta->nvertices, &d);
-    if ((rc = g5_agree(comm, rc))) goto out;
-    rc = g5_agree(comm, kern_graph_build(comm, d, edges, w, count, &g));
-    if (rc) goto out;
-    free(edges); edges = NULL;
-    free(w); w = NULL;
     int nroots = 0;
-    if ((rc = kern_roots_sample(g, meta->seed, want, roots, &nroots))) goto out;
+    rc = bench_graph_load(comm, argv[1], strcmp(dist, "block") == 0, want, "bench_bfs", &d, &g,
+                          roots, &nroots);
+    if (rc) goto out;
     if ((rc = kern_bfs_create(g, &b))) goto out;
     t = malloc((size_t)reps * sizeof *t);
     if (!t) { rc = G5_ERR_NOMEM; goto out; }
@@ -85,7 +51,7 @@ int main(int argc, char **argv)
             MPI_Allreduce(&el, &t[r], 1, MPI_DOUBLE, MPI_MAX, comm);
             if ((rc = g5_agree(comm, rc))) goto out;
         }
-        qsort(t, (size_t)reps, sizeof *t, cmp_double);
+        qsort(t, (size_t)reps, sizeof *t, bench_cmp_double);
         int64_t nedge = 0;
         if ((rc = kern_reached_edges(g, kern_bfs_parent(b), &nedge))) goto out;
         double med = t[reps / 2];
@@ -105,11 +71,10 @@ int main(int argc, char **argv)
 out:
     if (rc && me == 0) fprintf(stderr, "bench_bfs: %s\n", g5_error_msg());
     kern_levels_free(&lv);
-    free(t); free(edges); free(w);
+    free(t);
     kern_bfs_free(&b);
     kern_graph_free(&g);
     kern_dist_free(&d);
-    io_edges_close(&ef);
     MPI_Finalize();
     return rc ? 1 : 0;
 }

@@ -15,14 +15,7 @@
  *
  * No validation here (`g500 run` validates every key).
  */
-#include "common.h"
-#include "io.h"
-#include "kern.h"
-
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bench_graph.h"
 
 int A_kern_bfs_create(kern_graph *g, kern_bfs **out);
 void A_kern_bfs_free(kern_bfs **b);
@@ -33,51 +26,24 @@ void B_kern_bfs_free(kern_bfs **b);
 int B_kern_bfs_run(kern_bfs *b, int64_t root, kern_levels *levels);
 const int64_t *B_kern_bfs_parent(const kern_bfs *b);
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm comm = MPI_COMM_WORLD;
     int me, P, rc = G5_OK;
-    MPI_Comm_rank(comm, &me);
-    MPI_Comm_size(comm, &P);
-    if (argc < 2) {
-        if (me == 0) fprintf(stderr, "usage: bench_bfs_ab EDGES.h5 [nroots] [reps]\n");
-        MPI_Finalize();
+    if (!bench_start(&argc, &argv, 2, "bench_bfs_ab EDGES.h5 [nroots] [reps]", &me, &P))
         return 2;
-    }
+    MPI_Comm comm = MPI_COMM_WORLD;
     int want = argc > 2 ? atoi(argv[2]) : 16, reps = argc > 3 ? atoi(argv[3]) : 5;
     if (want < 1 || want > 64) want = 16;
     if (reps < 1) reps = 1;
 
-    io_edges *ef = NULL;
     kern_dist *d = NULL;
     kern_graph *g = NULL;
     kern_bfs *a = NULL, *b = NULL;
-    int64_t *edges = NULL, *nedge = NULL, roots[64];
-    float *w = NULL;
+    int64_t *nedge = NULL, roots[64];
     double *ta = NULL, *tb = NULL;
-    rc = io_edges_open(comm, argv[1], &ef);
-    if (rc) goto out;
-    const io_edges_meta *meta = io_edges_get_meta(ef);
-    int64_t first, count;
-    io_block_range(meta->nedges, me, P, &first, &count);
-    edges = malloc(((size_t)count + 1) * 16);
-    w = malloc(((size_t)count + 1) * 4);
-    rc = g5_agree(comm, edges && w ? G5_OK : g5_error(G5_ERR_NOMEM, "bench_bfs_ab: no memory"));
-    if (rc) goto out;
-    if ((rc = io_edges_read_slab(ef, first, count, edges, w))) goto out;
-    if ((rc = g5_agree(comm, kern_dist_create_cyclic(comm, meta->nvertices, &d)))) goto out;
-    if ((rc = g5_agree(comm, kern_graph_build(comm, d, edges, w, count, &g)))) goto out;
-    free(edges); edges = NULL;
-    free(w); w = NULL;
     int nroots = 0;
-    if ((rc = kern_roots_sample(g, meta->seed, want, roots, &nroots))) goto out;
+    rc = bench_graph_load(comm, argv[1], 0, want, "bench_bfs_ab", &d, &g, roots, &nroots);
+    if (rc) goto out;
     if ((rc = A_kern_bfs_create(g, &a)) || (rc = B_kern_bfs_create(g, &b))) goto out;
     ta = malloc((size_t)reps * nroots * sizeof *ta);
     tb = malloc((size_t)reps * nroots * sizeof *tb);
@@ -106,8 +72,8 @@ int main(int argc, char **argv)
             }
     double ia = 0, ib = 0;
     for (int i = 0; i < nroots; i++) {
-        qsort(ta + (size_t)i * reps, (size_t)reps, sizeof *ta, cmp_double);
-        qsort(tb + (size_t)i * reps, (size_t)reps, sizeof *tb, cmp_double);
+        qsort(ta + (size_t)i * reps, (size_t)reps, sizeof *ta, bench_cmp_double);
+        qsort(tb + (size_t)i * reps, (size_t)reps, sizeof *tb, bench_cmp_double);
         ia += ta[(size_t)i * reps + reps / 2] / (double)nedge[i];
         ib += tb[(size_t)i * reps + reps / 2] / (double)nedge[i];
     }
@@ -119,12 +85,11 @@ int main(int argc, char **argv)
     if (mismatch) rc = G5_ERR_VALIDATE;
 out:
     if (rc && me == 0) fprintf(stderr, "bench_bfs_ab: %s\n", g5_error_msg());
-    free(ta); free(tb); free(nedge); free(edges); free(w);
+    free(ta); free(tb); free(nedge);
     A_kern_bfs_free(&a);
     B_kern_bfs_free(&b);
     kern_graph_free(&g);
     kern_dist_free(&d);
-    io_edges_close(&ef);
     MPI_Finalize();
     return rc ? 1 : 0;
 }

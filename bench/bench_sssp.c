@@ -18,14 +18,10 @@
  *
  * Usage: mpirun -np P bench_sssp EDGES.h5 ROOTS DELTA [DELTA ...]
  */
-#include <stdio.h>
-#include <stdlib.h>
+#include "bench_graph.h"
+
 #include <string.h>
 #include <time.h>
-
-#include "common.h"
-#include "io.h"
-#include "kern.h"
 
 static double cpu_now(void)
 {
@@ -34,54 +30,28 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm comm = MPI_COMM_WORLD;
     int me, P;
-    MPI_Comm_rank(comm, &me);
-    MPI_Comm_size(comm, &P);
-    if (argc < 4) {
-        if (me == 0) fprintf(stderr, "usage: bench_sssp EDGES.h5 ROOTS DELTA [DELTA ...]\n");
-        MPI_Finalize();
+    if (!bench_start(&argc, &argv, 4, "bench_sssp EDGES.h5 ROOTS DELTA [DELTA ...]", &me, &P))
         return 2;
-    }
+    MPI_Comm comm = MPI_COMM_WORLD;
     int want = atoi(argv[2]), nd = argc - 3, nroots = 0, rc;
     if (want < 1) want = 1;
     if (want > 64) want = 64;
-    io_edges *ef = NULL;
     kern_dist *d = NULL;
     kern_graph *g = NULL;
     kern_sssp *s[16] = {0};
-    int64_t *edges = NULL, *pl = NULL, roots[64];
-    float *weights = NULL;
+    int64_t *pl = NULL, roots[64];
     float *dl = NULL;
     if (nd > 16) nd = 16;
-    G5_TRY(io_edges_open(comm, argv[1], &ef));
-    const io_edges_meta *meta = io_edges_get_meta(ef);
-    int64_t N = meta->nvertices, first, count;
-    io_block_range(meta->nedges, me, P, &first, &count);
-    edges = malloc(((size_t)count + 1) * 2 * sizeof(int64_t));
-    weights = malloc(((size_t)count + 1) * sizeof(float));
-    G5_TRY(g5_agree(comm, edges && weights ? G5_OK : g5_error(G5_ERR_NOMEM, "bench: no memory")));
-    G5_TRY(io_edges_read_slab(ef, first, count, edges, weights));
-    G5_TRY(kern_dist_create_cyclic(comm, N, &d));
-    G5_TRY(g5_agree(comm, kern_graph_build(comm, d, edges, weights, count, &g)));
-    free(edges); edges = NULL;
-    free(weights); weights = NULL;
-    G5_TRY(kern_roots_sample(g, meta->seed, want, roots, &nroots));
+    G5_TRY(bench_graph_load(comm, argv[1], 0, want, "bench_sssp", &d, &g, roots, &nroots));
     for (int j = 0; j < nd; j++) G5_TRY(kern_sssp_create(g, atof(argv[3 + j]), &s[j]));
     int64_t nl = kern_graph_nlocal(g);
     pl = malloc(((size_t)nl + 1) * sizeof(int64_t));
@@ -122,10 +92,9 @@ int main(int argc, char **argv)
 out:
     if (rc && me == 0) fprintf(stderr, "bench_sssp: %s\n", g5_error_msg());
     for (int j = 0; j < nd; j++) kern_sssp_free(&s[j]);
-    free(pl); free(dl); free(edges); free(weights);
+    free(pl); free(dl);
     kern_graph_free(&g);
     kern_dist_free(&d);
-    io_edges_close(&ef);
     MPI_Finalize();
     return rc ? 1 : 0;
 }

@@ -69,9 +69,13 @@
  *     pending never reaches the root (the pending vertex nearest the root
  *     would otherwise finish: its ancestor is done), i.e. it sits on or
  *     hangs from a cycle or an unreached parent. O(log depth) rounds.
- *     An ancestor in the rank's own block is read in place, not asked for
- *     (at one rank a round is one parallel pass over the words, read and
- *     written with relaxed atomics; either value read is a correct answer).
+ *     An ancestor in the rank's own block is never asked for: at one rank
+ *     a round is one parallel pass over the words, read and written with
+ *     relaxed atomics (either value read is a correct answer); at P > 1 a
+ *     batch buckets every ancestor by owner with no branch on the owner
+ *     (as the edge stream does), answers its own bucket in place and the
+ *     others through the exchange, then replaces the words in one parallel
+ *     pass that reads every answer from one array.
  *     BFS then rewrites each word as (depth << 32 | parent), the ancestor
  *     being the root everywhere, so an edge check reads one word per end.
  *  3. each chunk of edges: the endpoints of every non-self-loop edge owned
@@ -375,12 +379,103 @@ static inline int is_mine(const vctx *c, int64_t v)
     return (uint64_t)(v - c->first) < (uint64_t)c->count;
 }
 
+/* Owner of vertex v (in [0, N), N < 2^32) under the block distribution,
+ * with the divisions by P hoisted: one 32-bit division per vertex. */
+typedef struct vowner {
+    uint32_t q, big;       /* N / P, and the vertices held by the ranks with q + 1 */
+    int rem;               /* N % P */
+} vowner;
+
+static vowner vowner_of(const vctx *c)
+{
+    int64_t q = c->n / c->nranks, rem = c->n % c->nranks;
+    return (vowner){.q = (uint32_t)q, .big = (uint32_t)(rem * (q + 1)), .rem = (int)rem};
+}
+
+static inline int vowner_get(vowner o, int64_t v)
+{
+    uint32_t x = (uint32_t)v;
+    return x < o.big ? (int)(x / (o.q + 1)) : o.rem + (int)((x - o.big) / o.q);
+}
+
+/* The counting sort's offsets, shared by the jump and the edge stream:
+ * bcount[b][r] (nb blocks x nranks) holds block b's count for rank r and
+ * becomes the index where its first item goes (rank r's items from block
+ * 0, then block 1, ...). Sets scount and sdispl for what travels: the own
+ * bucket, [*own_lo, *own_lo + *own_n), stays in place (scount[rank] = 0,
+ * answered by this rank). Returns the number of items. */
+static int64_t bucket_offsets(vctx *c, int *bcount, int nb, int64_t *own_lo, int64_t *own_n)
+{
+    const int p = c->nranks;
+    int64_t tot = 0;
+    for (int r = 0; r < p; r++) {
+        c->sdispl[r] = (int)tot;
+        for (int b = 0; b < nb; b++) {
+            int k = bcount[(size_t)b * p + r];
+            bcount[(size_t)b * p + r] = (int)tot;
+            tot += k;
+        }
+        c->scount[r] = (int)(tot - c->sdispl[r]);
+    }
+    *own_lo = c->sdispl[c->rank];
+    *own_n = c->scount[c->rank];
+    c->scount[c->rank] = 0;
+    return tot;
+}
+
+/* P > 1, one batch of the jump: the ancestors of the words [lo, hi) that
+ * still move (not broken, not the root) are bucketed by owner into sq,
+ * this rank's own included, with no branch on the owner (random, so
+ * mispredicted at every other vertex, as in the edge stream); slot[i - lo]
+ * gets the ancestor's index in sq, -1 when the word does not move. The
+ * same parallel counting sort over nb fixed blocks as route_queries (the
+ * order does not depend on the thread count). Returns the length of sq. */
+static int64_t route_ancestors(vctx *c, jwords jw, int64_t lo, int64_t hi, uint32_t r32,
+                               int32_t *slot, int *bcount, int nb, int64_t *sq, int64_t *own_lo,
+                               int64_t *own_n)
+{
+    const int p = c->nranks;
+    const vowner o = vowner_of(c);
+    const int64_t m = hi - lo;
+    #pragma omp parallel for schedule(static, 1)
+    for (int b = 0; b < nb; b++) {
+        int *cnt = bcount + (size_t)b * p;
+        memset(cnt, 0, (size_t)p * sizeof *cnt);
+        for (int64_t i = m * b / nb; i < m * (b + 1) / nb; i++) {
+            uint32_t a = j_anc(jw_get(jw, lo + i));
+            if (a >= J_BROKEN || a == r32) {
+                slot[i] = -1;
+                continue;
+            }
+            int r = vowner_get(o, a);
+            slot[i] = r;
+            cnt[r]++;
+        }
+    }
+    int64_t tot = bucket_offsets(c, bcount, nb, own_lo, own_n);
+    #pragma omp parallel for schedule(static, 1)
+    for (int b = 0; b < nb; b++) {
+        int *off = bcount + (size_t)b * p;
+        for (int64_t i = m * b / nb; i < m * (b + 1) / nb; i++)
+            if (slot[i] >= 0) {
+                int32_t s = off[slot[i]]++;
+                sq[s] = j_anc(jw_get(jw, lo + i));
+                slot[i] = s;
+            }
+    }
+    return tot;
+}
+
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
- * chain reaches the root; failures are recorded in f. An ancestor in this
- * rank's block is read in place (the answer may already include its jump
- * of this round, as a remote one may); only the others are asked for, so
- * at one rank nothing travels and a round is one parallel pass. */
+ * chain reaches the root; failures are recorded in f. At one rank nothing
+ * travels: a round is one parallel pass reading the ancestors' words in
+ * place (an answer may already include the ancestor's jump of this round,
+ * as a remote one may). At P > 1 each batch buckets its ancestors by owner
+ * (route_ancestors), the remote ones are asked for, the own bucket is
+ * answered in place before the words change, and the words are then
+ * replaced in one parallel pass reading every answer from one array, so
+ * no pass branches on an owner. */
 static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
                 vfail *f)
 {
@@ -388,10 +483,14 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
     const uint32_t r32 = (uint32_t)root;
     const int multi = c->nranks > 1;
     int64_t nb = (c->count + batch - 1) / batch;
+    int nblk = multi ? 4 * omp_get_max_threads() : 0;
     int64_t *sq = multi ? g5_malloc((size_t)batch * sizeof *sq, "validation queries") : NULL;
     uint64_t *ans = multi ? g5_malloc((size_t)batch * sizeof *ans, "validation answers") : NULL;
+    int32_t *slot = multi ? g5_malloc((size_t)batch * sizeof *slot, "validation query slots") : NULL;
+    int *bcount = multi ? g5_malloc((size_t)nblk * (size_t)c->nranks * sizeof *bcount,
+                                    "validation routing counts") : NULL;
     xbuf rq = {0}, ra = {0};
-    rc = g5_agree(c->comm, (sq && ans) || !multi ? G5_OK : G5_ERR_NOMEM);
+    rc = g5_agree(c->comm, (sq && ans && slot && bcount) || !multi ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS) {
@@ -426,47 +525,41 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
             int64_t lo = bt * batch < c->count ? bt * batch : c->count;
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
             if (multi) {
-                /* ask the owners of the ancestors outside this block */
-                memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-                for (int64_t i = lo; i < hi; i++) {
-                    uint32_t a = j_anc(jw_get(jw, i));
-                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
-                        c->scount[kern_vblock_owner(c->n, c->nranks, a)]++;
-                }
-                displs_from_counts(c);
-                for (int64_t i = lo; i < hi; i++) {
-                    uint32_t a = j_anc(jw_get(jw, i));
-                    if (a < J_BROKEN && a != r32 && !is_mine(c, a))
-                        sq[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++] = a;
-                }
-                int64_t nrecv;
+                int64_t own_lo, own_n, nrecv;
+                route_ancestors(c, jw, lo, hi, r32, slot, bcount, nblk, sq, &own_lo, &own_n);
                 G5_TRY(exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
                 rc = xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
                 G5_TRY(g5_agree(c->comm, rc));
-                const int64_t *q = rq.p;
-                uint64_t *aw = ra.p;
-                for (int64_t k = 0; k < nrecv; k++)
-                    aw[k] = jw_get(jw, q[k] - c->first);
-                G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
-                displs_from_counts(c);
-            }
-            /* apply; remote answers in the order the queries were built, so
-             * serial when there are any */
-            int64_t pd = 0, nw = 0;
-            #pragma omp parallel for if (!multi) schedule(static) reduction(+ : pd, nw)
-                for (int64_t i = lo; i < hi; i++) {
-                    uint32_t a = j_anc(jw_get(jw, i));
-                    if (a >= J_BROKEN || a == r32)
-                        continue;
-                    uint64_t x = is_mine(c, a) ? jw_get(jw, a - c->first)
-                                 : ans[c->cursor[kern_vblock_owner(c->n, c->nranks, a)]++];
-                    if (j_anc(x) >= J_BROKEN) {
-                        jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
-                        continue;
-                    }
-                    jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(jw_get(jw, i)) + j_hops(x)));
-                    if (j_anc(x) == r32) nw++; else pd++;
+                const int64_t *q = rq.p, *oq = sq + own_lo;
+                uint64_t *aw = ra.p, *own = ans + own_lo;
+                #pragma omp parallel
+                {
+                    #pragma omp for schedule(static) nowait
+                    for (int64_t k = 0; k < nrecv; k++)
+                        aw[k] = jw_get(jw, q[k] - c->first);
+                    #pragma omp for schedule(static) nowait
+                    for (int64_t k = 0; k < own_n; k++)
+                        own[k] = jw_get(jw, oq[k] - c->first);
                 }
+                G5_TRY(reply(c, aw, c->t_i64, ans, "ancestor"));
+            }
+            /* apply: at P > 1 every answer is in ans (its own part read
+             * before this pass), at one rank the ancestors are read in place */
+            int64_t pd = 0, nw = 0;
+            #pragma omp parallel for schedule(static) reduction(+ : pd, nw)
+            for (int64_t i = lo; i < hi; i++) {
+                uint64_t y = jw_get(jw, i);
+                uint32_t a = j_anc(y);
+                if (a >= J_BROKEN || a == r32)
+                    continue;
+                uint64_t x = multi ? ans[slot[i - lo]] : jw_get(jw, a - c->first);
+                if (j_anc(x) >= J_BROKEN) {
+                    jw_set(jw, i, j_word(J_BROKEN, 0)); /* stop following a broken chain */
+                    continue;
+                }
+                jw_set(jw, i, j_word(j_anc(x), (uint64_t)j_hops(y) + j_hops(x)));
+                if (j_anc(x) == r32) nw++; else pd++;
+            }
             pending += pd;
             newly += nw;
         }
@@ -486,6 +579,8 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
 out:
     free(sq);
     free(ans);
+    free(slot);
+    free(bcount);
     free(rq.p);
     free(ra.p);
     return rc;
@@ -584,25 +679,6 @@ static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst,
     return rd->read(rd->ctx, s0, *m, ed, wt);
 }
 
-/* Owner of vertex v (in [0, N), N < 2^32) under the block distribution,
- * with the divisions by P hoisted: one 32-bit division per vertex. */
-typedef struct vowner {
-    uint32_t q, big;       /* N / P, and the vertices held by the ranks with q + 1 */
-    int rem;               /* N % P */
-} vowner;
-
-static vowner vowner_of(const vctx *c)
-{
-    int64_t q = c->n / c->nranks, rem = c->n % c->nranks;
-    return (vowner){.q = (uint32_t)q, .big = (uint32_t)(rem * (q + 1)), .rem = (int)rem};
-}
-
-static inline int vowner_get(vowner o, int64_t v)
-{
-    uint32_t x = (uint32_t)v;
-    return x < o.big ? (int)(x / (o.q + 1)) : o.rem + (int)((x - o.big) / o.q);
-}
-
 /* P > 1: the queries of one chunk. Every endpoint of every non-self-loop
  * edge is bucketed by its owner, this rank's own included, without a
  * branch on the owner (a random one, mispredicted about every other
@@ -647,20 +723,7 @@ static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, i
     *bad = first_bad == INT64_MAX ? -1 : first_bad;
     if (*bad >= 0)
         return G5_OK;
-    /* offsets: rank r's queries from block 0, then block 1, ... */
-    int64_t tot = 0;
-    for (int r = 0; r < p; r++) {
-        c->sdispl[r] = (int)tot;
-        for (int b = 0; b < nb; b++) {
-            int k = bcount[(size_t)b * p + r];
-            bcount[(size_t)b * p + r] = (int)tot;
-            tot += k;
-        }
-        c->scount[r] = (int)(tot - c->sdispl[r]);
-    }
-    *own_lo = c->sdispl[c->rank];
-    *own_n = c->scount[c->rank];
-    c->scount[c->rank] = 0;
+    int64_t tot = bucket_offsets(c, bcount, nb, own_lo, own_n);
     *tot_out = tot;
     int rc = xbuf_need(sq, (size_t)(tot ? tot : 1) * sizeof(int64_t), "validation queries");
     if (rc != G5_OK)

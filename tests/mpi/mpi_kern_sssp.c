@@ -141,18 +141,45 @@ static int rows_sorted_by_weight_keep_their_entries(void)
     return ok;
 }
 
+/* What the SSSP tests set up alike: the graph of t on distribution `kind`,
+ * up to `want` (at most 8) keys sampled with `seed`, and with delta > 0 a
+ * workspace. Returns the first failure's status (build agreed, as the
+ * others are collective); sfix_free frees whatever was made. */
+typedef struct sfix {
+    kern_dist *d;
+    kern_graph *g;
+    kern_sssp *s;
+    int64_t roots[8];
+    int nroots;
+} sfix;
+
+static int sfix_make(sfix *x, const tg *t, int kind, uint64_t seed, int want, double delta)
+{
+    *x = (sfix){0};
+    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &x->d, &x->g));
+    if (rc == G5_OK && delta > 0) rc = kern_sssp_create(x->g, delta, &x->s);
+    if (rc == G5_OK) rc = kern_roots_sample(x->g, seed, want, x->roots, &x->nroots);
+    return rc;
+}
+
+static void sfix_free(sfix *x)
+{
+    kern_sssp_free(&x->s);
+    kern_graph_free(&x->g);
+    kern_dist_free(&x->d);
+}
+
 /* ---- SSSP against Dijkstra for several deltas ------------------------------ */
 static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, const char *what)
 {
     int ok = 1, me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    kern_dist *d = NULL;
-    kern_graph *g = NULL;
     kern_sssp *s = NULL;
-    int64_t roots[4];
-    int nroots = 0;
-    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &d, &g));
-    if (rc == G5_OK) rc = kern_roots_sample(g, 11, 4, roots, &nroots);
+    sfix x;
+    int rc = sfix_make(&x, t, kind, 11, 4, 0);
+    kern_graph *g = x.g;
+    const int64_t *roots = x.roots;
+    int nroots = x.nroots;
     MT_CHECK(rc == G5_OK, "%s: build or roots failed: %s", what, g5_error_msg());
     int64_t N = t->n, bf, bc, nl = rc == G5_OK ? kern_graph_nlocal(g) : 0;
     int P;
@@ -200,8 +227,7 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
         kern_sssp_free(&s);
     }
     free(pl); free(po); free(par); free(dl); free(dout); free(dist); free(ref);
-    kern_graph_free(&g);
-    kern_dist_free(&d);
+    sfix_free(&x);
     return ok && rc == G5_OK;
 }
 
@@ -263,18 +289,12 @@ static int ghosts_counted(const tg *t, int kind, int few, const char *what)
 {
     int ok = 1, P;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    kern_dist *d = NULL;
-    kern_graph *g = NULL;
-    kern_sssp *s = NULL;
-    int64_t roots[1];
-    int nroots = 0;
-    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &d, &g));
-    if (rc == G5_OK) rc = kern_sssp_create(g, 0.05, &s);
-    if (rc == G5_OK) rc = kern_roots_sample(g, 5, 1, roots, &nroots);
-    if (rc == G5_OK && nroots == 1) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, roots[0]));
-    MT_CHECK(rc == G5_OK && nroots == 1, "%s: build, create or run failed: %s", what, g5_error_msg());
+    sfix x;
+    int rc = sfix_make(&x, t, kind, 5, 1, 0.05);
+    if (rc == G5_OK && x.nroots == 1) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(x.s, x.roots[0]));
+    MT_CHECK(rc == G5_OK && x.nroots == 1, "%s: build, create or run failed: %s", what, g5_error_msg());
     if (rc == G5_OK) {
-        int64_t want = remote_targets(t, d), got = kern_sssp_get_stats(s)->ghosts;
+        int64_t want = remote_targets(t, x.d), got = kern_sssp_get_stats(x.s)->ghosts;
         MT_CHECK(got == want, "%s: %lld ghost slots, the rows have %lld distinct remote targets",
                  what, (long long)got, (long long)want);
         if (P > 1 && few)
@@ -283,9 +303,7 @@ static int ghosts_counted(const tg *t, int kind, int few, const char *what)
         if (P > 1 && !few)
             MT_CHECK(want > t->n / (2 * P), "%s: only %lld remote targets", what, (long long)want);
     }
-    kern_sssp_free(&s);
-    kern_graph_free(&g);
-    kern_dist_free(&d);
+    sfix_free(&x);
     return ok && rc == G5_OK;
 }
 
@@ -310,14 +328,13 @@ static int ghosts_are_the_distinct_remote_targets_few_or_many(void)
 static int reused_workspace(const tg *t, int kind, double delta, const char *what)
 {
     int ok = 1;
-    kern_dist *d = NULL;
-    kern_graph *g = NULL;
-    kern_sssp *s = NULL, *f = NULL;
-    int64_t roots[8];
-    int nroots = 0;
-    int rc = g5_agree(MPI_COMM_WORLD, build(t, kind, &d, &g));
-    if (rc == G5_OK) rc = kern_sssp_create(g, delta, &s);
-    if (rc == G5_OK) rc = kern_roots_sample(g, 23, 8, roots, &nroots);
+    kern_sssp *f = NULL;
+    sfix x;
+    int rc = sfix_make(&x, t, kind, 23, 8, delta);
+    kern_graph *g = x.g;
+    kern_sssp *s = x.s;
+    const int64_t *roots = x.roots;
+    int nroots = x.nroots;
     MT_CHECK(rc == G5_OK && nroots == 8, "%s: build, create or roots failed: %s", what, g5_error_msg());
     int64_t nl = rc == G5_OK ? kern_graph_nlocal(g) : 0;
     int64_t held0 = rc == G5_OK ? kern_sssp_get_stats(s)->held : 0;
@@ -352,9 +369,7 @@ static int reused_workspace(const tg *t, int kind, double delta, const char *wha
     }
     MT_CHECK(buckets >= 1000, "%s: only %lld buckets, the case needs many", what, (long long)buckets);
     free(pa); free(pb); free(da); free(db);
-    kern_sssp_free(&s);
-    kern_graph_free(&g);
-    kern_dist_free(&d);
+    sfix_free(&x);
     return ok && rc == G5_OK;
 }
 

@@ -632,6 +632,77 @@ static int t_same_results_at_1_2_and_3_threads(void)
     return ok;
 }
 
+/* ---- a deep tree ------------------------------------------------------------ */
+/* A path through all N vertices (scrambled ids, so the chain crosses the
+ * ranks at almost every step) is a BFS tree of depth N - 1 and, with unit
+ * weights, an SSSP tree: about log2(N) jump rounds, each in batches of 5
+ * words, with every ancestor answered by another rank or in place from the
+ * own bucket. At 1, 2 and 3 threads: both trees pass with N - 1 edges; an
+ * extra edge between depths 50 and 53 is caught with the depths in the
+ * message, so the depths rebuilt by the jump are exact; a cycle at the far
+ * end is reported with the same message as at one thread. */
+static int t_deep_path_tree(void)
+{
+    int ok = 1, keep = omp_get_max_threads();
+    static int64_t saved_e[MAXE][2];
+    static float saved_w[MAXE];
+    int saved_m = M;
+    int64_t saved_root = ROOT;
+    memcpy(saved_e, E, sizeof E);
+    memcpy(saved_w, W, sizeof W);
+    M = 0;
+    int64_t path[N];
+    float dist[N];
+    for (int64_t i = 0; i < N; i++) {
+        path[perm(i)] = i ? perm(i - 1) : perm(0);
+        dist[perm(i)] = (float)i;
+        if (i)
+            add(perm(i - 1), perm(i), 1.0f);
+    }
+    ROOT = perm(0);
+    int64_t cyc[N];
+    memcpy(cyc, path, sizeof cyc);
+    cyc[perm(90)] = perm(95);           /* 90 -> 95 -> ... -> 90 */
+    char msg1[1024] = "";
+    for (int nt = 1; nt <= 3; nt++) {
+        omp_set_num_threads(nt);
+        for (int c = 0; c < 2; c++) {
+            chunk = c ? 1 << 20 : 5;
+            int64_t nedge = -1;
+            int rc = run_validate(path, NULL, &nedge, -1);
+            MT_CHECK(rc == G5_OK && nedge == N - 1, "%d threads, chunk %lld: BFS status %d, "
+                     "nedge %lld (%s)", nt, (long long)chunk, rc, (long long)nedge, g5_error_msg());
+            nedge = -1;
+            rc = run_validate(path, dist, &nedge, -1);
+            MT_CHECK(rc == G5_OK && nedge == N - 1, "%d threads, chunk %lld: SSSP status %d, "
+                     "nedge %lld (%s)", nt, (long long)chunk, rc, (long long)nedge, g5_error_msg());
+            add(perm(50), perm(53), 1.0f);
+            rc = run_validate(path, NULL, NULL, -1);
+            char want[128];
+            snprintf(want, sizeof want, "check 'edge levels differ by at most one' failed: edge "
+                     "(%lld, %lld) joins levels 50 and 53", (long long)perm(50), (long long)perm(53));
+            MT_CHECK(rc == G5_ERR_VALIDATE && strstr(g5_error_msg(), want), "%d threads, chunk "
+                     "%lld: '%s', expected '%s'", nt, (long long)chunk, g5_error_msg(), want);
+            M--;
+            rc = run_validate(cyc, NULL, NULL, -1);
+            MT_CHECK(rc == G5_ERR_VALIDATE && strstr(g5_error_msg(), "parent chain reaches root"),
+                     "%d threads, chunk %lld: cycle: status %d, '%s'", nt, (long long)chunk, rc,
+                     g5_error_msg());
+            if (nt == 1 && c == 0)
+                snprintf(msg1, sizeof msg1, "%s", g5_error_msg());
+            MT_CHECK(strcmp(g5_error_msg(), msg1) == 0, "%d threads, chunk %lld: cycle: '%s', "
+                     "at 1 thread '%s'", nt, (long long)chunk, g5_error_msg(), msg1);
+        }
+    }
+    chunk = 5;
+    omp_set_num_threads(keep);
+    memcpy(E, saved_e, sizeof E);
+    memcpy(W, saved_w, sizeof W);
+    M = saved_m;
+    ROOT = saved_root;
+    return ok;
+}
+
 /* ---- validation in borrowed memory ----------------------------------------- */
 /* Lend `bytes` of memory filled with 0xA5 and run the correct trees and two
  * planted errors of each kernel through it: the same statuses, messages and
@@ -748,6 +819,7 @@ int main(int argc, char **argv)
     MT_RUN(t_read_failure_agreed);
     MT_RUN(t_edge_outside_range_is_refused);
     MT_RUN(t_same_results_at_1_2_and_3_threads);
+    MT_RUN(t_deep_path_tree);
     MT_RUN(t_lent_memory_gives_the_same_results);
     MT_RUN(t_fewer_vertices_than_ranks);
     return mt_finish();

@@ -5,24 +5,32 @@
  * component, log2 size histogram.
  *
  * Duplicates: a non-self-loop tuple (u, v) is keyed by its unordered pair,
- * key = min(u,v) * n + max(u,v), and hashed once, h = splitmix64's
- * finaliser of the key (a bijection: distinct h are distinct pairs). Two
- * passes over memory: (1) each tuple's h goes, in one pass over the edge
- * list, into the region of its class, class = owner rank (the high half
- * of h scaled to [0, P): equal keys meet on one rank, and every rank
- * receives about M/P whatever the graph's skew) x bucket (top bits of the
- * low half; about 256 classes in all, so 256 write streams); regions are
- * sized for evenly spread hashes, with the exact two-pass counting scatter
- * when one overflows. On several ranks each rank's classes go to their
- * owners (packed, MPI_Alltoallv), so an owner's receive buffer is already
- * bucketed: one segment per bucket and source. (2) Each bucket (buckets
- * shared among threads) is scattered again, in cache, into sub-buckets of
- * about 4096, and each sub-bucket's distinct values are counted with a
- * linear-probing hash set that stays in L2. cc_count_edges_distinct also
+ * key = min(u,v) * n + max(u,v) < n^2, K = 2 ceil(log2 n) bits, and
+ * hashed once, h = a bijective mix of K-bit words (xorshift, multiply by
+ * an odd constant mod 2^K, twice, xorshift: distinct h are distinct
+ * pairs). The top C = 8 bits of h (more beyond 32 ranks) are its class
+ * (one of 256), the owner rank of class c is floor(c P / 2^C) (equal keys
+ * meet on one rank, every rank receives about M/P whatever the graph's
+ * skew), and only the low W = K - C bits are stored, packed in records
+ * of max(4, ceil(W / 8)) bytes: 4 up to SCALE 20, 5 up to 24, 6 up to 28,
+ * 7 up to n = 2^32 (within a class, distinct records <=> distinct pairs,
+ * so the count stays exact). Two passes over memory: (1) each tuple's
+ * record goes, in one pass over the edge list, into the region of its
+ * class (256 write streams); regions are sized for evenly spread hashes,
+ * with the exact two-pass counting scatter when one overflows. On several
+ * ranks each rank's classes go to their owners (packed, MPI_Alltoallv in
+ * records), so an owner's receive buffer is already bucketed: one segment
+ * per class and source. (2) Each class (classes shared among threads) is
+ * scattered again, in cache, into sub-buckets of about 2048, as 32-bit
+ * words (the bits below the sub-bucket bits, up to 31 of them; 64-bit
+ * words beyond), and each sub-bucket's distinct values are counted with a
+ * linear-probing hash set that stays in L1. cc_count_edges_distinct also
  * takes the edge counts in pass (1); cc_dup_* takes pass (1) piece by
  * piece (while the slab is read). The big buffers sit on huge pages.
- * Memory: about 8.15 bytes per local tuple (regions, under 2% slack); on
- * several ranks + 8 per value received from other ranks (receive buffer).
+ * Memory: about 4.1 bytes per local tuple at SCALE <= 20 (5.1 to 24; the
+ * regions, under 2% slack; fresh pages cost ~1 ns a byte on the VM of
+ * docs/components.md, so bytes are time); on several ranks + a record per
+ * value received from other ranks (receive buffer).
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
@@ -103,7 +111,7 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
 
 /* Keys per sub-bucket aimed at by the bucket pass: a sub-bucket's hash
  * table (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
-#define BUCKET_KEYS 4096
+#define BUCKET_KEYS 2048
 /* 2^8 classes per scatter pass: one write stream per class, and more
  * streams than the TLB holds pages (thousands of 4 KiB pages far apart)
  * made the scatter cost 5x the rest of the count. Each class is scattered
@@ -162,7 +170,10 @@ static void code_init(dup_code *k, uint64_t n, int p)
 
 static inline uint64_t pair_hash(const dup_code *k, uint64_t u, uint64_t v)
 {
-    uint64_t x = u < v ? u * k->n + v : v * k->n + u;
+    /* min and max without a branch (a branch on u < v mispredicts on
+     * half the tuples of a shuffled list) */
+    const uint64_t lo = u < v ? u : v;
+    uint64_t x = lo * k->n + (u ^ v ^ lo);
     x ^= x >> k->s1;
     x = (x * 0xbf58476d1ce4e5b9ULL) & k->kmask;
     x ^= x >> k->s2;
@@ -394,8 +405,8 @@ tally:
  * counted; also when out of memory for the spans: nothing placed). One
  * thread per row at a time. Each class's next byte and end are kept as
  * pointers (a store costs a load, a compare and an increment). Stored:
- * the low bytes of h (the bits above W are the class, zero in the
- * record's top bits beyond W since h < 2^K... masked at load). */
+ * the low rec bytes of h; the bits of those bytes above W (the class's
+ * low bits, when W is not a multiple of 8) are masked off at the load. */
 static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
 {
     switch (r->k.rec) {
@@ -486,7 +497,7 @@ static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int6
 static int table_bits(int64_t len)
 {
     int tb = 1;
-    while ((1LL << tb) < 2 * len)
+    while ((1LL << tb) < 4 * len)
         tb++;
     return tb;
 }

@@ -242,18 +242,30 @@ static void *huge_alloc(size_t bytes, const char *what)
  * then adds its counts once (tally_add). */
 typedef struct edge_tally {
     const int32_t *label;
-    const uint64_t *g0;  /* bit v set when label[v] == 0 (the giant) */
+    const uint64_t *maybe;  /* bit i set: a vertex of index i may be outside the giant */
+    uint64_t mul;           /* index of vertex u: (u * mul) >> shift */
+    int shift;
     int64_t *comp_edges;
     int64_t loops, giant, other;
 } edge_tally;
 
-/* The giant is tested on the bitmap (n / 8 bytes, in L2) and only the
- * rare other edges read label (4 n bytes): random reads over the label
- * array, next to the scatter's write streams, made the fused pass slower
- * than the two passes it replaced (TLB misses). */
+/* Vertices outside the giant up to which the tally tests a filter of
+ * 2^TALLY_FILTER_BITS bits (4 KiB: in L1) indexed by a hash of the vertex
+ * (at most 6% of giant tuples then read label); beyond, a bitmap of one
+ * bit per vertex (n / 8 bytes: 512 KiB at SCALE 22, beyond L2). A
+ * Graph500 list has a few hundred such vertices (393 at SCALE 20). */
+#define TALLY_FILTER_BITS 15
+#define TALLY_FILTER_MAX 2048
+
+/* The giant is tested on the bitmap or filter, and only tuples whose bit
+ * is set (the rare other edges, and the filter's false positives) read
+ * label (4 n bytes): random reads over the label array, next to the
+ * scatter's write streams, made the fused pass slower than the two
+ * passes it replaced (TLB misses). */
 static inline void tally_edge(const edge_tally *tl, int64_t u, int64_t *giant, int64_t *other)
 {
-    if ((tl->g0[u >> 6] >> (u & 63)) & 1) {
+    const uint64_t i = ((uint64_t)u * tl->mul) >> tl->shift;
+    if (!((tl->maybe[i >> 6] >> (i & 63)) & 1)) {
         (*giant)++;
         return;
     }
@@ -930,28 +942,41 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
                             int64_t *nonloop, int64_t *distinct)
 {
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    const int64_t words = (n + 63) / 64;
-    uint64_t *g0 = g5_malloc((size_t)(words > 0 ? words : 1) * sizeof *g0, "duplicate count: giant bitmap");
-    edge_tally tl = {label, g0, comp_edges, 0, 0, 0};
-    int rc = g0 ? G5_OK : G5_ERR_NOMEM;
-    if (g0) {
+    int64_t others = 0, words;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : others)
+    for (int64_t v = 0; v < n; v++)
+        others += label[v] > 0;
+    const int filter = others <= TALLY_FILTER_MAX;
+    words = filter ? ((int64_t)1 << TALLY_FILTER_BITS) / 64 : (n + 63) / 64;
+    uint64_t *maybe = g5_calloc((size_t)(words > 0 ? words : 1), sizeof *maybe, "duplicate count: giant bitmap");
+    edge_tally tl = {label, maybe, filter ? UINT64_C(0x9e3779b97f4a7c15) : 1, filter ? 64 - TALLY_FILTER_BITS : 0,
+                     comp_edges, 0, 0, 0};
+    int rc = maybe ? G5_OK : G5_ERR_NOMEM;
+    if (maybe && filter) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            if (label[v] > 0) {
+                const uint64_t i = ((uint64_t)v * tl.mul) >> tl.shift;
+                __atomic_fetch_or(&maybe[i >> 6], UINT64_C(1) << (i & 63), __ATOMIC_RELAXED);
+            }
+    } else if (maybe) {
 #pragma omp parallel for num_threads(nt) schedule(static)
         for (int64_t w = 0; w < words; w++) {
             uint64_t bits = 0;
             const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
             for (int64_t v = lo; v < hi; v++)
-                bits |= (uint64_t)(label[v] == 0) << (v - lo);
-            g0[w] = bits;
+                bits |= (uint64_t)(label[v] != 0) << (v - lo);
+            maybe[w] = bits;
         }
     }
     /* collective: every rank takes part even when its bitmap failed */
     rc = g5_agree(comm, rc);
     if (rc != G5_OK) {
-        free(g0);
+        free(maybe);
         return rc;
     }
     rc = count_all(comm, n, edges, count, nthreads, &tl, distinct);
-    free(g0);
+    free(maybe);
     if (rc == G5_OK) {
         comp_edges[0] += tl.giant;  /* a giant tuple implies ncomp >= 1 */
         *self_loops += tl.loops;

@@ -12,8 +12,9 @@
  * a parallel region, each in its own row (cc_dup_add_row), with one
  * rank's create announcing half its slab. And lists with vertex ids near
  * n - 1 at each stored record width (n = 2^20: 4 bytes, 2^24 + 1: 5,
- * 2^28: 6, 2^32: 7) on every rank count and on a communicator of 3 ranks
- * (at 4: owners of uneven class ranges, 85 or 86 classes of 256).
+ * 2^28: 6, 2^32: 7), and at n = 2 and 3 (2 classes: owners without one),
+ * on every rank count and on a communicator of 3 ranks (at 4: owners of
+ * uneven class ranges, 85 or 86 classes of 256).
  */
 #include "cc.h"
 #include "common.h"
@@ -173,7 +174,9 @@ static int check_high(MPI_Comm comm, int64_t m, int64_t n)
 
 static int high_ids_at_every_record_width(void)
 {
-    const int64_t ns[] = {(int64_t)1 << 20, ((int64_t)1 << 24) + 1, (int64_t)1 << 28, (int64_t)1 << 32};
+    /* n = 2: 2 classes, fewer than 3 or 4 ranks (owners without a
+     * class); n = 3: 8 classes */
+    const int64_t ns[] = {2, 3, (int64_t)1 << 20, ((int64_t)1 << 24) + 1, (int64_t)1 << 28, (int64_t)1 << 32};
     int ok = 1, rank;
     MPI_Comm three;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -104,13 +104,13 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
     m->second_edges = ncomp > 1 ? comp_edges[1] : 0;
 }
 
-
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cc_stats.c packs the duplicate count's records little-endian"
 #endif
 
 /* Keys per sub-bucket aimed at by the bucket pass: a sub-bucket's hash
- * table (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
+ * table (4 slots per key, 4 bytes a slot on the 32-bit path) then fits in
+ * a core's L1 cache (32 KiB). */
 #define BUCKET_KEYS 2048
 /* 2^8 classes per scatter pass: one write stream per class, and more
  * streams than the TLB holds pages (thousands of 4 KiB pages far apart)
@@ -505,7 +505,8 @@ static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int6
 
 /* ---- the second pass: buckets ------------------------------------------- */
 
-/* Slots of the hash set for len values: the power of two >= 2 len. */
+/* Slots of the hash set for len values: the power of two >= 4 len (at
+ * most a quarter full, so the first probe mostly decides). */
 static int table_bits(int64_t len)
 {
     int tb = 1;

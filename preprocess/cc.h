@@ -115,9 +115,10 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
  * is hashed once and the hash placed, in one pass, in the region of its
  * class (owner rank x bucket), sent to the owner chosen by it, which
  * counts its distinct values bucket by bucket in cache, so no rank holds
- * more than its share of the edges (8 bytes per slab tuple on one rank,
- * 16 on several, transiently, plus under 2%: at P = 2 about 12). Out: *distinct, the same on
- * every rank. */
+ * more than its share of the edges (R bytes per slab tuple on one rank,
+ * R = the record, 4 up to SCALE 20, 5 up to 24, 6 up to 28, 7 beyond; 2R
+ * on several, transiently, plus under 2%: at P = 2 about 1.5R). Out:
+ * *distinct, the same on every rank. */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                       int nthreads, int64_t *distinct);
 

@@ -5,24 +5,32 @@
  * component, log2 size histogram.
  *
  * Duplicates: a non-self-loop tuple (u, v) is keyed by its unordered pair,
- * key = min(u,v) * n + max(u,v), and hashed once, h = splitmix64's
- * finaliser of the key (a bijection: distinct h are distinct pairs). Two
- * passes over memory: (1) each tuple's h goes, in one pass over the edge
- * list, into the region of its class, class = owner rank (the high half
- * of h scaled to [0, P): equal keys meet on one rank, and every rank
- * receives about M/P whatever the graph's skew) x bucket (top bits of the
- * low half; about 256 classes in all, so 256 write streams); regions are
- * sized for evenly spread hashes, with the exact two-pass counting scatter
- * when one overflows. On several ranks each rank's classes go to their
- * owners (packed, MPI_Alltoallv), so an owner's receive buffer is already
- * bucketed: one segment per bucket and source. (2) Each bucket (buckets
- * shared among threads) is scattered again, in cache, into sub-buckets of
- * about 4096, and each sub-bucket's distinct values are counted with a
- * linear-probing hash set that stays in L2. cc_count_edges_distinct also
+ * key = min(u,v) * n + max(u,v) < n^2, K = 2 ceil(log2 n) bits, and
+ * hashed once, h = a bijective mix of K-bit words (xorshift, multiply by
+ * an odd constant mod 2^K, twice, xorshift: distinct h are distinct
+ * pairs). The top C = 8 bits of h (more beyond 32 ranks) are its class
+ * (one of 256), the owner rank of class c is floor(c P / 2^C) (equal keys
+ * meet on one rank, every rank receives about M/P whatever the graph's
+ * skew), and only the low W = K - C bits are stored, packed in records
+ * of max(4, ceil(W / 8)) bytes: 4 up to SCALE 20, 5 up to 24, 6 up to 28,
+ * 7 up to n = 2^32 (within a class, distinct records <=> distinct pairs,
+ * so the count stays exact). Two passes over memory: (1) each tuple's
+ * record goes, in one pass over the edge list, into the region of its
+ * class (256 write streams); regions are sized for evenly spread hashes,
+ * with the exact two-pass counting scatter when one overflows. On several
+ * ranks each rank's classes go to their owners (packed, MPI_Alltoallv in
+ * records), so an owner's receive buffer is already bucketed: one segment
+ * per class and source. (2) Each class (classes shared among threads) is
+ * scattered again, in cache, into sub-buckets of about 2048, as 32-bit
+ * words (the bits below the sub-bucket bits, up to 31 of them; 64-bit
+ * words beyond), and each sub-bucket's distinct values are counted with a
+ * linear-probing hash set that stays in L1. cc_count_edges_distinct also
  * takes the edge counts in pass (1); cc_dup_* takes pass (1) piece by
  * piece (while the slab is read). The big buffers sit on huge pages.
- * Memory: about 8.15 bytes per local tuple (regions, under 2% slack); on
- * several ranks + 8 per value received from other ranks (receive buffer).
+ * Memory: about 4.1 bytes per local tuple at SCALE <= 20 (5.1 to 24; the
+ * regions, under 2% slack; fresh pages cost ~1 ns a byte on the VM of
+ * docs/components.md, so bytes are time); on several ranks + a record per
+ * value received from other ranks (receive buffer).
  * duplicate_edges = non-self-loop tuples - distinct pairs.
  *
  * Histogram: bin k counts components with 2^k <= vertices < 2^(k+1);
@@ -96,57 +104,119 @@ void cc_stats_fill(io_components_meta *m, int64_t ncomp, const int64_t *comp_ver
     m->second_edges = ncomp > 1 ? comp_edges[1] : 0;
 }
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cc_stats.c packs the duplicate count's records little-endian"
+#endif
 
 /* Keys per sub-bucket aimed at by the bucket pass: a sub-bucket's hash
- * table (2 slots per key, 8 bytes a slot) then fits in a core's L2 cache. */
-#define BUCKET_KEYS 4096
-/* At most 2^8 classes per scatter pass: one write stream per class, and
- * more streams than the TLB holds pages (thousands of 4 KiB pages far
- * apart) made the scatter cost 5x the rest of the count. Larger inputs are
- * scattered twice: into 256 buckets, then each bucket, inside the cache,
- * into sub-buckets of about BUCKET_KEYS. */
+ * table (4 slots per key, 4 bytes a slot on the 32-bit path) then fits in
+ * a core's L1 cache (32 KiB). */
+#define BUCKET_KEYS 2048
+/* 2^8 classes per scatter pass: one write stream per class, and more
+ * streams than the TLB holds pages (thousands of 4 KiB pages far apart)
+ * made the scatter cost 5x the rest of the count. Each class is scattered
+ * again, inside the cache, into sub-buckets of about BUCKET_KEYS. */
 #define SCATTER_BITS 8
+/* Bytes per stored record at least (a 4-byte store; 5 to 7 bytes are
+ * stored as 8 overlapping the next record, see place_row). */
+#define MIN_REC 4
 /* Buffers of at least this size are aligned to it and marked for huge
  * pages (THP in madvise mode): a first touch then faults one 2 MiB page
  * instead of 512 small ones (perf put a fifth of the count in the page
  * faults of its freshly allocated regions). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* What is scattered is not the pair key but h = mix64(key), a bijection
- * of 64-bit words, so equal pairs give equal h and the distinct h are the
- * distinct pairs; the hash is computed once per tuple and every class is a
- * few bits of it. Class of h = owner * 2^top + bucket: owner rank = the
- * high half of h scaled to [0, p) (a multiply, not a division; 0 on one
- * rank), bucket = the top `top` bits of the low half; sub-bucket inside a
- * bucket (bucket_pass) = the next bits; hash slot inside a sub-bucket =
- * the low bits of the high half. Owner, buckets and slot use different
- * bits (the slot's and the owner's overlap only with more than
- * 2^(32 - slot bits) ranks, which only makes probing a little longer), so
- * the values an owner receives fill its buckets evenly. */
-static inline int64_t dup_class(uint64_t h, int p, int top)
+/* ---- the encoding ---------------------------------------------------------
+ * The pair key min(u,v) * n + max(u,v) < n^2 has K = 2 ceil(log2 n) bits
+ * (40 at SCALE 20). h = mix(key) is a bijection of K-bit words (xorshift
+ * right, multiply by an odd constant mod 2^K, xorshift, multiply,
+ * xorshift: each step invertible), so equal pairs give equal h and
+ * distinct h are distinct pairs. The class of h is its top C bits (C = 8,
+ * more on more than 32 ranks: 2^C >= 8 P); owner rank of class c =
+ * floor(c P / 2^C), so owner o holds the classes [cfirst(o), cfirst(o+1))
+ * and every rank receives about M / P of the tuples (within one class in
+ * 2^C / P: 1.2% at P = 3) whatever the graph's skew. Only the low W = K -
+ * C bits of h are stored (the class is where a record lies): B =
+ * max(4, ceil(W / 8)) bytes, little-endian, records packed at B bytes. In
+ * one class, distinct stored values <=> distinct h <=> distinct pairs, so
+ * the count stays exact. B = 4 up to SCALE 20, 5 up to 24, 6 up to 28. */
+typedef struct dup_code {
+    uint64_t n, kmask, wmask;
+    int p, kbits, cbits, wbits, rec;
+    int s1, s2, s3;  /* the xorshifts */
+} dup_code;
+
+static void code_init(dup_code *k, uint64_t n, int p)
 {
-    const uint64_t owner = ((h >> 32) * (uint64_t)p) >> 32;  /* 0 when p == 1 */
-    return (int64_t)((owner << top) | ((uint64_t)(uint32_t)h >> (32 - top)));
+    int l = 0, pl = 0;
+    while (l < 32 && (UINT64_C(1) << l) < n)
+        l++;
+    while ((1LL << pl) < p)
+        pl++;
+    k->n = n;
+    k->p = p;
+    k->kbits = 2 * l > 2 ? 2 * l : 2;
+    k->cbits = pl + 3 > SCATTER_BITS ? pl + 3 : SCATTER_BITS;
+    if (k->cbits > k->kbits - 1)
+        k->cbits = k->kbits - 1;  /* tiny n: at least one stored bit */
+    k->wbits = k->kbits - k->cbits;
+    k->rec = (k->wbits + 7) / 8 > MIN_REC ? (k->wbits + 7) / 8 : MIN_REC;
+    k->kmask = k->kbits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << k->kbits) - 1;
+    k->wmask = (UINT64_C(1) << k->wbits) - 1;
+    k->s1 = (k->kbits + 1) / 2;
+    k->s2 = (k->kbits * 27 + 63) / 64;
+    k->s3 = (k->kbits + 1) / 2;
 }
 
-/* Sub-bucket of h inside its bucket (`top` bits): the next sub bits. */
-static inline int64_t sub_class(uint64_t h, int top, int sub)
+static inline uint64_t pair_hash(const dup_code *k, uint64_t u, uint64_t v)
 {
-    return (int64_t)(((uint32_t)h << top) >> (32 - sub));
+    /* min and max without a branch (a branch on u < v mispredicts on
+     * half the tuples of a shuffled list) */
+    const uint64_t lo = u < v ? u : v;
+    uint64_t x = lo * k->n + (u ^ v ^ lo);
+    x ^= x >> k->s1;
+    x = (x * 0xbf58476d1ce4e5b9ULL) & k->kmask;
+    x ^= x >> k->s2;
+    x = (x * 0x94d049bb133111ebULL) & k->kmask;
+    x ^= x >> k->s3;
+    return x;
 }
 
-static inline uint64_t pair_hash(uint64_t u, uint64_t v, uint64_t n)
+/* First class of owner o (o = p: the number of classes). */
+static inline int cfirst(const dup_code *k, int o)
 {
-    return mix64(u < v ? u * n + v : v * n + u);
+    return (int)((((int64_t)o << k->cbits) + k->p - 1) / k->p);
+}
+
+/* A record: the low rec bytes of v at p. The exact store writes rec bytes
+ * only; the fast one (rec > 4) writes 8, the bytes past rec landing in
+ * the next record or a region's pad record, overwritten later. A load
+ * reads 8 bytes: every buffer of records has 8 readable bytes past its
+ * last record. */
+static inline void rec_store_exact(unsigned char *p, uint64_t v, int rec)
+{
+    switch (rec) {
+    case 4: memcpy(p, &v, 4); break;
+    case 5: memcpy(p, &v, 5); break;
+    case 6: memcpy(p, &v, 6); break;
+    case 7: memcpy(p, &v, 7); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static inline __attribute__((always_inline)) void rec_store(unsigned char *p, uint64_t v, int rec)
+{
+    if (rec == 4)
+        memcpy(p, &v, 4);
+    else
+        memcpy(p, &v, 8);
+}
+
+static inline __attribute__((always_inline)) uint64_t rec_load(const unsigned char *p, uint64_t wmask)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v & wmask;
 }
 
 /* A large buffer on huge pages when it spans one (freed with free());
@@ -172,18 +242,30 @@ static void *huge_alloc(size_t bytes, const char *what)
  * then adds its counts once (tally_add). */
 typedef struct edge_tally {
     const int32_t *label;
-    const uint64_t *g0;  /* bit v set when label[v] == 0 (the giant) */
+    const uint64_t *maybe;  /* bit i set: a vertex of index i may be outside the giant */
+    uint64_t mul;           /* index of vertex u: (u * mul) >> shift */
+    int shift;
     int64_t *comp_edges;
     int64_t loops, giant, other;
 } edge_tally;
 
-/* The giant is tested on the bitmap (n / 8 bytes, in L2) and only the
- * rare other edges read label (4 n bytes): random reads over the label
- * array, next to the scatter's write streams, made the fused pass slower
- * than the two passes it replaced (TLB misses). */
+/* Vertices outside the giant up to which the tally tests a filter of
+ * 2^TALLY_FILTER_BITS bits (4 KiB: in L1) indexed by a hash of the vertex
+ * (at most 6% of giant tuples then read label); beyond, a bitmap of one
+ * bit per vertex (n / 8 bytes: 512 KiB at SCALE 22, beyond L2). A
+ * Graph500 list has a few hundred such vertices (393 at SCALE 20). */
+#define TALLY_FILTER_BITS 15
+#define TALLY_FILTER_MAX 2048
+
+/* The giant is tested on the bitmap or filter, and only tuples whose bit
+ * is set (the rare other edges, and the filter's false positives) read
+ * label (4 n bytes): random reads over the label array, next to the
+ * scatter's write streams, made the fused pass slower than the two
+ * passes it replaced (TLB misses). */
 static inline void tally_edge(const edge_tally *tl, int64_t u, int64_t *giant, int64_t *other)
 {
-    if ((tl->g0[u >> 6] >> (u & 63)) & 1) {
+    const uint64_t i = ((uint64_t)u * tl->mul) >> tl->shift;
+    if (!((tl->maybe[i >> 6] >> (i & 63)) & 1)) {
         (*giant)++;
         return;
     }
@@ -203,55 +285,34 @@ static void tally_add(edge_tally *tl, int64_t loops, int64_t giant, int64_t othe
     __atomic_fetch_add(&tl->other, other, __ATOMIC_RELAXED);
 }
 
+
 /* ---- the first pass: regions ---------------------------------------------
- * The classes of h are even (a few bits of a bijective mix), so each row
- * (a thread's share of the tuples) places about its tuples / nb values in
+ * The classes of h are even (the top bits of a bijective mix), so each row
+ * (a thread's share of the tuples) places about its tuples / nb records in
  * each class: each (class, row) pair gets a region of that size plus a
  * slack (1/64 of it + 1024: 8 standard deviations at 2^18 values a
  * region, more below and above, and room for the heaviest repeated pair of
  * a Graph500 list; less for tiny inputs; on huge pages the whole slack is
- * resident, 1/64 keeps it below 2% of the regions),
- * filled in one pass. Regions lie class by class, so a class's values are
- * nt segments next to each other, and an owner's classes are next to each
- * other: fill[t * nb + c] values from buf + (c * nt + t) * cap. When a
- * region overflows (a list whose pairs are not spread, e.g. one pair
- * repeated) the slab is placed again by the exact two-pass counting
- * scatter (exact_scatter) into the same buffer. On one rank the classes
- * are 2^top buckets (top from the tuple count); on p ranks p owners of
- * 2^top buckets each (top from p only, so every rank agrees: about
- * 2^SCATTER_BITS classes in all). */
+ * resident, 1/64 keeps it below 2% of the regions) and one pad record
+ * (for the 8-byte store of its last record), filled in one pass. Regions
+ * lie class by class, so a class's records are nt segments next to each
+ * other, and an owner's classes are next to each other: fill[t * nb + c]
+ * records from record (c * nt + t) * stride. When a region overflows (a
+ * list whose pairs are not spread, e.g. one pair repeated) the slab is
+ * placed again by the exact two-pass counting scatter (exact_scatter)
+ * into the same buffer. */
 typedef struct dup_regions {
-    uint64_t n;
-    int p, top, nb, nt;
-    int64_t cap;
-    int64_t *fill;  /* [nt][nb] */
-    uint64_t *buf;  /* nb * nt * cap slots */
+    dup_code k;
+    int nb, nt;
+    int64_t cap, stride;  /* records a region holds; from one region to the next */
+    int64_t *fill;        /* [nt][nb] */
+    unsigned char *buf;   /* nb * nt * stride records + 8 bytes */
 } dup_regions;
 
 static int64_t region_cap(int64_t len, int nb, int nt)
 {
     const int64_t per = (len + (int64_t)nb * nt - 1) / ((int64_t)nb * nt);
     return per + per / 64 + (per + 64 < 1024 ? per + 64 : 1024);
-}
-
-/* Bucket bits on one rank for len values: about BUCKET_KEYS per bucket
- * after a second scatter, at most 2^SCATTER_BITS buckets. */
-static int top_bits(int64_t len)
-{
-    int top = 1;
-    while (top < SCATTER_BITS && ((int64_t)BUCKET_KEYS << top) < len)
-        top++;
-    return top;
-}
-
-/* Bucket bits per owner on p > 1 ranks: 2^SCATTER_BITS classes in all
- * (rounded: p up to a power of two), at least one bucket per owner. */
-static int owner_top_bits(int p)
-{
-    int top = SCATTER_BITS;
-    while (top > 0 && (1LL << (SCATTER_BITS - top)) < p)
-        top--;
-    return top;
 }
 
 static void regions_free(dup_regions *r)
@@ -266,14 +327,13 @@ static void regions_free(dup_regions *r)
 static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt)
 {
     memset(r, 0, sizeof *r);
-    r->n = n;
-    r->p = p;
+    code_init(&r->k, n, p);
     r->nt = nt;
-    r->top = p > 1 ? owner_top_bits(p) : top_bits(count);
-    r->nb = p << r->top;
+    r->nb = 1 << r->k.cbits;
     r->cap = region_cap(count, r->nb, nt);
+    r->stride = r->cap + 1;
     r->fill = g5_calloc((size_t)nt * (size_t)r->nb, sizeof *r->fill, "duplicate count: region fills");
-    r->buf = r->fill ? huge_alloc((size_t)r->nb * (size_t)nt * (size_t)r->cap * sizeof *r->buf,
+    r->buf = r->fill ? huge_alloc((size_t)r->nb * (size_t)nt * (size_t)r->stride * (size_t)r->k.rec + 8,
                                   "duplicate count: buckets")
                      : NULL;
     if (!r->buf) {
@@ -283,25 +343,27 @@ static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt
     return G5_OK;
 }
 
-/* Where a region is written: the next slot and the end. */
+/* Record i of the buffer. */
+static inline unsigned char *rec_at(const dup_regions *r, int64_t i)
+{
+    return r->buf + (size_t)i * (size_t)r->k.rec;
+}
+
+/* Where a region is written: the next byte and the end. */
 typedef struct slot_span {
-    uint64_t *next, *end;
+    unsigned char *next, *end;
 } slot_span;
 
-/* Row t places the non-self-loop tuples of edges[lo, hi) (tallied when
- * tl != NULL). Returns 1 when a region overflowed: the values from there
- * on are not placed (the tally goes on, the tuple that overflowed
- * counted; also when out of memory for the spans: nothing placed). One
- * thread per row at a time. Each class's next slot and end are kept as
- * pointers (a store costs a load, a compare and an increment, no index
- * arithmetic). */
-static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
+/* place_row for records of rec bytes (a constant where inlined). */
+static inline __attribute__((always_inline)) int place_row_rec(dup_regions *r, int t, const int64_t *edges,
+                                                               int64_t lo, int64_t hi, edge_tally *tl,
+                                                               const int rec)
 {
     int64_t *restrict f = r->fill + (size_t)t * (size_t)r->nb;
-    uint64_t *o = r->buf + (size_t)t * (size_t)r->cap;
-    const size_t stride = (size_t)r->nt * (size_t)r->cap;  /* from class c to c + 1 */
-    const uint64_t n = r->n;
-    const int p = r->p, top = r->top, nb = r->nb;
+    const dup_code k = r->k;
+    const int nb = r->nb, wbits = k.wbits;
+    const size_t cstride = (size_t)r->nt * (size_t)r->stride;  /* records from class c to c + 1 */
+    unsigned char *o = rec_at(r, (int64_t)t * r->stride);
     int64_t loops = 0, giant = 0, other = 0, i = lo;
     int overflow = 0;
     slot_span *restrict q = malloc((size_t)nb * sizeof *q);
@@ -311,8 +373,8 @@ static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, in
         goto tally;
     }
     for (int c = 0; c < nb; c++) {
-        q[c].next = o + (size_t)c * stride + (size_t)f[c];
-        q[c].end = o + (size_t)c * stride + (size_t)r->cap;
+        q[c].next = o + ((size_t)c * cstride + (size_t)f[c]) * rec;
+        q[c].end = o + ((size_t)c * cstride + (size_t)r->cap) * rec;
     }
     for (; i < hi; i++) {
         const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
@@ -322,17 +384,18 @@ static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, in
         }
         if (tl)
             tally_edge(tl, (int64_t)u, &giant, &other);
-        const uint64_t h = pair_hash(u, v, n);
-        slot_span *qc = q + dup_class(h, p, top);
+        const uint64_t h = pair_hash(&k, u, v);
+        slot_span *qc = q + (h >> wbits);
         if (qc->next == qc->end) {
             overflow = 1;
             i++;
             break;
         }
-        *qc->next++ = h;
+        rec_store(qc->next, h, rec);
+        qc->next += rec;
     }
     for (int c = 0; c < nb; c++)
-        f[c] = q[c].next - (o + (size_t)c * stride);
+        f[c] = (q[c].next - (o + (size_t)c * cstride * rec)) / rec;
     free(q);
 tally:
     if (tl) {
@@ -346,6 +409,25 @@ tally:
         tally_add(tl, loops, giant, other);
     }
     return overflow;
+}
+
+/* Row t places the non-self-loop tuples of edges[lo, hi) (tallied when
+ * tl != NULL). Returns 1 when a region overflowed: the values from there
+ * on are not placed (the tally goes on, the tuple that overflowed
+ * counted; also when out of memory for the spans: nothing placed). One
+ * thread per row at a time. Each class's next byte and end are kept as
+ * pointers (a store costs a load, a compare and an increment). Stored:
+ * the low rec bytes of h; the bits of those bytes above W (the class's
+ * low bits, when W is not a multiple of 8) are masked off at the load. */
+static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
+{
+    switch (r->k.rec) {
+    case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4);
+    case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5);
+    case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6);
+    case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7);
+    default: return place_row_rec(r, t, edges, lo, hi, tl, 8);
+    }
 }
 
 /* edges[len][2] split evenly among the nt rows; by nt threads, or by the
@@ -370,15 +452,17 @@ static int place_rows(dup_regions *r, const int64_t *edges, int64_t len, edge_ta
     return overflow;
 }
 
-/* The exact scatter, in parallel: r->buf = the hashes of the non-self-loop
- * tuples of edges[len][2] grouped by class, class c from start[c] (start[nb]
- * = the total). Two passes over the edges (count, then place), both split
- * statically among the threads so each thread places what it counted. */
+/* The exact scatter, in parallel: the buffer = the records of the
+ * non-self-loop tuples of edges[len][2] grouped by class, class c from
+ * record start[c] (start[nb] = the total), written with exact stores
+ * (threads write next to each other). Two passes over the edges (count,
+ * then place), both split statically among the threads so each thread
+ * places what it counted. */
 static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int64_t *start)
 {
-    const int nb = r->nb, nt = r->nt, p = r->p, top = r->top;
-    const uint64_t n = r->n;
-    uint64_t *out = r->buf;
+    const int nb = r->nb, nt = r->nt, wbits = r->k.wbits, rec = r->k.rec;
+    const dup_code k = r->k;
+    unsigned char *out = r->buf;
     int64_t *cnt = g5_malloc((size_t)nt * (size_t)nb * sizeof *cnt, "duplicate count: scatter counts");
     if (!cnt)
         return G5_ERR_NOMEM;
@@ -391,7 +475,7 @@ static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int6
         for (int64_t i = lo; i < hi; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
             if (u != v)
-                c[dup_class(pair_hash(u, v, n), p, top)]++;
+                c[pair_hash(&k, u, v) >> wbits]++;
         }
 #pragma omp barrier
 #pragma omp single
@@ -410,8 +494,8 @@ static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int6
         for (int64_t i = lo; i < hi; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
             if (u != v) {
-                const uint64_t h = pair_hash(u, v, n);
-                out[c[dup_class(h, p, top)]++] = h;
+                const uint64_t h = pair_hash(&k, u, v);
+                rec_store_exact(out + (size_t)c[h >> wbits]++ * (size_t)rec, h, rec);
             }
         }
     }
@@ -421,67 +505,170 @@ static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int6
 
 /* ---- the second pass: buckets ------------------------------------------- */
 
-/* Slots of the hash set for len values: the power of two >= 2 len. */
+/* Slots of the hash set for len values: the power of two >= 4 len (at
+ * most a quarter full, so the first probe mostly decides). */
 static int table_bits(int64_t len)
 {
     int tb = 1;
-    while ((1LL << tb) < 2 * len)
+    while ((1LL << tb) < 4 * len)
         tb++;
     return tb;
 }
 
-/* Distinct values among h[0..len), all of one sub-bucket (same bit 31:
- * the first bucket or sub-bucket bit), with a linear-probing hash set of
- * 2^table_bits(len) slots (*table, *cap slots, grown here when short).
- * Empty slot: h[0] with bit 31 flipped, which is not in this sub-bucket,
- * so never one of the values. -1 when out of memory. */
-static int64_t hash_distinct(const uint64_t *h, int64_t len, uint64_t **tablep, int64_t *cap)
+/* Scratch values: narrow = 32-bit words holding the bits below the
+ * sub-bucket bits (at most 31 of them, so 0xffffffff is never a value),
+ * else 64-bit words holding all W stored bits (the sub-bucket's top bit,
+ * bit W - 1, is then the same for all, and flipping it gives a value that
+ * is not one of them). */
+static inline __attribute__((always_inline)) uint64_t scratch_get(const void *s, int64_t i, const int narrow)
+{
+    return narrow ? ((const uint32_t *)s)[i] : ((const uint64_t *)s)[i];
+}
+
+static inline __attribute__((always_inline)) void scratch_put(void *s, int64_t i, uint64_t v, uint64_t low,
+                                                              const int narrow)
+{
+    if (narrow)
+        ((uint32_t *)s)[i] = (uint32_t)(v & low);
+    else
+        ((uint64_t *)s)[i] = v;
+}
+
+/* Distinct values among s[lo, lo + len), all of one sub-bucket, with a
+ * linear-probing hash set of 2^table_bits(len) slots (*tablep, *cap
+ * bytes, grown here when short) indexed by the low bits (the mix's, even).
+ * Empty slot: 0xffffffff (narrow), or s[lo] with bit wbits - 1 flipped.
+ * -1 when out of memory. */
+static inline __attribute__((always_inline)) int64_t hash_distinct(const void *s, int64_t lo, int64_t len,
+                                                                   int wbits, void **tablep, int64_t *cap,
+                                                                   const int narrow)
 {
     const int tb = table_bits(len);
+    const int64_t bytes = (narrow ? 4LL : 8LL) << tb;
     int64_t distinct = 0;
     if (len == 0)
         return 0;
-    if ((1LL << tb) > *cap) {
+    if (bytes > *cap) {
         free(*tablep);
-        *tablep = malloc(sizeof(uint64_t) << tb);
-        *cap = *tablep ? 1LL << tb : 0;
+        *tablep = malloc((size_t)bytes);
+        *cap = *tablep ? bytes : 0;
         if (!*tablep)
             return -1;
     }
+    const uint64_t mask = (1ULL << tb) - 1;
+    if (narrow) {
+        uint32_t *restrict table = *tablep;
+        const uint32_t *restrict h = (const uint32_t *)s + lo;
+        memset(table, 0xff, (size_t)bytes);
+        for (int64_t i = 0; i < len; i++) {
+            uint64_t j = h[i] & mask;
+            while (table[j] != UINT32_MAX && table[j] != h[i])
+                j = (j + 1) & mask;
+            distinct += table[j] == UINT32_MAX;
+            table[j] = h[i];
+        }
+        return distinct;
+    }
     uint64_t *restrict table = *tablep;
-    const uint64_t mask = (1ULL << tb) - 1, empty = h[0] ^ (UINT64_C(1) << 31);
+    const uint64_t *restrict h = (const uint64_t *)s + lo, empty = h[0] ^ (UINT64_C(1) << (wbits - 1));
     for (int64_t i = 0; i <= (int64_t)mask; i++)
         table[i] = empty;
     for (int64_t i = 0; i < len; i++) {
-        uint64_t s = (h[i] >> 32) & mask;
-        while (table[s] != empty && table[s] != h[i])
-            s = (s + 1) & mask;
-        if (table[s] == empty) {
-            table[s] = h[i];
-            distinct++;
-        }
+        uint64_t j = h[i] & mask;
+        while (table[j] != empty && table[j] != h[i])
+            j = (j + 1) & mask;
+        distinct += table[j] == empty;
+        table[j] = h[i];
     }
     return distinct;
 }
 
-/* A run of values in memory. */
+/* A run of records in memory. */
 typedef struct dup_seg {
-    const uint64_t *v;
-    int64_t len;
+    const unsigned char *v;
+    int64_t len;  /* records */
 } dup_seg;
 
-/* Distinct values of nb buckets (`top` bits each), each nseg segments:
- * bucket b is seg[b * nseg .. b * nseg + nseg). Each
- * bucket (buckets shared among threads) is scattered again into 2^sub
- * sub-buckets of about BUCKET_KEYS in a per-thread scratch that stays in
- * cache, in one pass into sub-regions with slack (the exact two passes,
- * count then place, for a bucket where one overflows), and each
- * sub-bucket goes through a linear-probing hash set that stays in L2.
+/* What a thread of the bucket pass holds: the scratch (ns sub-regions of
+ * scap values), fill per sub-region, the offsets of the exact placement
+ * and the hash table. */
+typedef struct bucket_work {
+    void *scratch, *table;
+    int64_t *fill, *pos, tcap;
+} bucket_work;
+
+/* Distinct values of one bucket sg[0..nseg): scattered into the scratch's
+ * ns = 2^(wbits - shift) sub-regions of scap values (by bits shift and
+ * up of the W stored bits), in one pass with slack, or, when a
+ * sub-region overflows (a pair repeated many times), by the exact two
+ * passes (count, then place); then each sub-bucket through the hash set.
  * -1 when out of memory. */
-static int64_t bucket_pass(const dup_seg *seg, int nseg, int nb, int top, int nt)
+static inline __attribute__((always_inline)) int64_t bucket_distinct(const dup_seg *sg, int nseg, bucket_work *w,
+                                                                     int ns, int64_t scap, int shift, int wbits,
+                                                                     uint64_t wmask, const int rec,
+                                                                     const int narrow)
+{
+    const uint64_t low = (UINT64_C(1) << shift) - 1;
+    int64_t *restrict fill = w->fill, distinct = 0, d;
+    void *s = w->scratch;
+    int over = 0;
+    memset(fill, 0, (size_t)ns * sizeof *fill);
+    for (int k = 0; k < nseg && !over; k++) {
+        const unsigned char *src = sg[k].v;
+        for (int64_t i = 0; i < sg[k].len; i++) {
+            const uint64_t h = rec_load(src + i * rec, wmask), b = h >> shift;
+            if (fill[b] == scap) {
+                over = 1;
+                break;
+            }
+            scratch_put(s, (int64_t)b * scap + fill[b]++, h, low, narrow);
+        }
+    }
+    if (!over) {
+        for (int b = 0; b < ns; b++) {
+            if ((d = hash_distinct(s, (int64_t)b * scap, fill[b], wbits, &w->table, &w->tcap, narrow)) < 0)
+                return -1;
+            distinct += d;
+        }
+        return distinct;
+    }
+    int64_t *restrict pos = w->pos;
+    memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
+    for (int k = 0; k < nseg; k++)
+        for (int64_t i = 0; i < sg[k].len; i++)
+            pos[(rec_load(sg[k].v + i * rec, wmask) >> shift) + 1]++;
+    for (int b = 0; b < ns; b++)
+        pos[b + 1] += pos[b];
+    for (int k = 0; k < nseg; k++)
+        for (int64_t i = 0; i < sg[k].len; i++) {
+            const uint64_t h = rec_load(sg[k].v + i * rec, wmask);
+            scratch_put(s, pos[h >> shift]++, h, low, narrow);
+        }
+    /* pos[b] is now the end of sub-bucket b */
+    for (int b = 0; b < ns; b++) {
+        const int64_t lo = b ? pos[b - 1] : 0;
+        if ((d = hash_distinct(s, lo, pos[b] - lo, wbits, &w->table, &w->tcap, narrow)) < 0)
+            return -1;
+        distinct += d;
+    }
+    return distinct;
+}
+
+/* Distinct values of nb buckets (classes), each nseg segments: bucket b
+ * is seg[b * nseg .. b * nseg + nseg). Each bucket (buckets shared among
+ * threads) is scattered again into 2^sub sub-buckets of about
+ * BUCKET_KEYS (bucket_distinct) in a per-thread scratch that stays in
+ * cache, and each sub-bucket goes through a hash set that stays in L1/L2.
+ * Narrow when the bits below the sub-bucket bits fit 31 (up to SCALE 22 at
+ * one rank; sub is raised to make them fit, up to 2^10 sub-buckets): 4
+ * bytes per scratch value and per table slot, else 8. -1 when out of
+ * memory. */
+static int64_t bucket_pass(const dup_seg *seg, int nseg, int nb, const dup_code *code, int nt)
 {
     int64_t distinct = 0, maxb = 0;
     int sub = 1, failed = 0;
+    const int wbits = code->wbits, rec = code->rec;
+    const uint64_t wmask = code->wmask;
     for (int b = 0; b < nb; b++) {
         int64_t blen = 0;
         for (int k = 0; k < nseg; k++)
@@ -489,150 +676,122 @@ static int64_t bucket_pass(const dup_seg *seg, int nseg, int nb, int top, int nt
         maxb = blen > maxb ? blen : maxb;
     }
     /* Sub-buckets per bucket: the same for all (buckets are even); at
-     * least one bit, so bit 31 is fixed in a sub-bucket (hash_distinct). */
-    while (sub < 32 - top && ((int64_t)BUCKET_KEYS << sub) < maxb)
+     * least one bit (hash_distinct's empty slot on the wide path). */
+    while (sub < wbits && ((int64_t)BUCKET_KEYS << sub) < maxb)
         sub++;
-    const int ns = 1 << sub;
+    while (sub < wbits && wbits - sub > 31 && wbits - 31 <= 10)
+        sub++;
+    const int ns = 1 << sub, shift = wbits - sub, narrow = shift <= 31;
     const int64_t per = (maxb + ns - 1) / ns, scap = per + per / 8 + 64;
 #pragma omp parallel num_threads(nt) reduction(+ : distinct) reduction(max : failed)
     {
-        /* The hash table (grown by hash_distinct to the largest
-         * sub-bucket met, about 2 BUCKET_KEYS slots); scratch: ns
-         * sub-regions of scap (>= maxb, so also room for the exact
-         * placement); fill and offsets. */
-        uint64_t *table = NULL;
-        int64_t tcap = 0, d;
-        uint64_t *scratch = malloc(sizeof(uint64_t) * (size_t)ns * (size_t)scap);
-        int64_t *pos = malloc(sizeof(int64_t) * ((size_t)ns + 1));
-        slot_span *q = malloc(sizeof *q * (size_t)ns);
+        /* scratch: ns sub-regions of scap (>= maxb, so also room for the
+         * exact placement) */
+        bucket_work w = {malloc((narrow ? 4 : 8) * (size_t)ns * (size_t)scap), NULL,
+                         malloc(sizeof(int64_t) * (size_t)ns), malloc(sizeof(int64_t) * ((size_t)ns + 1)), 0};
         /* (failed is this thread's reduction copy, which starts at INT_MIN) */
-        int ok = pos && scratch && q;
+        int ok = w.scratch && w.fill && w.pos;
 #pragma omp for schedule(dynamic, 1)
         for (int b = 0; b < nb; b++) {
             const dup_seg *sg = seg + (size_t)b * (size_t)nseg;
-            int over = 0;
+            int64_t d;
             if (!ok)
                 continue;
-            for (int s = 0; s < ns; s++) {
-                q[s].next = scratch + s * scap;
-                q[s].end = q[s].next + scap;
-            }
-            for (int k = 0; k < nseg && !over; k++) {
-                const uint64_t *src = sg[k].v;
-                for (int64_t i = 0; i < sg[k].len; i++) {
-                    const uint64_t h = src[i];
-                    slot_span *qs = q + sub_class(h, top, sub);
-                    if (qs->next == qs->end) {
-                        over = 1;
-                        break;
-                    }
-                    *qs->next++ = h;
-                }
-            }
-            if (!over) {
-                for (int s = 0; s < ns && ok; s++) {
-                    d = hash_distinct(scratch + s * scap, q[s].next - (scratch + s * scap), &table, &tcap);
-                    ok = d >= 0;
-                    distinct += ok ? d : 0;
-                }
-                continue;
-            }
-            /* a sub-bucket beyond its region (a pair repeated many
-             * times): count, then place */
-            memset(pos, 0, sizeof(int64_t) * ((size_t)ns + 1));
-            for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sg[k].len; i++)
-                    pos[sub_class(sg[k].v[i], top, sub) + 1]++;
-            for (int s = 0; s < ns; s++)
-                pos[s + 1] += pos[s];
-            for (int k = 0; k < nseg; k++)
-                for (int64_t i = 0; i < sg[k].len; i++) {
-                    const uint64_t h = sg[k].v[i];
-                    scratch[pos[sub_class(h, top, sub)]++] = h;
-                }
-            /* pos[s] is now the end of sub-bucket s */
-            for (int s = 0; s < ns && ok; s++) {
-                const int64_t lo = s ? pos[s - 1] : 0;
-                d = hash_distinct(scratch + lo, pos[s] - lo, &table, &tcap);
-                ok = d >= 0;
-                distinct += ok ? d : 0;
-            }
+            if (narrow && rec == 4)
+                d = bucket_distinct(sg, nseg, &w, ns, scap, shift, wbits, wmask, 4, 1);
+            else if (narrow && rec == 5)
+                d = bucket_distinct(sg, nseg, &w, ns, scap, shift, wbits, wmask, 5, 1);
+            else if (narrow)
+                d = bucket_distinct(sg, nseg, &w, ns, scap, shift, wbits, wmask, rec, 1);
+            else
+                d = bucket_distinct(sg, nseg, &w, ns, scap, shift, wbits, wmask, rec, 0);
+            ok = d >= 0;
+            distinct += ok ? d : 0;
         }
         if (!ok)
             failed = 1;
-        free(table);
-        free(scratch);
-        free(pos);
-        free(q);
+        free(w.table);
+        free(w.scratch);
+        free(w.fill);
+        free(w.pos);
     }
     return failed ? -1 : distinct;
 }
 
 /* ---- the finish: one rank counts, several exchange ---------------------- */
 
-/* This rank's own values of owner o's buckets (all of them on one rank),
- * nloc segments per bucket written from out[b * stride]: the regions
- * (nloc = nt), or the classes after the exact scatter (nloc = 1, class c
- * from start[c]). */
+/* This rank's own records of owner o's classes (all of them on one rank),
+ * nloc segments per class written from out[(c - cfirst(o)) * stride]: the
+ * regions (nloc = nt), or the classes after the exact scatter (nloc = 1,
+ * class c from record start[c]). */
 static void own_segments(const dup_regions *r, int exact, const int64_t *start, int o, dup_seg *out, int stride)
 {
-    const int nbo = 1 << r->top, nt = r->nt;
-    for (int b = 0; b < nbo; b++) {
-        const int64_t c = (int64_t)o * nbo + b;
-        dup_seg *sg = out + (size_t)b * (size_t)stride;
+    const int nt = r->nt, c0 = cfirst(&r->k, o), c1 = cfirst(&r->k, o + 1);
+    for (int c = c0; c < c1; c++) {
+        dup_seg *sg = out + (size_t)(c - c0) * (size_t)stride;
         if (exact) {
-            sg[0].v = r->buf + start[c];
+            sg[0].v = rec_at(r, start[c]);
             sg[0].len = start[c + 1] - start[c];
             continue;
         }
         for (int t = 0; t < nt; t++) {
-            sg[t].v = r->buf + (c * nt + t) * r->cap;
+            sg[t].v = rec_at(r, ((int64_t)c * nt + t) * r->stride);
             sg[t].len = r->fill[(size_t)t * (size_t)r->nb + (size_t)c];
         }
     }
 }
 
-/* The owner exchange on p > 1 ranks. Owner o's values lie packed in
- * r->buf from send_off[o], class by class (clen[c] values of class c,
- * owner o's classes o * nbo .. (o + 1) * nbo - 1, nbo = 2^top); this
- * rank's own classes stay where they are (own_segments) and are not sent.
- * The class lengths, then the values, go to their owners; an owner's
- * receive buffer is then already bucketed (bucket b of source s is one
- * segment), so it runs the bucket pass on the received segments and its
- * own; *distinct = the sum over ranks. rc: this rank's status so far
- * (agreed here first). Collective. */
+/* The owner exchange on p > 1 ranks. Owner o's records lie packed in the
+ * buffer from record send_off[o], class by class (clen[c] records of
+ * class c, owner o's classes cfirst(o) .. cfirst(o + 1) - 1); this rank's
+ * own classes stay where they are (own_segments) and are not sent. The
+ * class lengths, then the records (an MPI type of rec bytes), go to their
+ * owners; an owner's receive buffer is then already bucketed (class c of
+ * source s is one segment), so it runs the bucket pass on the received
+ * segments and its own; *distinct = the sum over ranks. rc: this rank's
+ * status so far (agreed here first). Collective. */
 static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_t *start,
                           const int64_t *send_off, const int64_t *clen, int rc, int64_t *distinct)
 {
-    const int p = r->p, nbo = 1 << r->top, nloc = exact ? 1 : r->nt, nseg = p - 1 + nloc;
+    const dup_code *k = &r->k;
+    const int p = k->p, nloc = exact ? 1 : r->nt, nseg = p - 1 + nloc;
     int rank;
-    int64_t *rlen = calloc((size_t)p * (size_t)nbo, sizeof *rlen), nrecv = 0, local = 0;
-    int *sc = calloc((size_t)p, sizeof *sc), *rc_ = calloc((size_t)p, sizeof *rc_);
-    int *sd = calloc((size_t)p, sizeof *sd), *rd = calloc((size_t)p, sizeof *rd);
-    uint64_t *recv = NULL;
-    dup_seg *seg = NULL;
-
     MPI_Comm_rank(comm, &rank);
-    if (rc == G5_OK && (!rlen || !sc || !rc_ || !sd || !rd))
+    const int my0 = cfirst(k, rank), mine = cfirst(k, rank + 1) - my0;
+    int64_t *rlen = calloc((size_t)p * (size_t)mine + 1, sizeof *rlen), nrecv = 0, local = 0;
+    /* counts and displacements: records sent, received; lengths sent, received */
+    int *cd = calloc((size_t)p * 8, sizeof *cd);
+    int *sc = cd, *sd = cd + p, *rc_ = cd + 2 * p, *rd = cd + 3 * p;
+    int *lsc = cd + 4 * p, *lsd = cd + 5 * p, *lrc = cd + 6 * p, *lrd = cd + 7 * p;
+    unsigned char *recv = NULL;
+    dup_seg *seg = NULL;
+    MPI_Datatype rt = MPI_DATATYPE_NULL;
+
+    if (rc == G5_OK && (!rlen || !cd))
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     for (int o = 0; o < p && rc == G5_OK; o++) {
+        const int c0 = cfirst(k, o), c1 = cfirst(k, o + 1);
         int64_t len = 0;
-        for (int b = 0; b < nbo && o != rank; b++)
-            len += clen[(size_t)o * (size_t)nbo + (size_t)b];
+        for (int c = c0; c < c1 && o != rank; c++)
+            len += clen[c];
         if (send_off[o] > INT_MAX || len > INT_MAX)
             rc = g5_error(G5_ERR_ARG, "duplicate count: too many edges per rank for one exchange; use more ranks");
         sd[o] = (int)send_off[o];
         sc[o] = (int)len;
+        lsd[o] = c0;
+        lsc[o] = c1 - c0;
+        lrd[o] = o * mine;
+        lrc[o] = mine;
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoall(clen, nbo, MPI_INT64_T, rlen, nbo, MPI_INT64_T, comm) != MPI_SUCCESS)
-        rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoall failed");
+    if (MPI_Alltoallv(clen, lsc, lsd, MPI_INT64_T, rlen, lrc, lrd, MPI_INT64_T, comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoallv of the class lengths failed");
     for (int s = 0; s < p && rc == G5_OK; s++) {
         int64_t len = 0;
-        for (int b = 0; b < nbo && s != rank; b++)
-            len += rlen[(size_t)s * (size_t)nbo + (size_t)b];
+        for (int b = 0; b < mine && s != rank; b++)
+            len += rlen[(size_t)s * (size_t)mine + (size_t)b];
         if (nrecv > INT_MAX || len > INT_MAX)
             rc = g5_error(G5_ERR_ARG, "duplicate count: too many keys for one exchange; use more ranks");
         rd[s] = (int)nrecv;
@@ -640,35 +799,37 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_
         nrecv += len;
     }
     if (rc == G5_OK) {
-        recv = huge_alloc((size_t)(nrecv > 0 ? nrecv : 1) * sizeof *recv, "duplicate count: receive buffer");
-        seg = malloc((size_t)nbo * (size_t)nseg * sizeof *seg);
+        recv = huge_alloc((size_t)nrecv * (size_t)k->rec + 8, "duplicate count: receive buffer");
+        seg = malloc(((size_t)mine * (size_t)nseg + 1) * sizeof *seg);
         if (!recv || !seg)
             rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
+        else if (MPI_Type_contiguous(k->rec, MPI_BYTE, &rt) != MPI_SUCCESS || MPI_Type_commit(&rt) != MPI_SUCCESS)
+            rc = g5_error(G5_ERR_MPI, "duplicate count: cannot make its record type");
     }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    if (MPI_Alltoallv(r->buf, sc, sd, MPI_UINT64_T, recv, rc_, rd, MPI_UINT64_T, comm) != MPI_SUCCESS)
+    if (MPI_Alltoallv(r->buf, sc, sd, rt, recv, rc_, rd, rt, comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Alltoallv failed");
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    /* bucket b: this rank's own segments, then source s's after the
-     * source's earlier buckets */
+    /* class b: this rank's own segments, then source s's after the
+     * source's earlier classes */
     own_segments(r, exact, start, rank, seg, nseg);
-    for (int s = 0, k = nloc; s < p; s++) {
+    for (int s = 0, j = nloc; s < p; s++) {
         int64_t off = rd[s];
         if (s == rank)
             continue;
-        for (int b = 0; b < nbo; b++) {
-            dup_seg *sg = seg + (size_t)b * (size_t)nseg + (size_t)k;
-            sg->v = recv + off;
-            sg->len = rlen[(size_t)s * (size_t)nbo + (size_t)b];
+        for (int b = 0; b < mine; b++) {
+            dup_seg *sg = seg + (size_t)b * (size_t)nseg + (size_t)j;
+            sg->v = recv + (size_t)off * (size_t)k->rec;
+            sg->len = rlen[(size_t)s * (size_t)mine + (size_t)b];
             off += sg->len;
         }
-        k++;
+        j++;
     }
-    local = bucket_pass(seg, nseg, nbo, r->top, r->nt);
+    local = bucket_pass(seg, nseg, mine, k, r->nt);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -678,11 +839,10 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_
         rc = g5_error(G5_ERR_MPI, "duplicate count: MPI_Allreduce failed");
 out:
     rc = g5_agree(comm, rc);
+    if (rt != MPI_DATATYPE_NULL)
+        MPI_Type_free(&rt);
     free(rlen);
-    free(sc);
-    free(rc_);
-    free(sd);
-    free(rd);
+    free(cd);
     free(recv);
     free(seg);
     return rc;
@@ -695,12 +855,12 @@ out:
  * owner's regions are packed class by class from its first region (each
  * region moves left, never past its own start nor into another owner's
  * span) and exchanged; this rank's own regions stay in place (not copied,
- * not sent: at P = 2 half the values). rc: this rank's status so far. Collective when
- * r->p > 1. */
+ * not sent: at P = 2 half the records). rc: this rank's status so far.
+ * Collective when p > 1. */
 static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *edges, int64_t count, int rc,
                       int64_t *distinct)
 {
-    const int nb = r->nb, nt = r->nt, p = r->p, nbo = 1 << r->top;
+    const int nb = r->nb, nt = r->nt, p = r->k.p, rec = r->k.rec;
     int rank;
     int64_t *start = NULL, *clen = NULL, *send_off = NULL, local = -1;
     dup_seg *seg = NULL;
@@ -720,7 +880,7 @@ static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *e
         seg = malloc((size_t)nb * (size_t)(exact ? 1 : nt) * sizeof *seg);
         if (seg) {
             own_segments(r, exact, start, 0, seg, exact ? 1 : nt);
-            local = bucket_pass(seg, exact ? 1 : nt, nb, r->top, nt);
+            local = bucket_pass(seg, exact ? 1 : nt, nb, &r->k, nt);
         }
         if (local < 0)
             rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
@@ -730,16 +890,17 @@ static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *e
     }
     MPI_Comm_rank(comm, &rank);
     for (int o = 0; o < p && rc == G5_OK; o++) {
-        int64_t off = exact ? start[(size_t)o * (size_t)nbo] : (int64_t)o * nbo * nt * r->cap;
+        const int c0 = cfirst(&r->k, o), c1 = cfirst(&r->k, o + 1);
+        int64_t off = exact ? start[c0] : (int64_t)c0 * nt * r->stride;
         send_off[o] = off;
-        for (int c = o * nbo; c < (o + 1) * nbo && o != rank; c++) {
+        for (int c = c0; c < c1 && o != rank; c++) {
             if (exact) {
                 clen[c] = start[c + 1] - start[c];
                 continue;
             }
             for (int t = 0; t < nt; t++) {
                 const int64_t len = r->fill[(size_t)t * (size_t)nb + (size_t)c];
-                memmove(r->buf + off, r->buf + ((int64_t)c * nt + t) * r->cap, (size_t)len * sizeof *r->buf);
+                memmove(rec_at(r, off), rec_at(r, ((int64_t)c * nt + t) * r->stride), (size_t)len * rec);
                 off += len;
                 clen[c] += len;
             }
@@ -782,28 +943,41 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
                             int64_t *nonloop, int64_t *distinct)
 {
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    const int64_t words = (n + 63) / 64;
-    uint64_t *g0 = g5_malloc((size_t)(words > 0 ? words : 1) * sizeof *g0, "duplicate count: giant bitmap");
-    edge_tally tl = {label, g0, comp_edges, 0, 0, 0};
-    int rc = g0 ? G5_OK : G5_ERR_NOMEM;
-    if (g0) {
+    int64_t others = 0, words;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : others)
+    for (int64_t v = 0; v < n; v++)
+        others += label[v] > 0;
+    const int filter = others <= TALLY_FILTER_MAX;
+    words = filter ? ((int64_t)1 << TALLY_FILTER_BITS) / 64 : (n + 63) / 64;
+    uint64_t *maybe = g5_calloc((size_t)(words > 0 ? words : 1), sizeof *maybe, "duplicate count: giant bitmap");
+    edge_tally tl = {label, maybe, filter ? UINT64_C(0x9e3779b97f4a7c15) : 1, filter ? 64 - TALLY_FILTER_BITS : 0,
+                     comp_edges, 0, 0, 0};
+    int rc = maybe ? G5_OK : G5_ERR_NOMEM;
+    if (maybe && filter) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (int64_t v = 0; v < n; v++)
+            if (label[v] > 0) {
+                const uint64_t i = ((uint64_t)v * tl.mul) >> tl.shift;
+                __atomic_fetch_or(&maybe[i >> 6], UINT64_C(1) << (i & 63), __ATOMIC_RELAXED);
+            }
+    } else if (maybe) {
 #pragma omp parallel for num_threads(nt) schedule(static)
         for (int64_t w = 0; w < words; w++) {
             uint64_t bits = 0;
             const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
             for (int64_t v = lo; v < hi; v++)
-                bits |= (uint64_t)(label[v] == 0) << (v - lo);
-            g0[w] = bits;
+                bits |= (uint64_t)(label[v] != 0) << (v - lo);
+            maybe[w] = bits;
         }
     }
     /* collective: every rank takes part even when its bitmap failed */
     rc = g5_agree(comm, rc);
     if (rc != G5_OK) {
-        free(g0);
+        free(maybe);
         return rc;
     }
     rc = count_all(comm, n, edges, count, nthreads, &tl, distinct);
-    free(g0);
+    free(maybe);
     if (rc == G5_OK) {
         comp_edges[0] += tl.giant;  /* a giant tuple implies ncomp >= 1 */
         *self_loops += tl.loops;
@@ -889,8 +1063,8 @@ int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count,
     if (exact && count > d->count) {
         /* the regions were sized for fewer tuples: make them again */
         int rc;
-        const int p = d->r.p, nt = d->r.nt;
-        const uint64_t n = d->r.n;
+        const int p = d->r.k.p, nt = d->r.nt;
+        const uint64_t n = d->r.k.n;
         regions_free(&d->r);
         rc = regions_init(&d->r, p, n, count, nt);
         if (rc != G5_OK && p == 1)

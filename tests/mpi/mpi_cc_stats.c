@@ -10,7 +10,11 @@
  * the same lists, and with one rank's pieces short of its slab (that rank
  * then places its slab again by the exact scatter), and added from the threads of
  * a parallel region, each in its own row (cc_dup_add_row), with one
- * rank's create announcing half its slab.
+ * rank's create announcing half its slab. And lists with vertex ids near
+ * n - 1 at each stored record width (n = 2^20: 4 bytes, 2^24 + 1: 5,
+ * 2^28: 6, 2^32: 7), and at n = 2 and 3 (2 classes: owners without one),
+ * on every rank count and on a communicator of 3 ranks (at 4: owners of
+ * uneven class ranges, 85 or 86 classes of 256).
  */
 #include "cc.h"
 #include "common.h"
@@ -114,6 +118,77 @@ static int check_list(int64_t m, int repeated)
     return ok;
 }
 
+/* Distinct pairs by a sort of unsigned keys (injective for n <= 2^32). */
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The whole list of m tuples with ids near n - 1 (and some near 0), a
+ * third of them earlier pairs again (reversed or not), on comm: each
+ * rank passes its block, whole and in two pieces. */
+static int check_high(MPI_Comm comm, int64_t m, int64_t n)
+{
+    int ok = 1, rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    int64_t *e = malloc((size_t)m * 16), want = 0, nk = 0;
+    uint64_t *k = malloc((size_t)m * 8), s = 7 + (uint64_t)n;
+    const int64_t span = n < 3000 ? n : 3000;
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t r = cct_rnd(&s);
+        int64_t u = n - 1 - (int64_t)((r >> 8) % (uint64_t)span), v = n - 1 - (int64_t)((r >> 32) % (uint64_t)span);
+        if (r % 5 == 0)
+            u = (int64_t)((r >> 20) % (uint64_t)span);
+        if (i > 0 && i % 3 == 1) {
+            const int64_t j = (int64_t)((r >> 4) % (uint64_t)i);
+            u = e[2 * j + (r & 1)];
+            v = e[2 * j + 1 - (r & 1)];
+        }
+        e[2 * i] = u;
+        e[2 * i + 1] = i % 101 == 7 ? u : v;
+        if (u != e[2 * i + 1])
+            k[nk++] = (uint64_t)(u < v ? u : v) * (uint64_t)n + (uint64_t)(u < v ? v : u);
+    }
+    qsort(k, (size_t)nk, sizeof *k, cmp_u64);
+    for (int64_t i = 0; i < nk; i++)
+        want += i == 0 || k[i] != k[i - 1];
+    const int64_t first = m * rank / p, count = m * (rank + 1) / p - first, half = count / 2;
+    for (int t = 1; t <= 2; t++) {
+        int64_t d = -1, d2 = -2;
+        cc_dup *dp = NULL;
+        MT_CHECK(cc_count_distinct(comm, n, e + 2 * first, count, t, &d) == G5_OK, "%s", g5_error_msg());
+        MT_CHECK(cc_dup_create(comm, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
+        cc_dup_add(dp, e + 2 * (first + half), count - half);
+        cc_dup_add(dp, e + 2 * first, half);
+        MT_CHECK(cc_dup_finish(comm, dp, e + 2 * first, count, &d2) == G5_OK, "%s", g5_error_msg());
+        cc_dup_free(&dp);
+        MT_CHECK(d == want && d2 == want, "n=%lld, %d ranks, %d threads: %lld distinct (in pieces %lld), want %lld",
+                 (long long)n, p, t, (long long)d, (long long)d2, (long long)want);
+    }
+    free(e);
+    free(k);
+    return ok;
+}
+
+static int high_ids_at_every_record_width(void)
+{
+    /* n = 2: 2 classes, fewer than 3 or 4 ranks (owners without a
+     * class); n = 3: 8 classes */
+    const int64_t ns[] = {2, 3, (int64_t)1 << 20, ((int64_t)1 << 24) + 1, (int64_t)1 << 28, (int64_t)1 << 32};
+    int ok = 1, rank;
+    MPI_Comm three;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 3 ? 0 : 1, rank, &three);
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+        ok &= check_high(MPI_COMM_WORLD, 30000, ns[i]);
+        ok &= check_high(three, 30000, ns[i]);
+    }
+    MPI_Comm_free(&three);
+    return ok;
+}
+
 static int fused_counts_equal_brute_force_on_a_spread_list(void) { return check_list(300000, 0); }
 static int fused_counts_equal_brute_force_with_one_pair_repeated(void) { return check_list(300000, 1); }
 static int fused_counts_with_fewer_tuples_than_ranks(void) { return check_list(3, 0); }
@@ -124,5 +199,6 @@ int main(int argc, char **argv)
     MT_RUN(fused_counts_equal_brute_force_on_a_spread_list);
     MT_RUN(fused_counts_equal_brute_force_with_one_pair_repeated);
     MT_RUN(fused_counts_with_fewer_tuples_than_ranks);
+    MT_RUN(high_ids_at_every_record_width);
     return mt_finish();
 }

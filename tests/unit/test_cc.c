@@ -827,3 +827,115 @@ Test(cc_stats, duplicate_count_in_pieces_equals_the_whole_count, .init = mpi_set
     cc_dup_free(NULL);
     free(e);
 }
+
+/* Distinct pairs of a list by a sort of unsigned 64-bit keys (injective
+ * for n <= 2^32), independent of the duplicate count's encoding. */
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int64_t sort_distinct_u64(const int64_t *e, int64_t m, uint64_t n)
+{
+    uint64_t *k = malloc((size_t)(m + 1) * sizeof *k);
+    int64_t nk = 0, d = 0;
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t u = (uint64_t)e[2 * i], v = (uint64_t)e[2 * i + 1];
+        if (u != v)
+            k[nk++] = (u < v ? u : v) * n + (u < v ? v : u);
+    }
+    qsort(k, (size_t)nk, sizeof *k, cmp_u64);
+    for (int64_t i = 0; i < nk; i++)
+        d += i == 0 || k[i] != k[i - 1];
+    free(k);
+    return d;
+}
+
+/* A list of m tuples over n vertices whose ids lie near n - 1 (the top
+ * key bits set) and near 0, with reversed and repeated pairs and
+ * self-loops: about a third of the tuples repeat an earlier pair. */
+static void high_ids_list(int64_t *e, int64_t m, int64_t n)
+{
+    const int64_t span = n < 3000 ? n : 3000;
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t r = rnd();
+        int64_t u = n - 1 - (int64_t)((r >> 8) % (uint64_t)span), v = n - 1 - (int64_t)((r >> 32) % (uint64_t)span);
+        if (r % 5 == 0)
+            u = (int64_t)((r >> 20) % (uint64_t)span);  /* near 0 */
+        if (i > 0 && i % 3 == 1) {  /* an earlier pair, reversed or not */
+            const int64_t j = (int64_t)((r >> 4) % (uint64_t)i);
+            u = e[2 * j + (r & 1)];
+            v = e[2 * j + 1 - (r & 1)];
+        }
+        if (i % 101 == 7)
+            v = u;
+        e[2 * i] = u;
+        e[2 * i + 1] = v;
+    }
+}
+
+/* The duplicate count stores the low W = 2 ceil(log2 n) - 8 bits of a
+ * bijective mix of the pair key, in max(4, ceil(W / 8)) bytes: 4 up to n =
+ * 2^20, 5 up to 2^24, 6 up to 2^28, 7 up to 2^32 (the largest n it
+ * takes); for tiny n the class bits shrink. At each width and at its
+ * edges (n a power of two and one above), on lists with vertex ids near n
+ * - 1 (synthetic ids, nothing of size n allocated), against a sort: whole
+ * (cc_count_distinct) and in pieces (cc_dup_*), at 1 and 3 threads. */
+Test(cc_stats, distinct_pairs_equal_a_sort_at_every_record_width, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t ns[] = {2, 3, 5, 17, 300, (int64_t)1 << 16, ((int64_t)1 << 20) - 1, (int64_t)1 << 20,
+                          ((int64_t)1 << 20) + 1, (int64_t)1 << 24, ((int64_t)1 << 24) + 1, (int64_t)1 << 28,
+                          ((int64_t)1 << 28) + 3, (int64_t)1 << 29, ((int64_t)1 << 32) - 1, (int64_t)1 << 32};
+    const int64_t m = 40000;
+    int64_t *e = malloc((size_t)m * 16);
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+        const int64_t n = ns[ni];
+        rng_state = 5 + ni;
+        high_ids_list(e, m, n);
+        const int64_t want = sort_distinct_u64(e, m, (uint64_t)n);
+        cr_assert(want < m * 9 / 10, "n=%lld: the list must hold duplicates", (long long)n);
+        for (int t = 1; t <= 3; t += 2) {
+            int64_t got = -1, got2 = -2;
+            cc_dup *d = NULL;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got, want, "n=%lld, %d threads: %lld distinct pairs, a sort finds %lld", (long long)n, t,
+                         (long long)got, (long long)want);
+            cr_assert_eq(cc_dup_create(MPI_COMM_WORLD, n, m, t, &d), G5_OK, "%s", g5_error_msg());
+            for (int64_t i = 0; i < m; i += 7777)
+                cc_dup_add(d, e + 2 * i, m - i < 7777 ? m - i : 7777);
+            cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got2), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got2, want, "n=%lld, %d threads: %lld distinct in pieces, a sort finds %lld", (long long)n,
+                         t, (long long)got2, (long long)want);
+            cc_dup_free(&d);
+        }
+    }
+    free(e);
+}
+
+/* Every pair of n vertices once, and again reversed: n (n - 1) / 2
+ * distinct pairs filling most of the stored values of each class (n =
+ * 1024: 2^20 keys, 2^12 values per class), so a stored bit lost or a
+ * class misread merges pairs and the count falls short. */
+Test(cc_stats, every_pair_of_a_clique_is_distinct, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t ns[] = {32, 1024, 1500};
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+        const int64_t n = ns[ni], pairs = n * (n - 1) / 2, m = 2 * pairs;
+        int64_t *e = malloc((size_t)m * 16), i = 0;
+        for (int64_t u = 0; u < n; u++)
+            for (int64_t v = u + 1; v < n; v++, i++) {
+                e[2 * i] = u;
+                e[2 * i + 1] = v;
+                e[2 * (pairs + i)] = v;
+                e[2 * (pairs + i) + 1] = u;
+            }
+        for (int t = 1; t <= 2; t++) {
+            int64_t got = -1;
+            cr_assert_eq(cc_count_distinct(MPI_COMM_WORLD, n, e, m, t, &got), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got, pairs, "n=%lld, %d threads: %lld distinct pairs, want %lld", (long long)n, t,
+                         (long long)got, (long long)pairs);
+        }
+        free(e);
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bench-cc-dup.sh - the duplicate count inside `g500 components`, first
+# touch included: each run is a fresh process, so its regions and receive
+# buffer are fresh pages (the kernel zeroes them on first touch, ~1 ns a
+# byte on the VM of docs/components.md), which bench_cc's "counts" measure
+# (reps in one process) partly hides. docs/components.md "Duplicate count".
+#
+# For each SCALE in $SCALES and each ranks x threads in $CONFIGS, the
+# command runs $REPS times on the same edges file (made once with `g500
+# gen`, seed 1, in $DIR); per run it records the "duplicates" phase, the
+# compute after the read, the whole stage, and the driver's peak RSS lines
+# (max over ranks: when labelled, before the duplicate count; and the
+# whole stage's). It prints the medians with the load average. With
+# G500_B set, that binary runs alternately with $G500 (A, B, A, B, ...) and
+# both are printed: compare times only as such A/B ratios on a loaded
+# machine; peak RSS does not depend on the load.
+#
+#   SCALES="20 22" REPS=5 bash bench/bench-cc-dup.sh
+#   G500_B=/tmp/old/g500 SCALES=20 CONFIGS="1x1 2x1" bash bench/bench-cc-dup.sh
+set -u
+G500=${G500:-bin/g500}
+G500_B=${G500_B:-}
+SCALES=${SCALES:-20 22}
+CONFIGS=${CONFIGS:-1x1 1x2 2x1}
+REPS=${REPS:-5}
+DIR=${DIR:-/tmp/g500-bench-cc-dup}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_WAIT_POLICY=passive
+mkdir -p "$DIR"
+med() { sort -g | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : "-"}'; }
+bins=A
+[ -n "$G500_B" ] && bins="A B"
+
+echo "# $(date -u +%F) $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for s in $SCALES; do
+    [ -f "$DIR/e$s.h5" ] || "$G500" gen --scale "$s" -o "$DIR/e$s.h5" --force >/dev/null 2>&1 ||
+        { echo "gen failed"; exit 1; }
+    for cfg in $CONFIGS; do
+        np=${cfg%x*} nt=${cfg#*x}
+        for b in $bins; do : >"$DIR/runs.$b"; done
+        for r in $(seq "$REPS"); do
+            for b in $bins; do
+                exe=$G500
+                [ "$b" = B ] && exe=$G500_B
+                out=$(mpirun -np "$np" -x OMP_NUM_THREADS="$nt" "$exe" components "$DIR/e$s.h5" \
+                      -o "$DIR/c$s.$b.h5" --force 2>&1 >/dev/null)
+                d=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
+                c=$(sed -nE 's/.*computed in ([0-9.]+)s after.*/\1/p' <<<"$out")
+                w=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
+                l=$(sed -nE 's/.*peak RSS ([0-9.]+) MiB.*when labelled.*/\1/p' <<<"$out")
+                p=$(sed -nE 's/.*whole stage.*peak RSS ([0-9.]+) MiB.*/\1/p' <<<"$out")
+                echo "${d:--} ${c:--} ${w:--} ${l:--} ${p:--}" >>"$DIR/runs.$b"
+            done
+        done
+        for b in $bins; do
+            exe=$G500
+            [ "$b" = B ] && exe=$G500_B
+            f=$DIR/runs.$b
+            printf 'SCALE %s %s %s: duplicates %ss, compute %ss, whole %ss; peak RSS %s MiB labelled, %s MiB (%.1f B per edge x P)\n' \
+                "$s" "$cfg" "$exe" "$(cut -d' ' -f1 "$f" | med)" "$(cut -d' ' -f2 "$f" | med)" \
+                "$(cut -d' ' -f3 "$f" | med)" "$(cut -d' ' -f4 "$f" | med)" "$(cut -d' ' -f5 "$f" | med)" \
+                "$(awk -v p="$(cut -d' ' -f5 "$f" | med)" -v np="$np" -v s="$s" \
+                   'BEGIN {print p * 1048576 * np / (16 * 2 ^ s)}')"
+        done
+    done
+done
+echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -133,9 +133,14 @@ int cc_forest_create(int64_t n, cc_forest **out)
     f->root = f->mem;
     f->next = f->root + n;
     f->size = f->next + n;
-    /* -1 is all ones: memset is the fast fill. next/size are written
-     * before they are read (a vertex gets them when it is first seen). */
-    memset(f->root, 0xff, (size_t)n * sizeof(int32_t));
+    /* -1 is all ones: memset is the fast fill, by the default team of
+     * threads (the first touch of the block's pages is most of its cost).
+     * next/size are written before they are read (a vertex gets them when
+     * it is first seen). */
+    const int64_t pieces = n < ((int64_t)1 << 20) ? 1 : 64;
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+    for (int64_t c = 0; c < pieces; c++)
+        memset(f->root + n * c / pieces, 0xff, (size_t)(n * (c + 1) / pieces - n * c / pieces) * sizeof(int32_t));
     f->empty = 1;
     f->groot = -1;
     *out = f;

@@ -382,6 +382,22 @@ Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
     }
 }
 
+/* A large forest is filled by several threads in pieces: every vertex
+ * starts unseen, up to the last one. */
+Test(cc_forest, a_new_forest_of_any_size_has_every_vertex_unseen)
+{
+    const int64_t sizes[] = {1, 1000, ((int64_t)1 << 20) + 3};
+    for (int i = 0; i < 3; i++) {
+        cc_forest *f;
+        cr_assert_eq(cc_forest_create(sizes[i], &f), G5_OK);
+        const int32_t *root = cc_forest_roots(f);
+        for (int64_t v = 0; v < sizes[i]; v++)
+            cr_assert_eq(root[v], -1, "n = %lld: root[%lld] = %d", (long long)sizes[i], (long long)v, root[v]);
+        check_ok(f, "when new");
+        cc_forest_free(&f);
+    }
+}
+
 Test(cc_forest, labels_of_an_empty_forest_are_all_isolated)
 {
     cc_forest *f;

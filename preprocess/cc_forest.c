@@ -413,8 +413,9 @@ static void build_sets(cc_forest *f, int32_t G, int64_t vc, int64_t nvc, int64_t
             next[x] = __atomic_exchange_n(&next[r], x, __ATOMIC_RELAXED);
             __atomic_fetch_add(&size[r], 1, __ATOMIC_RELAXED);
         }
-    /* (and every push before the unseen are told apart) */
-#pragma omp for schedule(dynamic, 1)
+    /* (and every push before the unseen are told apart; the enclosing
+     * region's end is the last barrier) */
+#pragma omp for schedule(dynamic, 1) nowait
     for (int64_t c = 0; c < nvc; c++) {
         const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
         for (int64_t v = lo; v < hi; v++) {
@@ -616,9 +617,12 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
             }
 #pragma omp barrier
         }
-#pragma omp single
-        G = g >= 0 ? uf_root(parent, g) : -1;
-        build_sets(f, G, vc, nvc, chain, (int32_t *)(chain + 3 * nvc));
+        /* every thread finds G itself (read-only, after the barrier): no
+         * further barrier */
+        const int32_t Gt = g >= 0 ? uf_root(parent, g) : -1;
+#pragma omp master
+        G = Gt;
+        build_sets(f, Gt, vc, nvc, chain, (int32_t *)(chain + 3 * nvc));
     }
     free(buf);
     /* G's list: G, then each chunk's chain in chunk (= vertex) order. */

@@ -12,13 +12,15 @@
  * root[v] is the root of v's set, -1 while v has not been seen; a root r has
  * root[r] == r. son[r], the members of the set rooted at r, is stored as an
  * intrusive singly linked list in flat arrays: the list of r starts at r
- * itself, next[v] is the member after v (-1 at the end), tail[r] the last
- * member and size[r] the member count (tail and size only mean something at
- * roots). So moving the smaller list into the larger costs the smaller's
- * length (every moved vertex's root is rewritten), splicing is O(1), find is
- * one load, and there is no allocation per set. Vertex ids are int32 inside
- * the forest: a forest holds at most 2^31 - 1 vertices (SCALE <= 30), 16
- * bytes per vertex.
+ * itself, next[v] is the member after v (-1 at the end) and size[r] the
+ * member count (only meaningful at roots; a joining vertex or a moved list
+ * goes right after the root, so no tail is kept, and the order of the
+ * other members is unspecified). So moving the smaller list into the larger
+ * costs the smaller's length (every moved vertex's root is rewritten, and
+ * the walk finds its last member), splicing is O(1), find is one load, and
+ * there is no allocation per set. Vertex ids are int32 inside the forest: a
+ * forest holds at most 2^31 - 1 vertices (SCALE <= 30), 12 bytes per
+ * vertex.
  *
  * The four cases of an edge (u, v), u != v (self-loops are skipped):
  *   both unseen      -> a new set rooted at u, members {u, v}   CC_NEW_SET
@@ -81,8 +83,8 @@ int64_t cc_forest_find(const cc_forest *f, int64_t v);
 int64_t cc_forest_next(const cc_forest *f, int64_t v);
 int64_t cc_forest_set_size(const cc_forest *f, int64_t r);   /* r a root */
 /* Check every invariant: each seen vertex's root is a root; each root's
- * member list holds exactly the vertices whose root it is, ends at its tail
- * and has its size; sizes add up to the seen vertices. G5_ERR_INTERNAL with
+ * member list holds exactly the vertices whose root it is and has its
+ * size; sizes add up to the seen vertices. G5_ERR_INTERNAL with
  * a message naming the first broken one. O(n). */
 int cc_forest_check(const cc_forest *f);
 

@@ -11,7 +11,10 @@
  * the root of each moved vertex, so find is a single load.
  *
  * Encoding: son lists are intrusive linked lists in flat int32 arrays
- * (next, tail, size; see cc.h), 16 bytes per vertex, no allocation per set.
+ * (next, size; see cc.h), 12 bytes per vertex, no allocation per set: a
+ * joining vertex or a moved list goes right after the root, so no tail
+ * is kept (the walk that rewrites a moved list's roots finds its last
+ * member; a fourth array, tail, took 4 more bytes per vertex to fault in).
  * A vertex is moved only into a set at least twice the size of the set it
  * leaves, so each vertex's root is rewritten at most log2(n) times and a
  * whole run costs O(m + n log n), with two loads per edge in the common
@@ -23,7 +26,7 @@
  *
  * The parallel path (an empty forest, or a call of at least
  * CC_PARALLEL_EDGES x n edges): all edges are linked by all threads in a
- * temporary parent-pointer forest kept in the next array (lock-free
+ * temporary parent-pointer forest kept in the root array itself (lock-free
  * hooking, see uf_union), starting from the sets the forest holds. A
  * prefix of n / 4 edges (Graph500 lists are shuffled, so it is a random
  * sample) is linked unfiltered; it builds most of the giant, whose root is
@@ -34,8 +37,12 @@
  * others are linked at once by the thread that read them (the parent
  * entries of the candidate CC_AHEAD places ahead prefetched), and a vertex
  * that joins a marked one gets its bit. The root vector and the son lists
- * are built once, at the end, by all threads (son_lists_parallel), which
- * also make the bitmap exact for later calls. Before, the sample was
+ * are built once, at the end, by all threads (build_sets: the flatten in
+ * place, the lists chained per chunk of vertices, the bitmap made exact
+ * for later calls, the unseen vertices sent back to -1). Every pass over
+ * the vertices and the sample hand out chunks to threads as they come
+ * free, so a thread slowed by another process does less of the work rather
+ * than holding the others at the next barrier. Before, the sample was
  * turned into son lists and the scan's kept edges were linked one by one
  * by thread 0 through the four cases below, while the others scanned.
  *
@@ -62,10 +69,9 @@
 
 struct cc_forest {
     int64_t n;
-    void *mem;      /* one allocation holding the four arrays            */
+    void *mem;      /* one allocation holding the three arrays           */
     int32_t *root;  /* root of v's set, -1 unseen                        */
     int32_t *next;  /* next member of the same son list, -1 at the end   */
-    int32_t *tail;  /* at a root: last member of its son list            */
     int32_t *size;  /* at a root: number of members                      */
     int empty;      /* no edge linked yet                                */
     uint64_t *giant;/* bit v: v in the set rooted at groot (a subset of  */
@@ -89,7 +95,7 @@ struct cc_forest {
  * small against the edges. */
 #define CC_PARALLEL_EDGES 2
 
-/* The four arrays in one block. From 2 MiB up it is aligned to 2 MiB and
+/* The three arrays in one block. From 2 MiB up it is aligned to 2 MiB and
  * asked for transparent huge pages (THP is often in madvise mode): the
  * links read and write the arrays at random, and with 4 KiB pages nearly
  * every such access missed the TLB once the arrays outgrew its reach
@@ -119,18 +125,22 @@ int cc_forest_create(int64_t n, cc_forest **out)
     if (!f)
         return G5_ERR_NOMEM;
     f->n = n;
-    f->mem = forest_alloc((size_t)n * 4 * sizeof(int32_t));
+    f->mem = forest_alloc((size_t)n * 3 * sizeof(int32_t));
     if (!f->mem) {
         cc_forest_free(&f);
         return G5_ERR_NOMEM;
     }
     f->root = f->mem;
     f->next = f->root + n;
-    f->tail = f->next + n;
-    f->size = f->tail + n;
-    /* -1 is all ones: memset is the fast fill. next/tail/size are written
-     * before they are read (a vertex gets them when it is first seen). */
-    memset(f->root, 0xff, (size_t)n * sizeof(int32_t));
+    f->size = f->next + n;
+    /* -1 is all ones: memset is the fast fill, by the default team of
+     * threads (the first touch of the block's pages is most of its cost).
+     * next/size are written before they are read (a vertex gets them when
+     * it is first seen). */
+    const int64_t pieces = n < ((int64_t)1 << 20) ? 1 : 64;
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+    for (int64_t c = 0; c < pieces; c++)
+        memset(f->root + n * c / pieces, 0xff, (size_t)(n * (c + 1) / pieces - n * c / pieces) * sizeof(int32_t));
     f->empty = 1;
     f->groot = -1;
     *out = f;
@@ -184,16 +194,15 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
         ST(root[v], u);
         next[u] = v;
         next[v] = -1;
-        f->tail[u] = v;
         f->size[u] = 2;
         return CC_NEW_SET;
     }
     if (ru < 0 || rv < 0) {
         int32_t r = ru < 0 ? rv : ru, x = ru < 0 ? u : v;
+        /* inserted right after the root: no tail to keep */
         ST(root[x], r);
-        next[x] = -1;
-        next[f->tail[r]] = x;
-        f->tail[r] = x;
+        next[x] = next[r];
+        next[r] = x;
         f->size[r]++;
         if (giant && r == *groot)
             SETBIT(giant, x);
@@ -206,14 +215,20 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
         big = rv;
         small = ru;
     }
+    /* the walk that rewrites the moved roots ends at the small list's last
+     * member, which is spliced in right after big */
+    int32_t last = small;
     if (giant && big == *groot) {
         for (int32_t x = small; x >= 0; x = next[x]) {
             ST(root[x], big);
             SETBIT(giant, x);
+            last = x;
         }
     } else {
-        for (int32_t x = small; x >= 0; x = next[x])
+        for (int32_t x = small; x >= 0; x = next[x]) {
             ST(root[x], big);
+            last = x;
+        }
         if (giant && small == *groot) {
             /* the marked set moved into a larger one: mark the rest */
             for (int32_t x = big; x >= 0; x = next[x])
@@ -221,8 +236,8 @@ static inline int link_mark(cc_forest *f, int32_t u, int32_t v, uint64_t *giant,
             *groot = big;
         }
     }
-    next[f->tail[big]] = small;
-    f->tail[big] = f->tail[small];
+    next[last] = next[big];
+    next[big] = small;
     f->size[big] += f->size[small];
     return CC_MERGED;
 }
@@ -289,102 +304,6 @@ static inline void uf_union(int32_t *parent, int32_t u, int32_t v)
     }
 }
 
-/* Son lists of a root vector just built by the parallel path (root[v]
- * final, an unseen vertex its own root; next free), by all threads: each thread takes a static range of
- * vertices. The members of the guessed giant g (most of the seen vertices)
- * are chained in vertex order in a list per thread, with no shared write,
- * and the lists are spliced after g in thread order; a member of any other
- * set is pushed at the front of its root's list, right after the root, by
- * an atomic exchange on next[root] (sets other than g are small and far
- * apart, so the threads rarely meet on one), and the first member pushed
- * (it found next[root] == -1) is the tail. The order inside a small set's
- * list is therefore arbitrary, which nothing depends on. g is the
- * elected giant's root (or -1). */
-static void son_lists_parallel(cc_forest *f, int32_t g, int nt)
-{
-    const int64_t n = f->n, words = (n + 63) / 64;
-    uint64_t *giant = f->giant;
-    int32_t *restrict root = f->root, *restrict next = f->next, *restrict tail = f->tail,
-            *restrict size = f->size;
-    int32_t head[256], last[256], cnt[256];
-    int tn_used = 1;
-
-#pragma omp parallel num_threads(nt)
-    {
-        const int t = omp_get_thread_num(), tn = omp_get_num_threads();
-        /* Every vertex as if it were a root of its own (only roots' values
-         * are read; the others' next is written below): a plain fill,
-         * where a test per vertex mispredicted on the isolated ones. */
-#pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++) {
-            next[v] = -1;
-            tail[v] = (int32_t)v;
-            size[v] = 1;
-        }
-        /* (the barrier ending that loop orders the roots' -1 before the
-         * exchanges) */
-        const int64_t lo = n * t / tn, hi = n * (t + 1) / tn;
-        int32_t h = -1, l = -1, c = 0, *link = &h;
-        for (int64_t v = lo; v < hi; v++) {
-            const int32_t r = root[v];
-            /* g's members chain without a branch: every vertex is written
-             * where the next member goes, and only a member moves that
-             * place on (the last write there is the next member's, or
-             * the -1 below). */
-            const int in_g = (r == g) & (r >= 0) & (r != v);
-            const uintptr_t m = -(uintptr_t)in_g;
-            *link = (int32_t)v;
-            link = (int32_t *)(((uintptr_t)&next[v] & m) | ((uintptr_t)link & ~m));
-            l ^= (l ^ (int32_t)v) & -in_g;
-            c += in_g;
-            if (r < 0 || r == v || r == g)
-                continue;
-            const int32_t old = __atomic_exchange_n(&next[r], (int32_t)v, __ATOMIC_RELAXED);
-            next[v] = old;
-            if (old < 0)
-                tail[r] = (int32_t)v;
-            __atomic_fetch_add(&size[r], 1, __ATOMIC_RELAXED);
-        }
-        *link = -1;
-        head[t] = h;
-        last[t] = l;
-        cnt[t] = c;
-        if (t == 0)
-            tn_used = tn;
-        /* Seen vertices are those in a set of two or more (self-loops were
-         * skipped, as link_one skips them): a root left alone (size 1;
-         * g's size is added below) was never seen and goes back to -1.
-         * The same pass makes the giant bitmap exact, g's members, so
-         * that a later call filters with it at once and link_mark keeps
-         * it. Both without a branch (isolated vertices are a third of
-         * all, at random). */
-#pragma omp barrier
-#pragma omp for schedule(static)
-        for (int64_t w = 0; w < words; w++) {
-            uint64_t bits = 0;
-            const int64_t wlo = 64 * w, whi = wlo + 64 < n ? wlo + 64 : n;
-            for (int64_t v = wlo; v < whi; v++) {
-                const int32_t r = root[v];
-                const int32_t alone = (r == v) & (size[v] == 1) & (v != g);
-                root[v] = r | -alone;
-                bits |= (uint64_t)((r == g) & (g >= 0)) << (v - wlo);
-            }
-            giant[w] = bits;
-        }
-    }
-    if (g < 0)
-        return;
-    /* g's list: g, then each thread's chain in thread (= vertex) order. */
-    int32_t end = g;
-    for (int t = 0; t < tn_used; t++)
-        if (head[t] >= 0) {
-            next[end] = head[t];
-            end = last[t];
-            size[g] += cnt[t];
-        }
-    tail[g] = end;
-}
-
 /* Root of x without writing: for passes that run while no union does. */
 static inline int32_t uf_root(const int32_t *parent, int32_t x)
 {
@@ -423,15 +342,130 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
     return best;
 }
 
+
+/* The root vector, the son lists and the giant bitmap of a parent forest
+ * just built by the parallel path (in root; next all -1), by all threads
+ * of the enclosing parallel region, in passes over chunks of vertices (the
+ * old version took five: the flatten, a fill of next, tail and size for
+ * every vertex, the lists, and the unseen vertices with the bitmap).
+ * First: root[v] = v's root, in place (no union runs, so each write stores
+ * the true root and a concurrent find reads an ancestor either way), and
+ * bit v = (v's root is G). The members of G (the elected giant: most of the
+ * seen vertices) of a chunk are chained through next in vertex order, and
+ * so are the members of every other set: no shared write, and no branch
+ * (every vertex is written where the next member of either chain goes,
+ * and only a member moves that place on; roots, a third of them never
+ * seen, come at random, and a test of v's kind mispredicted on each).
+ * The caller splices the chunks' giant chains after G in chunk order, from
+ * chain[3 c .. 3 c + 2] (head, last, length). Then each chunk's other
+ * chain (rare: sets other than G are small) is walked and each member
+ * pushed right after its root by an atomic exchange on next[root] (the
+ * sets are far apart, so the threads rarely meet on one), its size
+ * counted by an atomic add; the order inside a small set's list is
+ * therefore arbitrary, which nothing depends on. Last, a root left without
+ * members was never seen (self-loops are skipped, as link_one skips them)
+ * and goes back to -1. */
+static void build_sets(cc_forest *f, int32_t G, int64_t vc, int64_t nvc, int64_t *chain, int32_t *small)
+{
+    const int64_t n = f->n;
+    int32_t *restrict root = f->root, *restrict next = f->next, *restrict size = f->size;
+    uint64_t *giant = f->giant;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < nvc; c++) {
+        const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
+        int32_t h = -1, l = -1, *link = &h, sh = -1, *slink = &sh;
+        int64_t cnt = 0;
+        for (int64_t wlo = lo; wlo < hi; wlo += 64) {
+            const int64_t whi = wlo + 64 < hi ? wlo + 64 : hi;
+            uint64_t bits = 0;
+            for (int64_t v = wlo; v < whi; v++) {
+                /* nearly every vertex is a root or points at one (the pass
+                 * before the scan flattened the forest): two loads */
+                const int32_t p = LD(root[v]), gp = LD(root[p]);
+                const int32_t r = gp == p ? p : uf_root(root, gp);
+                ST(root[v], r);
+                size[v] = 1;
+                const int in_g = (r == G) & (r != v), in_s = (r != G) & (r != v);
+                const uintptr_t m = -(uintptr_t)in_g, ms = -(uintptr_t)in_s;
+                *link = (int32_t)v;
+                *slink = (int32_t)v;
+                link = (int32_t *)(((uintptr_t)&next[v] & m) | ((uintptr_t)link & ~m));
+                slink = (int32_t *)(((uintptr_t)&next[v] & ms) | ((uintptr_t)slink & ~ms));
+                l ^= (l ^ (int32_t)v) & -in_g;
+                cnt += in_g;
+                bits |= (uint64_t)(r == G) << (v - wlo);
+            }
+            giant[wlo / 64] = bits;
+        }
+        *link = -1;
+        *slink = -1;
+        chain[3 * c] = h;
+        chain[3 * c + 1] = l;
+        chain[3 * c + 2] = cnt;
+        small[c] = sh;
+    }
+    /* (the loop's barrier: every root and size known before the pushes) */
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < nvc; c++)
+        for (int32_t x = small[c], nx; x >= 0; x = nx) {
+            const int32_t r = root[x];
+            nx = next[x];
+            next[x] = __atomic_exchange_n(&next[r], x, __ATOMIC_RELAXED);
+            __atomic_fetch_add(&size[r], 1, __ATOMIC_RELAXED);
+        }
+    /* (and every push before the unseen are told apart; the enclosing
+     * region's end is the last barrier) */
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int64_t c = 0; c < nvc; c++) {
+        const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
+        for (int64_t v = lo; v < hi; v++) {
+            const int32_t r = root[v];
+            root[v] = r | -((r == v) & (v != G) & (next[v] < 0));
+        }
+    }
+}
+
+/* The bitmap filter of both scans (scan_union, scan_chunk): the edges
+ * [lo, hi) of e whose ends are not both marked in giant are written to out
+ * (int32 pairs, in order; out has room for hi - lo pairs); returns their
+ * number. *bad: the smallest index of an edge with a vertex outside
+ * [0, n), if below (such an edge is not written). Branch-free (the test
+ * fails for a few percent of the edges, at random: as a branch it cost a
+ * misprediction each): every edge is written at out[k] and k advances only
+ * when it is kept; the bound test stays a branch, never taken on good
+ * input. The bitmap may be written meanwhile (relaxed loads; a stale word
+ * only keeps an edge for nothing). Its speed is that of the two bitmap
+ * loads per edge (misses of L1, hits of L2): a 64-bit store per pair, an
+ * AVX2 version (two gathers per four edges) and dropping the store all
+ * measured the same or slower. Not inlined: inlined into the parallel
+ * path's thread function, the loop spilled a bitmap word to the stack
+ * (register pressure of the enclosing function), 15% slower. */
+__attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const uint64_t *giant,
+                            int32_t *restrict out, int64_t *bad)
+{
+    int64_t k = 0;
+    for (int64_t j = lo; j < hi; j++) {
+        const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
+        if ((u >= n) | (v >= n)) {
+            if (j < *bad)
+                *bad = j;
+            continue;
+        }
+        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
+        out[2 * k] = (int32_t)u;
+        out[2 * k + 1] = (int32_t)v;
+        k += (int64_t)(~both & 1);
+    }
+    return k;
+}
+
 /* Scan edges [lo, hi) of the parallel path: an edge with both ends in the
- * giant bitmap is dropped on two bit tests; the others are linked in the
- * parent forest at once, and a vertex that thereby joins a marked vertex
- * gets its bit (an atomic or: the other threads read and set bits
- * meanwhile; a bit only ever means "in the giant's set", which stays true).
- * Two passes: the bit tests first, branch-free into buf (the test fails
- * for a few percent of the edges at random: as a branch it cost a
- * misprediction each), then the unions. *bad: the smallest index of an
- * edge with a vertex outside [0, n), if below. */
+ * giant bitmap is dropped on two bit tests (filter_giant); the others are
+ * linked in the parent forest at once, and a vertex that thereby joins a
+ * marked vertex gets its bit (an atomic or: the other threads read and set
+ * bits meanwhile; a bit only ever means "in the giant's set", which stays
+ * true). *bad: the smallest index of an edge with a vertex outside
+ * [0, n), if below. */
 /* Candidates ahead of the union at which the parent entries of both ends
  * are prefetched (for writing: the union may hook or halve there). The
  * candidates' ends are random vertices, so each find starts with a miss
@@ -444,19 +478,7 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
 static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
                        uint64_t *giant, int32_t *restrict buf, int64_t *bad)
 {
-    int64_t k = 0;
-    for (int64_t j = lo; j < hi; j++) {
-        const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
-        if ((u >= n) | (v >= n)) {
-            if (j < *bad)
-                *bad = j;
-            continue;
-        }
-        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
-        buf[2 * k] = (int32_t)u;
-        buf[2 * k + 1] = (int32_t)v;
-        k += (int64_t)(~both & 1);
-    }
+    const int64_t k = filter_giant(e, lo, hi, n, giant, buf, bad);
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = buf[2 * j], v = buf[2 * j + 1];
         if (j + CC_AHEAD < k) {
@@ -481,44 +503,70 @@ static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int
 #define CC_SAMPLE(n) ((n) / 4 > 0 ? (n) / 4 : 1)
 
 /* Edges per chunk of the parallel path's scan (the unit a thread takes;
- * its candidates fit a 128 KiB buffer per thread). */
+ * its candidates fit a 128 KiB buffer per thread), and of its sample. */
 #define CC_UNION_CHUNK ((int64_t)1 << 14)
+#define CC_SAMPLE_CHUNK ((int64_t)1 << 12)
+
+/* Vertices per chunk of the parallel path's O(n) passes: a multiple of 64
+ * (a chunk writes whole bitmap words), at least 2^15, at most about 1024
+ * chunks. Threads take chunks as they come free (as in the scan), so a
+ * thread slowed by another process on its core does less of the work
+ * instead of holding the others at the next barrier; every result of a
+ * chunk depends on the chunk alone, never on which thread ran it. */
+static int64_t vertex_chunk(int64_t n)
+{
+    const int64_t c = (n + 1023) / 1024;
+    return c < ((int64_t)1 << 15) ? (int64_t)1 << 15 : (c + 63) / 64 * 64;
+}
 
 /* The parallel path (see the file comment): link edges [0, count) in a
- * parent-pointer forest kept in the next array, starting from the sets the
- * forest holds, then rebuild the root vector, the son lists and an exact
- * giant bitmap. Out: the smallest index of an edge with a vertex outside
- * [0, n), or count when there is none; the edges before and after it are
- * linked all the same, so the forest is valid either way. */
+ * parent-pointer forest kept in the root array itself, starting from the
+ * sets the forest holds, then turn it into the root vector, the son lists
+ * and an exact giant bitmap in two passes over the vertices (build_sets).
+ * Out: the smallest index of an edge with a vertex outside [0, n), or
+ * count when there is none; the edges before and after it are linked all
+ * the same, so the forest is valid either way; -1: out of memory. */
 static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt)
 {
     const int64_t n = f->n, words = (n + 63) / 64;
     const int64_t sample = count < CC_SAMPLE(n) ? count : CC_SAMPLE(n);
-    int32_t *restrict parent = f->next, *restrict root = f->root;
+    const int64_t vc = vertex_chunk(n), nvc = (n + vc - 1) / vc;
+    int32_t *restrict parent = f->root, *restrict next = f->next, *restrict size = f->size;
     uint64_t *giant = f->giant;
     int64_t bad = count, taken = 0;
     int32_t g = -1, G = -1;
     const int empty = f->empty;
+    /* per thread: its scan buffer; per vertex chunk: the head, last member
+     * and length of its part of the giant's son list, and the head of the
+     * chain of its other sets' members (build_sets) */
     int32_t *buf = g5_malloc((size_t)nt * 2 * CC_UNION_CHUNK * sizeof *buf, "scan buffers");
-    if (!buf)
+    int64_t *chain = g5_malloc((size_t)nvc * 4 * sizeof *chain, "son list chains");
+    if (!buf || !chain) {
+        free(buf);
+        free(chain);
         return -1;
+    }
 #pragma omp parallel num_threads(nt) reduction(min : bad)
     {
         int32_t *tbuf = buf + 2 * CC_UNION_CHUNK * omp_get_thread_num();
-        /* Sets already held become trees of depth one (a root may be any
-         * member: hooking a root only under a smaller root keeps the
-         * forest acyclic whatever the trees are). */
-        if (empty) {
-#pragma omp for schedule(static)
-            for (int64_t v = 0; v < n; v++)
-                parent[v] = (int32_t)v;
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t v = 0; v < n; v++)
-                parent[v] = root[v] < 0 ? (int32_t)v : root[v];
+        /* The parent forest lives in root: sets already held become trees
+         * of depth one (a root may be any member: hooking a root only under
+         * a smaller root keeps the forest acyclic whatever the trees are),
+         * an unseen vertex its own root. The son lists are rebuilt from
+         * scratch at the end: next starts empty. */
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < nvc; c++) {
+            const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
+            if (empty)
+                for (int64_t v = lo; v < hi; v++)
+                    parent[v] = (int32_t)v;
+            else
+                for (int64_t v = lo; v < hi; v++)
+                    parent[v] = parent[v] < 0 ? (int32_t)v : parent[v];
+            memset(next + lo, 0xff, (size_t)(hi - lo) * sizeof *next);
         }
         /* The sample: every edge linked, no filter yet. */
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, CC_SAMPLE_CHUNK)
         for (int64_t i = 0; i < sample; i++) {
             const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
             if (i + CC_AHEAD < sample) {
@@ -544,17 +592,20 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
              * during this pass, so each write stores the true root and a
              * concurrent find reads an ancestor either way), and the
              * giant's members get their bits. */
-#pragma omp for schedule(static)
-            for (int64_t w = 0; w < words; w++) {
-                uint64_t bits = 0;
-                const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
-                for (int64_t v = lo; v < hi; v++) {
-                    const int32_t p = LD(parent[v]), gp = LD(parent[p]);
-                    const int32_t r = gp == p ? p : uf_root(parent, gp);
-                    ST(parent[v], r);
-                    bits |= (uint64_t)(r == g) << (v - lo);
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t c = 0; c < nvc; c++) {
+                const int64_t wlo = c * vc / 64, whi = (c * vc + vc + 63) / 64 < words ? (c * vc + vc + 63) / 64 : words;
+                for (int64_t w = wlo; w < whi; w++) {
+                    uint64_t bits = 0;
+                    const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
+                    for (int64_t v = lo; v < hi; v++) {
+                        const int32_t p = LD(parent[v]), gp = LD(parent[p]);
+                        const int32_t r = gp == p ? p : uf_root(parent, gp);
+                        ST(parent[v], r);
+                        bits |= (uint64_t)(r == g) << (v - lo);
+                    }
+                    ST(giant[w], bits);
                 }
-                ST(giant[w], bits);
             }
             for (;;) {
                 const int64_t c = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
@@ -566,22 +617,27 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
             }
 #pragma omp barrier
         }
-        /* Flatten: root[v] = the root of v, found without writing parent.
-         * (Finds that halve paths here raced with this very loop: a thread
-         * could overwrite a vertex's stored root with a grandparent it had
-         * read before, which need not be a root any more; the set then
-         * split in two.) */
-#pragma omp for schedule(static)
-        for (int64_t v = 0; v < n; v++) {
-            /* nearly every vertex is a root or points at one (the pass
-             * before the scan flattened the forest): two loads, no loop */
-            const int32_t p = LD(parent[v]), gp = LD(parent[p]);
-            root[v] = gp == p ? p : uf_root(parent, gp);
-        }
+        /* every thread finds G itself (read-only, after the barrier): no
+         * further barrier */
+        const int32_t Gt = g >= 0 ? uf_root(parent, g) : -1;
+#pragma omp master
+        G = Gt;
+        build_sets(f, Gt, vc, nvc, chain, (int32_t *)(chain + 3 * nvc));
     }
     free(buf);
-    G = g >= 0 ? root[g] : -1;
-    son_lists_parallel(f, G, nt);
+    /* G's list: G, then each chunk's chain in chunk (= vertex) order. */
+    if (G >= 0) {
+        int32_t end = G;
+        int64_t members = 1;
+        for (int64_t c = 0; c < nvc; c++)
+            if (chain[3 * c] >= 0) {
+                next[end] = (int32_t)chain[3 * c];
+                end = (int32_t)chain[3 * c + 1];
+                members += chain[3 * c + 2];
+            }
+        size[G] = (int32_t)members; /* >= 2: G was met by two probes */
+    }
+    free(chain);
     f->groot = G;
     return bad;
 }
@@ -817,7 +873,7 @@ int cc_forest_check(const cc_forest *f)
                             (long long)v, r, r, f->root[r]);
     }
     for (int64_t r = 0; r < f->n; r++) {
-        int64_t len = 0, last = -1;
+        int64_t len = 0;
         if (f->root[r] != r)
             continue;
         if (f->size[r] < 2)
@@ -829,14 +885,10 @@ int cc_forest_check(const cc_forest *f)
             if (++len > f->size[r])
                 return g5_error(G5_ERR_INTERNAL, "forest: son list of %lld is longer than its size %d",
                                 (long long)r, f->size[r]);
-            last = x;
         }
         if (len != f->size[r])
             return g5_error(G5_ERR_INTERNAL, "forest: son list of %lld has %lld members, size says %d",
                             (long long)r, (long long)len, f->size[r]);
-        if (last != f->tail[r])
-            return g5_error(G5_ERR_INTERNAL, "forest: son list of %lld ends at %lld, tail says %d",
-                            (long long)r, (long long)last, f->tail[r]);
         members += len;
     }
     /* Every list member has this root and the lists are disjoint, so equal

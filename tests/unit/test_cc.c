@@ -280,6 +280,81 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
     }
 }
 
+/* The parallel path's last passes work on chunks of 2^15 vertices: the
+ * giant's son list is chained per chunk and spliced in chunk order, the
+ * members of the other sets are pushed onto their roots across chunks, and
+ * a root left alone goes back to unseen. Here n (not a multiple of 64)
+ * spans four chunks; a giant lives in [0, 40000), pairs and triples in
+ * [40000, 90000) (so small sets straddle chunk borders), the rest is
+ * isolated except for self-loops, which must leave their vertex unseen.
+ * Labels and sizes equal the BFS labelling at 1, 2 and 3 threads, linked
+ * in one call, and in two calls whose second (over 2 n edges) takes the
+ * parallel path on a forest that already holds sets. */
+Test(cc_property, parallel_path_over_several_vertex_chunks_equals_bfs)
+{
+    rng_state = 31337;
+    const int64_t n = 100003, giant = 40000, smalls = 90000, mg = 6 * giant;
+    const int64_t m = mg + (smalls - giant) + 1000;
+    int64_t *e = malloc(2 * m * sizeof *e), *want = malloc(n * sizeof *want), wc;
+    int64_t *wsizes = malloc((n + 1) * sizeof *wsizes), k = 0;
+    int32_t *got = malloc(n * sizeof *got);
+    for (int64_t i = 0; i < mg; i++, k++) {
+        e[2 * k] = (int64_t)(rnd() % (uint64_t)giant);
+        e[2 * k + 1] = (int64_t)(rnd() % (uint64_t)giant);
+    }
+    for (int64_t a = giant; a + 2 < smalls; a += 5) { /* a pair, then a triple */
+        e[2 * k] = a;
+        e[2 * k + 1] = a + 1;
+        k++;
+        e[2 * k] = a + 4;
+        e[2 * k + 1] = a + 2;
+        k++;
+        e[2 * k] = a + 3;
+        e[2 * k + 1] = a + 4;
+        k++;
+    }
+    for (int64_t i = 0; i < 1000 && k < m; i++, k++)
+        e[2 * k] = e[2 * k + 1] = smalls + (int64_t)(rnd() % (uint64_t)(n - smalls));
+    for (int64_t i = k - 1; i > 0; i--) { /* shuffled, as Graph500 lists are */
+        const int64_t j = (int64_t)(rnd() % (uint64_t)(i + 1)), u = e[2 * i], v = e[2 * i + 1];
+        e[2 * i] = e[2 * j];
+        e[2 * i + 1] = e[2 * j + 1];
+        e[2 * j] = u;
+        e[2 * j + 1] = v;
+    }
+    cr_assert_geq(k - k / 10, 2 * n, "the second call takes the parallel path");
+    bfs_labels(n, e, k, want, &wc, wsizes);
+    for (int threads = 1; threads <= 3; threads++)
+        for (int calls = 1; calls <= 2; calls++) {
+            cc_forest *f;
+            int64_t nc, *cv;
+            cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+            if (calls == 1) {
+                cr_assert_eq(cc_forest_link_edges(f, e, k, 0, threads), G5_OK, "%s", g5_error_msg());
+            } else {
+                cr_assert_eq(cc_forest_link_edges(f, e, k / 10, 0, threads), G5_OK, "%s", g5_error_msg());
+                cr_assert_eq(cc_forest_link_edges(f, e + 2 * (k / 10), k - k / 10, k / 10, threads), G5_OK,
+                             "%s", g5_error_msg());
+            }
+            check_ok(f, "after the parallel path over several chunks");
+            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
+            cr_assert_eq(nc, wc, "%d threads, %d calls: %lld components, BFS finds %lld", threads, calls,
+                         (long long)nc, (long long)wc);
+            for (int64_t v = 0; v < n; v++)
+                cr_assert_eq(got[v], want[v], "%d threads, %d calls: label[%lld] = %d, BFS says %lld", threads,
+                             calls, (long long)v, got[v], (long long)want[v]);
+            for (int64_t c = 0; c < nc; c++)
+                cr_assert_eq(cv[c], wsizes[c], "size of component %lld", (long long)c);
+            for (int64_t v = smalls; v < n; v++)
+                cr_assert_eq(cc_forest_find(f, v), -1, "vertex %lld (self-loops only) is unseen", (long long)v);
+            free(cv);
+            cc_forest_free(&f);
+        }
+    cr_assert_gt(wc, 10000, "many small sets (%lld components)", (long long)wc);
+    cr_assert_gt(wsizes[0], giant / 2, "and a giant (%lld vertices)", (long long)wsizes[0]);
+    free(e); free(want); free(wsizes); free(got);
+}
+
 Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
 {
     rng_state = 777;
@@ -304,6 +379,22 @@ Test(cc_property, merging_forests_of_two_halves_equals_one_forest)
         cr_assert(memcmp(a, b, n * 4) == 0, "trial %d: merged labels differ from one forest's", trial);
         free(e); free(a); free(b); free(sa); free(sb);
         cc_forest_free(&whole); cc_forest_free(&left); cc_forest_free(&right);
+    }
+}
+
+/* A large forest is filled by several threads in pieces: every vertex
+ * starts unseen, up to the last one. */
+Test(cc_forest, a_new_forest_of_any_size_has_every_vertex_unseen)
+{
+    const int64_t sizes[] = {1, 1000, ((int64_t)1 << 20) + 3};
+    for (int i = 0; i < 3; i++) {
+        cc_forest *f;
+        cr_assert_eq(cc_forest_create(sizes[i], &f), G5_OK);
+        const int32_t *root = cc_forest_roots(f);
+        for (int64_t v = 0; v < sizes[i]; v++)
+            cr_assert_eq(root[v], -1, "n = %lld: root[%lld] = %d", (long long)sizes[i], (long long)v, root[v]);
+        check_ok(f, "when new");
+        cc_forest_free(&f);
     }
 }
 

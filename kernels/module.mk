@@ -55,6 +55,19 @@ bench-sssp: $(BENCH_SSSP) $(G500)
 	@mkdir -p $(dir $(BENCH_SSSP_FILE))
 	@test -f $(BENCH_SSSP_FILE) || $(G500) gen --scale 18 -o $(BENCH_SSSP_FILE)
 	$(BENCH_SSSP) $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)
+# The validators alone: `make bench-validate [BENCH_SCALES=18]` runs
+# bench/bench_validate.c (validated input edges per second on an in-memory
+# R-MAT list) at 1 rank x 2 threads and 2 ranks x 1 thread;
+# bench/bench-validate-ab.sh alternates two g500 binaries on a file.
+BENCH_VALIDATE := $(BUILD)/bench/bench_validate
+$(BENCH_VALIDATE): $(BUILD)/bench/bench_validate.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+.PHONY: bench-validate
+bench-validate: $(BENCH_VALIDATE)
+	mpirun --bind-to none -np 1 -x OMP_NUM_THREADS=2 $(BENCH_VALIDATE) $(BENCH_SCALES) 3
+	mpirun --bind-to none --oversubscribe -np 2 -x OMP_NUM_THREADS=1 $(BENCH_VALIDATE) $(BENCH_SCALES) 3
+
 $(BENCH_CONSTRUCT): $(BUILD)/bench/bench_construct.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -177,7 +177,7 @@ void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, in
 
 /* ---- the whole computation over ranks (cc_compute.c, cc_dist.c) ------- */
 /* How the per-rank forests become one labelling.
- *   CC_MERGE_TREE         the forests (16 B/vertex each, all N vertices) are
+ *   CC_MERGE_TREE         the forests (12 B/vertex each, all N vertices) are
  *                         merged along a binary tree of ranks to rank 0,
  *                         which labels and broadcasts: every rank holds all
  *                         N labels; O(N + M/P) memory per rank.

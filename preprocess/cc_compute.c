@@ -15,10 +15,11 @@
  * size, ties by smallest vertex) is the same for any P and thread count,
  * and the same as the distributed path's.
  *
- * Memory per rank on the tree path: O(n + m/P): the forest (16 B/vertex),
+ * Memory per rank on the tree path: O(n + m/P): the forest (12 B/vertex),
  * one received root vector (4 B/vertex), the labels (4 B/vertex), and the
- * duplicate count's regions (8.2 B per slab tuple; at its finish on several
- * ranks 8 (P-1)/P B more); read from a file (cc_compute_file) the slab is
+ * duplicate count's regions (one record per slab tuple: 4 B up to SCALE
+ * 20, 5 to 24, 6 to 28, 7 beyond; at its finish on several ranks about
+ * (P-1)/P records more); read from a file (cc_compute_file) the slab is
  * streamed, not held: the edge tally (4 B/vertex) and one or two piece
  * buffers instead. cc_compute_merge's caller holds the slab (16 B/tuple).
  * The distributed path (cc_dist.c) holds O(n/P + m/P + components).
@@ -277,9 +278,11 @@ static int result_begin(MPI_Comm comm, int64_t n, int64_t count, int merge, cc_r
     }
     r->nvertices = n;
     r->meta.nvertices = n;
-    /* auto: the tree's vertex arrays (forest 16 B, labels 4 B, merge buffer
+    /* auto: the tree's vertex arrays (forest 12 B, labels 4 B, merge buffer
      * 4 B per vertex) against the distributed path's endpoint arrays (about
-     * 48 B for each of up to 2 endpoints per tuple of the largest slab);
+     * 48 B for each of up to 2 endpoints per tuple of the largest slab; the
+     * rule was set when the forest took 16 B and still errs towards the
+     * tree by under 20%);
      * all ranks see the same n, p and maxcount, so they take one path. */
     if (merge == CC_MERGE_AUTO)
         merge = (p >= CC_AUTO_RANKS || 4 * maxcount <= n) && p > 1 ? CC_MERGE_DISTRIBUTED

@@ -16,7 +16,7 @@
  * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.
  *
  * Memory per rank: the arrays of cc_compute_file (O(n) plus the duplicate
- * count's 8.2 B per slab tuple on the tree path, the slab's 16 B per tuple
+ * count's 4-7 B per slab tuple on the tree path, the slab's 16 B per tuple
  * more on the distributed one, O(n/P + m/P) there; see cc.h); the phase
  * times and peak RSS (max over ranks) go to the progress log on stderr.
  */

@@ -202,6 +202,24 @@ static void bfs_labels(int64_t n, const int64_t *e, int64_t m, int64_t *label,
 }
 
 
+/* The forest's labelling against the BFS labelling (want, wc components
+ * of sizes wsizes; wsizes NULL: sizes not checked); ctx names the case in
+ * the failure messages. Returns the component sizes (the caller frees
+ * them), the labels in got and their count in *nc. */
+static int64_t *labels_equal_bfs(const cc_forest *f, int32_t *got, int64_t n, const int64_t *want, int64_t wc,
+                                 const int64_t *wsizes, int64_t *nc, const char *ctx)
+{
+    int64_t *cv;
+    cr_assert_eq(cc_forest_label(f, got, nc, &cv), G5_OK);
+    cr_assert_eq(*nc, wc, "%s: %lld components, BFS finds %lld", ctx, (long long)*nc, (long long)wc);
+    for (int64_t v = 0; v < n; v++)
+        cr_assert_eq(got[v], want[v], "%s: label[%lld] = %d, BFS says %lld", ctx, (long long)v, got[v],
+                     (long long)want[v]);
+    for (int64_t c = 0; wsizes && c < *nc; c++)
+        cr_assert_eq(cv[c], wsizes[c], "%s: size of component %lld", ctx, (long long)c);
+    return cv;
+}
+
 Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
 {
     rng_state = 12345;
@@ -227,18 +245,14 @@ Test(cc_property, labels_equal_an_independent_bfs_on_random_graphs)
         bfs_labels(n, e, m, want, &wc, wsizes);
         for (int threads = 1; threads <= 3; threads++) {
             cc_forest *f;
-            int64_t nc, *cv;
+            int64_t nc;
+            char ctx[96];
             cr_assert_eq(cc_forest_create(n, &f), G5_OK);
             cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
             check_ok(f, "after a random graph");
-            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
-            cr_assert_eq(nc, wc, "trial %d (n=%lld m=%lld, %d threads): %lld components, BFS finds %lld",
-                         trial, (long long)n, (long long)m, threads, (long long)nc, (long long)wc);
-            for (int64_t v = 0; v < n; v++)
-                cr_assert_eq(got[v], want[v], "trial %d, %d threads: label[%lld] = %d, BFS says %lld",
-                             trial, threads, (long long)v, got[v], (long long)want[v]);
-            for (int64_t c = 0; c < nc; c++)
-                cr_assert_eq(cv[c], wsizes[c], "trial %d: size of component %lld", trial, (long long)c);
+            snprintf(ctx, sizeof ctx, "trial %d (n=%lld m=%lld, %d threads)", trial, (long long)n, (long long)m,
+                     threads);
+            int64_t *cv = labels_equal_bfs(f, got, n, want, wc, wsizes, &nc, ctx);
 
             /* statistics against brute force */
             int64_t *ce = calloc(nc + 1, sizeof *ce), loops = 0, nonloop = 0;
@@ -337,14 +351,9 @@ Test(cc_property, parallel_path_over_several_vertex_chunks_equals_bfs)
                              "%s", g5_error_msg());
             }
             check_ok(f, "after the parallel path over several chunks");
-            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
-            cr_assert_eq(nc, wc, "%d threads, %d calls: %lld components, BFS finds %lld", threads, calls,
-                         (long long)nc, (long long)wc);
-            for (int64_t v = 0; v < n; v++)
-                cr_assert_eq(got[v], want[v], "%d threads, %d calls: label[%lld] = %d, BFS says %lld", threads,
-                             calls, (long long)v, got[v], (long long)want[v]);
-            for (int64_t c = 0; c < nc; c++)
-                cr_assert_eq(cv[c], wsizes[c], "size of component %lld", (long long)c);
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "%d threads, %d calls", threads, calls);
+            cv = labels_equal_bfs(f, got, n, want, wc, wsizes, &nc, ctx);
             for (int64_t v = smalls; v < n; v++)
                 cr_assert_eq(cc_forest_find(f, v), -1, "vertex %lld (self-loops only) is unseen", (long long)v);
             free(cv);
@@ -516,12 +525,9 @@ Test(cc_forest, giant_bitmap_follows_its_set_into_a_larger_one)
                 cr_assert_eq(cc_forest_link_edges(f, e, m, 0, threads), G5_OK, "%s", g5_error_msg());
             }
             check_ok(f, "after the blocks");
-            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
-            cr_assert_eq(nc, wc, "%d threads, pieces %d: %lld components, BFS finds %lld", threads, pieces,
-                         (long long)nc, (long long)wc);
-            for (int64_t v = 0; v < n; v++)
-                cr_assert_eq(got[v], want[v], "%d threads, pieces %d: label[%lld] = %d, BFS says %lld", threads,
-                             pieces, (long long)v, got[v], (long long)want[v]);
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "%d threads, pieces %d", threads, pieces);
+            cv = labels_equal_bfs(f, got, n, want, wc, NULL, &nc, ctx);
             free(cv);
             cc_forest_free(&f);
         }
@@ -624,12 +630,9 @@ Test(cc_property, unshuffled_lists_equal_bfs_in_one_call_and_in_pieces)
                                  G5_OK, "%s", g5_error_msg());
             }
             check_ok(f, "after an unshuffled list");
-            cr_assert_eq(cc_forest_label(f, got, &nc, &cv), G5_OK);
-            cr_assert_eq(nc, wc, "%d threads, mode %d: %lld components, BFS finds %lld", threads, mode,
-                         (long long)nc, (long long)wc);
-            for (int64_t v = 0; v < n; v++)
-                cr_assert_eq(got[v], want[v], "%d threads, mode %d: label[%lld] = %d, BFS says %lld", threads,
-                             mode, (long long)v, got[v], (long long)want[v]);
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "%d threads, mode %d", threads, mode);
+            cv = labels_equal_bfs(f, got, n, want, wc, NULL, &nc, ctx);
             free(cv);
             cc_forest_free(&f);
         }

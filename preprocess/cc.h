@@ -263,12 +263,18 @@ void cc_result_free(cc_result **r);
  * it while the other thread links and hashes piece k from the other (the
  * link on nthreads - 1 threads, at least 1); OFF: pieces are read and
  * taken in turn, one buffer. Either way only the merge, labels, the fold of the tally and the
- * duplicate count's finish remain after the read. AUTO: ON when nthreads
- * >= 2 (with one thread per rank a reader thread oversubscribes the cores
- * the ranks already fill: docs/components.md), OFF otherwise. The
+ * duplicate count's finish remain after the read. AUTO: cc_overlap_auto. The
  * distributed path reads the whole slab first (it rewrites it in local
  * ids), then runs cc_compute_merge on it; overlap does not apply. */
 enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
+/* What AUTO takes. Collective on comm, the same answer on every rank: ON
+ * when every rank runs 2 or more threads, or when the node has a CPU to
+ * spare for a reader thread (the ranks on this node times their threads
+ * fewer than the CPUs this rank may run on: e.g. one rank of one thread,
+ * unbound, on 2 cores: 1.2-1.35x faster there, docs/components.md); OFF
+ * otherwise (a reader thread would oversubscribe the cores the ranks
+ * already fill: 2 ranks x 1 thread on 2 cores measured no faster). */
+int cc_overlap_auto(MPI_Comm comm, int nthreads);
 /* One chunk of g500 gen's files (2^18 - 1 rows, 4 MiB): the piece buffers
  * stay small (RSS) and in cache while a piece is linked, hashed and
  * tallied (docs/components.md, "Streaming the slab"). */

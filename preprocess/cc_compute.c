@@ -63,6 +63,7 @@
 #include "common.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +657,24 @@ static int finish_duplicates(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
     return rc;
 }
 
+int cc_overlap_auto(MPI_Comm comm, int nthreads)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    int local = 1, cpus = 1, spare;
+    MPI_Comm node;
+    cpu_set_t set;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        cpus = CPU_COUNT(&set);
+    /* the least over ranks, so that every rank takes the same path */
+    spare = nt >= 2 || (int64_t)local * nt < cpus;
+    MPI_Allreduce(MPI_IN_PLACE, &spare, 1, MPI_INT, MPI_MIN, comm);
+    return spare ? CC_OVERLAP_ON : CC_OVERLAP_OFF;
+}
+
 int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int nthreads, int merge,
                     int64_t piece_rows, int overlap, cc_result **out)
 {
@@ -673,7 +692,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     if (rc != G5_OK)
         return rc;
     if (overlap == CC_OVERLAP_AUTO)
-        overlap = nt >= 2 ? CC_OVERLAP_ON : CC_OVERLAP_OFF;
+        overlap = cc_overlap_auto(comm, nt);
     if (r->merge != CC_MERGE_TREE) {
         /* the distributed path rewrites the whole slab: read it, then compute */
         const double c0 = thread_cpu();

@@ -202,7 +202,8 @@ int components_cmd(int argc, char **argv)
                          "or when a rank's largest slab holds at most N/4 tuples).\n"
                          "The slab is read in pieces; on the tree merge it is streamed (each piece\n"
                          "linked, hashed for the duplicate count and tallied, then dropped: no slab\n"
-                         "is held); with --overlap on (auto: with 2 or more threads) the master\n"
+                         "is held); with --overlap on (auto: with 2 or more threads, or with one\n"
+                         "when the node has a CPU to spare for a reader thread) the master\n"
                          "thread reads the next piece while another takes the last one, so little\n"
                          "compute is left once the read ends. All give identical files.",
                          opts, nopts);

@@ -23,6 +23,7 @@
 #include "common.h"
 #include "mpitest.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,28 @@ static int a_damaged_chunk_in_a_later_piece_fails_every_rank(void)
     return ok;
 }
 
+/* --overlap auto: on with 2 threads per rank; with one, on exactly when
+ * the node's ranks leave one of this rank's CPUs free for a reader thread
+ * (the test's ranks share one machine), and the same on every rank. */
+static int auto_overlap_takes_a_spare_cpu_and_agrees(void)
+{
+    int ok = 1, local = 1, spare;
+    cpu_set_t set;
+    MPI_Comm node;
+    MT_CHECK(cc_overlap_auto(MPI_COMM_WORLD, 2) == CC_OVERLAP_ON, "2 threads per rank: auto is not on");
+    const int one = cc_overlap_auto(MPI_COMM_WORLD, 1);
+    MT_CHECK(mt_same_everywhere(one), "1 thread per rank: auto differs across ranks");
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    MPI_Comm_free(&node);
+    MT_CHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity failed");
+    spare = local < CPU_COUNT(&set);
+    MPI_Allreduce(MPI_IN_PLACE, &spare, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MT_CHECK(one == (spare ? CC_OVERLAP_ON : CC_OVERLAP_OFF),
+             "1 thread per rank, %d ranks on this node, %d CPUs: auto is %d", local, CPU_COUNT(&set), one);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     int provided, rc;
@@ -312,6 +335,7 @@ int main(int argc, char **argv)
     MT_RUN(pieces_agree_when_one_rank_holds_the_whole_slab);
     MT_RUN(a_repeated_pair_reads_the_slab_again_for_the_same_result);
     MT_RUN(a_damaged_chunk_in_a_later_piece_fails_every_rank);
+    MT_RUN(auto_overlap_takes_a_spare_cpu_and_agrees);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         unlink(path);

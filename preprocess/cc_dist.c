@@ -55,7 +55,7 @@
  * vertices, c = slab tuples (the slab itself is rewritten in place, not
  * copied). Step 1: the endpoint map (a direct map of 4 B * N <= 8 B * c,
  * or a hash set of 8 B per slot at 1.5-3 slots per bound on n_l; freed
- * before linking), gid (8 B * n_l), the forest (16 B * n_l, only while
+ * before linking), gid (8 B * n_l), the forest (12 B * n_l, only while
  * linking), the local roots (4 B * n_l) and edges per local set (8 B *
  * n_l), 16 B per self-loop. Step 2 adds fl and a per-set minimum (16 B *
  * n_l), f (8 B * n_b), the requests of a round (16 B per local vertex that

@@ -15,8 +15,8 @@
  * joining vertex or a moved list goes right after the root, so no tail
  * is kept (the walk that rewrites a moved list's roots finds its last
  * member; a fourth array, tail, took 4 more bytes per vertex to fault in).
- * A vertex is moved only into a set at least twice the size of the set it
- * leaves, so each vertex's root is rewritten at most log2(n) times and a
+ * A vertex moves only with the smaller of two sets, so the set it lands in
+ * is at least twice the size of the set it leaves, and each vertex's root is rewritten at most log2(n) times and a
  * whole run costs O(m + n log n), with two loads per edge in the common
  * case (both ends already share a root).
  *
@@ -522,7 +522,7 @@ static int64_t vertex_chunk(int64_t n)
 /* The parallel path (see the file comment): link edges [0, count) in a
  * parent-pointer forest kept in the root array itself, starting from the
  * sets the forest holds, then turn it into the root vector, the son lists
- * and an exact giant bitmap in two passes over the vertices (build_sets).
+ * and an exact giant bitmap in three passes over the vertices (build_sets).
  * Out: the smallest index of an edge with a vertex outside [0, n), or
  * count when there is none; the edges before and after it are linked all
  * the same, so the forest is valid either way; -1: out of memory. */

@@ -5,7 +5,7 @@
  * block, in pieces) and compute the connected components (cc_compute_file:
  * root/son forests, tree of merges or distributed union-find, canonical
  * labels; on the tree path the slab is streamed piece by piece through one
- * reused buffer - linked, hashed for the duplicate count and tallied, under
+ * reused buffer (two when the read is overlapped) - linked, hashed for the duplicate count and tallied, under
  * the read of the next piece with --overlap - and never held), write
  * components.h5 atomically with the edges file's identity and the
  * statistics, and print the statistics. Allocations below 32 MiB come from

@@ -693,24 +693,11 @@ static int32_t mark_giant(const cc_forest *f, uint64_t *giant, int nt)
 static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const int32_t *root,
                           const uint64_t *giant, int32_t *restrict out, int64_t *bad)
 {
-    int64_t k = 0, kk = 0;
+    int64_t kk = 0;
     /* Two branch-free passes (the giant test fails for a few percent of
      * the edges, at random: as a branch it cost a misprediction each).
-     * First every edge is written at out[k] and k advances only when not
-     * both ends are in the giant; the bound test stays a branch, never
-     * taken on good input. */
-    for (int64_t j = lo; j < hi; j++) {
-        const uint64_t u = (uint64_t)e[2 * j], v = (uint64_t)e[2 * j + 1];
-        if (u >= n || v >= n) {
-            if (j < *bad)
-                *bad = j;
-            continue;
-        }
-        const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
-        out[2 * k] = (int32_t)u;
-        out[2 * k + 1] = (int32_t)v;
-        k += (int64_t)(~both & 1);
-    }
+     * First the giant filter (filter_giant, the parallel path's too). */
+    const int64_t k = filter_giant(e, lo, hi, n, giant, out, bad);
     /* Then the candidates, in place: keep unseen ends and different
      * roots; self-loops drop here only when already seen, link_mark skips
      * the rest. */

@@ -93,6 +93,27 @@ static double median(double *t, int k)
     return t[k / 2];
 }
 
+/* Median over reps (max over ranks) of cc_forest_create + the link of
+ * this rank's count edges fed in calls of piece edges; -1 when the forest
+ * cannot be made. Collective. */
+static double link_median(int64_t n, const int64_t *e, int64_t count, int64_t first, int threads, int64_t piece,
+                          int reps, double *t)
+{
+    for (int r = 0; r < reps; r++) {
+        cc_forest *f;
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = g5_now();
+        if (cc_forest_create(n, &f) != G5_OK)
+            return -1;
+        for (int64_t i = 0; i < count; i += piece)
+            cc_forest_link_edges(f, e + 2 * i, count - i < piece ? count - i : piece, first + i, threads);
+        t[r] = g5_now() - t0;
+        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        cc_forest_free(&f);
+    }
+    return median(t, reps);
+}
+
 int main(int argc, char **argv)
 {
     int rank, p, scale, threads, reps = 3;
@@ -162,40 +183,18 @@ int main(int argc, char **argv)
         printf("stream ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (one read of the edge list)\n",
                p, threads, scale, s, (double)m / s);
     }
-    for (int r = 0; r < reps; r++) {
-        cc_forest *f;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = g5_now();
-        if (cc_forest_create(n, &f) != G5_OK)
-            return 1;
-        cc_forest_link_edges(f, e, count, first, threads);
-        t[r] = g5_now() - t0;
-        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        cc_forest_free(&f);
-    }
-    if (rank == 0) {
-        double s = median(t, reps);
+    double s = link_median(n, e, count, first, threads, count, reps, t);
+    if (s < 0)
+        return 1;
+    if (rank == 0)
         printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (link of each rank's slab)\n",
                p, threads, scale, s, (double)m / s);
-    }
-    for (int r = 0; r < reps; r++) {
-        const int64_t piece = (int64_t)1 << 20;
-        cc_forest *f;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = g5_now();
-        if (cc_forest_create(n, &f) != G5_OK)
-            return 1;
-        for (int64_t i = 0; i < count; i += piece)
-            cc_forest_link_edges(f, e + 2 * i, count - i < piece ? count - i : piece, first + i, threads);
-        t[r] = g5_now() - t0;
-        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        cc_forest_free(&f);
-    }
-    if (rank == 0) {
-        double s = median(t, reps);
+    s = link_median(n, e, count, first, threads, (int64_t)1 << 20, reps, t);
+    if (s < 0)
+        return 1;
+    if (rank == 0)
         printf("pieces ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (the link in pieces of 2^20 edges)\n",
                p, threads, scale, s, (double)m / s);
-    }
     for (int r = 0; r < reps; r++) {
         cc_result *res = NULL;
         MPI_Barrier(MPI_COMM_WORLD);

@@ -25,11 +25,8 @@ SCALES=${SCALES:-20 22}
 CONFIGS=${CONFIGS:-1x1 1x2 2x1}
 REPS=${REPS:-5}
 DIR=${DIR:-/tmp/g500-bench-cc-dup}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_WAIT_POLICY=passive
+. "$(dirname "$0")/cc-lib.sh"
 mkdir -p "$DIR"
-med() { sort -g | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : "-"}'; }
 bins=A
 [ -n "$G500_B" ] && bins="A B"
 
@@ -46,11 +43,11 @@ for s in $SCALES; do
                 [ "$b" = B ] && exe=$G500_B
                 out=$(mpirun -np "$np" -x OMP_NUM_THREADS="$nt" "$exe" components "$DIR/e$s.h5" \
                       -o "$DIR/c$s.$b.h5" --force 2>&1 >/dev/null)
-                d=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
-                c=$(sed -nE 's/.*computed in ([0-9.]+)s after.*/\1/p' <<<"$out")
-                w=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
-                l=$(sed -nE 's/.*peak RSS ([0-9.]+) MiB.*when labelled.*/\1/p' <<<"$out")
-                p=$(sed -nE 's/.*whole stage.*peak RSS ([0-9.]+) MiB.*/\1/p' <<<"$out")
+                d=$(cc_phase 'duplicates ([0-9.]+)s' "$out")
+                c=$(cc_phase 'computed in ([0-9.]+)s after' "$out")
+                w=$(cc_phase 'whole stage ([0-9.]+)s' "$out")
+                l=$(cc_phase 'peak RSS ([0-9.]+) MiB.*when labelled' "$out")
+                p=$(cc_phase 'whole stage.*peak RSS ([0-9.]+) MiB' "$out")
                 echo "${d:--} ${c:--} ${w:--} ${l:--} ${p:--}" >>"$DIR/runs.$b"
             done
         done
@@ -59,9 +56,9 @@ for s in $SCALES; do
             [ "$b" = B ] && exe=$G500_B
             f=$DIR/runs.$b
             printf 'SCALE %s %s %s: duplicates %ss, compute %ss, whole %ss; peak RSS %s MiB labelled, %s MiB (%.1f B per edge x P)\n' \
-                "$s" "$cfg" "$exe" "$(cut -d' ' -f1 "$f" | med)" "$(cut -d' ' -f2 "$f" | med)" \
-                "$(cut -d' ' -f3 "$f" | med)" "$(cut -d' ' -f4 "$f" | med)" "$(cut -d' ' -f5 "$f" | med)" \
-                "$(awk -v p="$(cut -d' ' -f5 "$f" | med)" -v np="$np" -v s="$s" \
+                "$s" "$cfg" "$exe" "$(cut -d' ' -f1 "$f" | cc_median)" "$(cut -d' ' -f2 "$f" | cc_median)" \
+                "$(cut -d' ' -f3 "$f" | cc_median)" "$(cut -d' ' -f4 "$f" | cc_median)" "$(cut -d' ' -f5 "$f" | cc_median)" \
+                "$(awk -v p="$(cut -d' ' -f5 "$f" | cc_median)" -v np="$np" -v s="$s" \
                    'BEGIN {print p * 1048576 * np / (16 * 2 ^ s)}')"
         done
     done

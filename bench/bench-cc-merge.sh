@@ -25,12 +25,9 @@ RANKS=${RANKS:-2 4}
 REPS=${REPS:-3}
 EDGEFACTOR=${EDGEFACTOR:-16}
 DIR=${DIR:-/tmp/g500-bench-cc-merge}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_WAIT_POLICY=passive
+. "$(dirname "$0")/cc-lib.sh"
 mkdir -p "$DIR"
 load() { cut -d' ' -f1 /proc/loadavg; }
-median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 for S in $SCALES; do
     E="$DIR/s${S}e$EDGEFACTOR.h5"
@@ -55,10 +52,10 @@ for S in $SCALES; do
             done
         done
         for path in tree distributed; do
-            r=$(awk '{print $1 / 1024}' "$DIR/$path.rows" | median)
-            lb=$(awk '{print $2}' "$DIR/$path.rows" | median)
-            c=$(awk '{print $3}' "$DIR/$path.rows" | median)
-            m=$(awk '{print $4}' "$DIR/$path.rows" | median)
+            r=$(awk '{print $1 / 1024}' "$DIR/$path.rows" | cc_median)
+            lb=$(awk '{print $2}' "$DIR/$path.rows" | cc_median)
+            c=$(awk '{print $3}' "$DIR/$path.rows" | cc_median)
+            m=$(awk '{print $4}' "$DIR/$path.rows" | cc_median)
             printf 'SCALE %s edgefactor %s ranks=%s %-11s peak RSS per rank %7.1f MiB, when labelled %7.1f MiB; compute %6.2fs (merge+label %6.3fs) load %s-%s\n' \
                 "$S" "$EDGEFACTOR" "$P" "$path" "$r" "$lb" "$c" "$m" "$l0" "$(load)"
         done

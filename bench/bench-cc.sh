@@ -25,9 +25,7 @@ G500=${G500:-bin/g500}
 SCALES=${SCALES:-20 22}
 REPS=${REPS:-5}
 TMP=${TMPDIR:-/tmp}/g500-bench-cc.$$
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_WAIT_POLICY=passive
+. "$(dirname "$0")/cc-lib.sh"
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 field() { sed -nE "s/.*$1=([^ ]+).*/\1/p" <<<"$2" | head -n 1; }
@@ -73,15 +71,15 @@ for s in $SCALES; do
                     # count), write, whole stage inside the program, the
                     # reader's HDF5 time, peak RSS (max over ranks; per
                     # edge: x P / M)
-                    rd=$(sed -nE 's/.*read in ([0-9.]+)s.*/\1/p' <<<"$out")
-                    io=$(sed -nE 's/.*pieces, HDF5 ([0-9.]+)s.*/\1/p' <<<"$out")
-                    cr=$(sed -nE 's/.*CPU time of the reader ([0-9.]+)s.*/\1/p' <<<"$out")
-                    cu=$(sed -nE 's/.*of the compute thread ([0-9.]+)s.*/\1/p' <<<"$out")
-                    cp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' <<<"$out")
-                    du=$(sed -nE 's/.*duplicates ([0-9.]+)s.*/\1/p' <<<"$out")
-                    wr=$(sed -nE 's/.*in ([0-9.]+)s; whole stage.*/\1/p' <<<"$out")
-                    st=$(sed -nE 's/.*whole stage ([0-9.]+)s.*/\1/p' <<<"$out")
-                    rs=$(sed -nE 's/.*whole stage .* peak RSS ([0-9.]+) MiB.*/\1/p' <<<"$out")
+                    rd=$(cc_phase 'read in ([0-9.]+)s' "$out")
+                    io=$(cc_phase 'pieces, HDF5 ([0-9.]+)s' "$out")
+                    cr=$(cc_phase 'CPU time of the reader ([0-9.]+)s' "$out")
+                    cu=$(cc_phase 'of the compute thread ([0-9.]+)s' "$out")
+                    cp=$(cc_phase 'computed in ([0-9.]+)s' "$out")
+                    du=$(cc_phase 'duplicates ([0-9.]+)s' "$out")
+                    wr=$(cc_phase 'in ([0-9.]+)s; whole stage' "$out")
+                    st=$(cc_phase 'whole stage ([0-9.]+)s' "$out")
+                    rs=$(cc_phase 'whole stage .* peak RSS ([0-9.]+) MiB' "$out")
                     echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st ${io:-$rd} ${rs:-0}" >>"$TMP/whole"
                 done
             done

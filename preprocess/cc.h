@@ -71,6 +71,30 @@ int cc_forest_link(cc_forest *f, int64_t u, int64_t v);
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads);
 
+/* The edge tally (cc_forest.c): the edges per component counted while
+ * they are linked, so that a stage that streams its edge list needs no
+ * second pass over it and no counter per vertex. Attached to a forest
+ * (cc_forest_set_tally; NULL detaches), it counts every tuple later given
+ * to cc_forest_link_edges (not cc_forest_link or cc_forest_merge_roots):
+ * self-loops apart, each at a vertex of its set (the giant filter's
+ * dropped edges in one count per block at the marked set's root, the few
+ * others at their first endpoint, in per-thread lists folded into a
+ * counter per vertex only past n / 2 entries). It outlives the forest:
+ * cc_tally_fold adds comp_edges[label[x]] += the count at x (label as
+ * cc_forest_label gives it, for a partition that contains the forest's),
+ * the self-loops to *self_loops and the other tuples to *nonloop: the
+ * same sums as cc_count_edges over the tuples. Out of memory inside the
+ * tally fails the cc_forest_link_edges call that met it. Not collective. */
+typedef struct cc_tally cc_tally;
+int cc_tally_create(int64_t n, cc_tally **out);
+void cc_tally_free(cc_tally **t);   /* accepts NULL and *t == NULL */
+void cc_forest_set_tally(cc_forest *f, cc_tally *t);
+void cc_tally_fold(const cc_tally *t, const int32_t *label, int nthreads, int64_t *comp_edges,
+                   int64_t *self_loops, int64_t *nonloop);
+/* The width of the counters per vertex the lists were folded into: 0
+ * (none yet), 32 or 64 bits. */
+int cc_tally_counters(const cc_tally *t);
+
 /* Union into f the sets described by another forest's root vector
  * (other_root[v] as cc_forest_roots returns it, same n). Not collective. */
 void cc_forest_merge_roots(cc_forest *f, const int32_t *other_root);
@@ -223,7 +247,6 @@ typedef struct cc_result {
      * nested threads'): on an idle machine the phase takes about the
      * larger, whatever the load when measured. */
     double t_read, t_read_io, t_link_under, t_hash_under, cpu_reader, cpu_under;
-    double t_count_under;    /* the per-vertex edge tally of the streamed pieces */
     int64_t npieces;         /* collective piece reads (max over ranks) */
     int overlapped;
     int streamed;            /* tree path: pieces taken and dropped, no slab held */
@@ -255,15 +278,15 @@ void cc_result_free(cc_result **r);
  * twice; every rank makes the same number of collective piece reads (some
  * of 0 rows). On the tree path the slab is streamed, never held: each
  * piece is read into a buffer that is reused, linked into the forest,
- * hashed into the duplicate count (cc_dup_add) and tallied (non-self-loop
- * tuples per first endpoint, folded into the edges per component once the
+ * hashed into the duplicate count (cc_dup_add), its edges per set tallied
+ * by the link (cc_tally, folded into the edges per component once the
  * labels exist), then dropped. overlap (enum cc_overlap): ON: an OpenMP
  * team where the master thread (the only one that calls HDF5 and MPI; MPI
- * is initialised FUNNELED) reads piece k + 1 into one buffer and tallies
- * it while the other thread links and hashes piece k from the other (the
- * link on nthreads - 1 threads, at least 1); OFF: pieces are read and
- * taken in turn, one buffer. Either way only the merge, labels, the fold of the tally and the
- * duplicate count's finish remain after the read. AUTO: cc_overlap_auto. The
+ * is initialised FUNNELED) reads piece k + 1 into one buffer while the
+ * other thread links and hashes piece k from the other (the link on
+ * nthreads - 1 threads, at least 1); OFF: pieces are read and taken in
+ * turn, one buffer. Either way only the merge, labels, the fold of the
+ * tally and the duplicate count's finish remain after the read. AUTO: cc_overlap_auto. The
  * distributed path reads the whole slab first (it rewrites it in local
  * ids), then runs cc_compute_merge on it; overlap does not apply. */
 enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
@@ -276,8 +299,8 @@ enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
  * already fill: 2 ranks x 1 thread on 2 cores measured no faster). */
 int cc_overlap_auto(MPI_Comm comm, int nthreads);
 /* One chunk of g500 gen's files (2^18 - 1 rows, 4 MiB): the piece buffers
- * stay small (RSS) and in cache while a piece is linked, hashed and
- * tallied (docs/components.md, "Streaming the slab"). */
+ * stay small (RSS) and in cache while a piece is linked and hashed
+ * (docs/components.md, "Reading: the streamed slab and the overlap"). */
 #define CC_PIECE_ROWS ((int64_t)1 << 18)
 
 /* Collective on comm (the communicator e was opened on). The components

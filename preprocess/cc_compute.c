@@ -20,7 +20,9 @@
  * duplicate count's regions (one record per slab tuple: 4 B up to SCALE
  * 20, 5 to 24, 6 to 28, 7 beyond; at its finish on several ranks about
  * (P-1)/P records more); read from a file (cc_compute_file) the slab is
- * streamed, not held: the edge tally (4 B/vertex) and one or two piece
+ * streamed, not held: the edge tally (cc_tally: 4 B per tuple the giant
+ * filter keeps, about 5% of a Graph500 list; counters per vertex, 4 n
+ * bytes, only when the lists pass n / 2 entries) and one or two piece
  * buffers instead. cc_compute_merge's caller holds the slab (16 B/tuple).
  * The distributed path (cc_dist.c) holds O(n/P + m/P + components).
  *
@@ -37,16 +39,16 @@
  * pieces cut at whole chunks of the file (one chunk by default). On the
  * tree path it is streamed: each piece is read into a buffer that is
  * reused, linked into the forest, hashed into the duplicate count
- * (cc_dup_add) and tallied - the non-self-loop tuples per first endpoint,
- * 32-bit counters when the slab holds under 2^32 tuples (no counter can
- * overflow), 64-bit ones otherwise - and dropped. Once the labels exist
- * the edges per component are comp_edges[label[v]] += tally[v] (O(n)),
- * the same sums as counting each tuple at label[u]. At one thread per
+ * (cc_dup_add) and dropped; the link tallies the edges per set as it
+ * goes (cc_tally: the giant filter's dropped edges in bulk, the few kept
+ * at their first endpoint), so once the labels exist cc_tally_fold gives
+ * the edges per component, the same sums as counting each tuple at
+ * label[u], with no pass over the tuples of its own. At one thread per
  * rank (or --overlap off) the pieces are read and taken in turn, one
  * buffer; with two or more threads a team of two pipelines them over two
  * buffers: the master thread (the only one that calls HDF5 and MPI: MPI is
- * FUNNELED, HDF5 not thread-safe) reads piece k and tallies it while the
- * other links and hashes piece k - 1 (the link with nested threads). The
+ * FUNNELED, HDF5 not thread-safe) reads piece k while the other links
+ * and hashes piece k - 1 (the link with nested threads). The
  * allocator keeps what is freed per piece (components_cmd.c), so the loop
  * touches no fresh memory after its first pieces. Either way only the merge,
  * labels, the tally's fold and the duplicate count's finish are left after
@@ -455,61 +457,21 @@ static int read_slab_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t c
 }
 
 /* What the tree path keeps of the slab as it streams by: the forest, the
- * duplicate count's regions, and the non-self-loop tuples per first
- * endpoint: 32-bit counters when the slab holds at most 2^32 - 1 tuples
- * (then no counter can overflow), 64-bit ones otherwise (c64); the
- * component edge counts are comp_edges[label[v]] += counter[v] once the
- * labels exist (fold_tally). Only the compute thread touches it. */
+ * duplicate count's regions and the edge tally (attached to the forest,
+ * which counts the edges per set as it links them). Only the compute
+ * thread touches them. */
 typedef struct stream {
     cc_forest *f;
     cc_dup *d;
-    uint32_t *c32;
-    uint64_t *c64;
-    int64_t loops, nonloop;
+    cc_tally *t;
     int nc;     /* link threads */
     int rc;     /* the link's status; after a failure nothing more is taken */
-    int tally_by_reader;  /* overlapped: the reader tallies each piece it read */
-    double t_link, t_hash, t_tally;
+    double t_link, t_hash;
 } stream;
 
-/* Count the piece's non-self-loop tuples at their first endpoint, and in
- * all (ids already checked by the read: io_edges_read_slab refuses a piece
- * with an id outside [0, n)). Branch-free: one add to the counter per
- * tuple, of 0 for a self-loop. */
-static void tally(stream *s, const int64_t *pe, int64_t len)
-{
-    const int64_t *p = pe, *end = pe + 2 * len;
-    int64_t nonloop = 0;
-    if (s->c32) {
-        uint32_t *c = s->c32;
-        for (; p < end; p += 2) {
-            const int d = p[0] != p[1];
-            c[p[0]] += (uint32_t)d;
-            nonloop += d;
-        }
-    } else {
-        uint64_t *c = s->c64;
-        for (; p < end; p += 2) {
-            const int d = p[0] != p[1];
-            c[p[0]] += (uint64_t)d;
-            nonloop += d;
-        }
-    }
-    s->nonloop += nonloop;
-    s->loops += len - nonloop;
-}
-
-/* tally with its time. */
-static void tally_timed(stream *s, const int64_t *pe, int64_t len)
-{
-    const double t0 = g5_now();
-    tally(s, pe, len);
-    s->t_tally += g5_now() - t0;
-}
-
-/* Link a piece (rows lo .. lo + len of the file) into the forest, hash it
- * into the duplicate count and (unless the reader does) tally it; then the
- * piece may be dropped. */
+/* Link a piece (rows lo .. lo + len of the file) into the forest (which
+ * tallies it) and hash it into the duplicate count; then the piece may be
+ * dropped. */
 static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo)
 {
     double t0 = g5_now(), t1;
@@ -522,19 +484,6 @@ static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo)
         return;
     cc_dup_add(s->d, pe, len);
     s->t_hash += g5_now() - t1;
-    if (!s->tally_by_reader)
-        tally_timed(s, pe, len);
-}
-
-/* comp_edges[label[v]] += the non-loop tuples counted at v (a vertex with
- * one is in a component, label >= 0). O(n). */
-static void fold_tally(const stream *s, const int32_t *label, int64_t n, int64_t *comp_edges)
-{
-    for (int64_t v = 0; v < n; v++) {
-        const uint64_t x = s->c32 ? s->c32[v] : s->c64[v];
-        if (x)
-            comp_edges[label[v]] += (int64_t)x;
-    }
 }
 
 /* One thread per rank (or --overlap off): read piece k into the one
@@ -563,11 +512,8 @@ static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
 }
 
 /* The pipeline. A team of two: thread 0 (the master, the only one that
- * calls HDF5 and MPI) reads piece k into buffer k % 2 and tallies it
- * (once HDF5's copies are no longer fresh memory the read is the lighter
- * side: the tally moves 10-15% of the compute to it; only the reader
- * touches the tally) while thread 1 links and hashes piece k - 1 from the
- * other buffer (the link with s->nc threads of its own, nested); a barrier
+ * calls HDF5 and MPI) reads piece k into buffer k % 2 while thread 1
+ * links and hashes piece k - 1 from the other buffer (the link with s->nc threads of its own, nested); a barrier
  * ends each step, so a buffer is only refilled once its piece was taken. nread (atomic) counts the pieces read without
  * error, so a piece whose read failed is never taken; the read agrees its
  * status over ranks, so every rank stops reading at the same piece and all
@@ -584,7 +530,6 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
     if (rc_read != G5_OK)
         return rc_read;
     r->npieces = maxp;
-    s->tally_by_reader = 1;
     if (s->nc > 1 && levels < 2)
         omp_set_max_active_levels(2);
 #pragma omp parallel num_threads(2)
@@ -599,10 +544,8 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
                 const double t0 = g5_now();
                 rc_read = read_piece(e, first, count, piece, k, buf[k & 1], &lo, &len);
                 t_io += g5_now() - t0;
-                if (rc_read == G5_OK) {
+                if (rc_read == G5_OK)
                     __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
-                    tally_timed(s, buf[k & 1], len);
-                }
             }
             if (t == worker && k >= 1 && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
                 int64_t lo, len;
@@ -709,8 +652,8 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     }
 
     /* the tree path streams: one piece buffer (two when overlapped), the
-     * forest, the labels, the per-vertex counters and the duplicate
-     * count's regions; no slab */
+     * forest and its edge tally, the labels and the duplicate count's
+     * regions; no slab */
     const int64_t rows = count < piece ? count : piece;
     const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
     rc = tree_begin(n, &s.f, r);
@@ -719,12 +662,9 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
          * them in turn on its one thread; the finish counts them on nt */
         rc = cc_dup_create(comm, n, count, nt, &s.d);
     if (rc == G5_OK) {
-        if (count <= (int64_t)UINT32_MAX)
-            s.c32 = g5_calloc((size_t)n, sizeof *s.c32, "components: edges per vertex");
-        else
-            s.c64 = g5_calloc((size_t)n, sizeof *s.c64, "components: edges per vertex");
-        if (!s.c32 && !s.c64)
-            rc = G5_ERR_NOMEM;
+        rc = cc_tally_create(n, &s.t);
+        if (rc == G5_OK)
+            cc_forest_set_tally(s.f, s.t);
     }
     for (int i = 0; i < nbuf && rc == G5_OK; i++) {
         buf[i] = g5_malloc((size_t)(rows > 0 ? rows : 1) * 16, "components: piece buffer");
@@ -743,7 +683,6 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     r->t_read = g5_now() - t;
     r->t_link_under = s.t_link;
     r->t_hash_under = s.t_hash;
-    r->t_count_under = s.t_tally;
     free(buf[0]);
     free(buf[1]);
     buf[0] = buf[1] = NULL;
@@ -751,16 +690,11 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
         rc = tree_label_count(comm, &s.f, NULL, 0, nthreads, r, NULL, NULL);
     if (rc == G5_OK) {
         t = g5_now();
-        fold_tally(&s, r->label, n, r->comp_edges);
+        cc_tally_fold(s.t, r->label, nt, r->comp_edges, &counts[0], &counts[1]);
         rc = sum_comp_edges(comm, r);
         r->t_count = g5_now() - t;
     }
-    free(s.c32);
-    free(s.c64);
-    s.c32 = NULL;
-    s.c64 = NULL;
-    counts[0] = s.loops;
-    counts[1] = s.nonloop;
+    cc_tally_free(&s.t);
     if (rc == G5_OK)
         rc = reduce_counts(comm, r, counts);
     if (rc == G5_OK) {
@@ -773,8 +707,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
 out:
     free(buf[0]);
     free(buf[1]);
-    free(s.c32);
-    free(s.c64);
+    cc_tally_free(&s.t);
     free(slab);
     cc_dup_free(&s.d);
     cc_forest_free(&s.f);

@@ -76,6 +76,7 @@ struct cc_forest {
     int empty;      /* no edge linked yet                                */
     uint64_t *giant;/* bit v: v in the set rooted at groot (a subset of  */
     int32_t groot;  /* it, see link_mark); NULL / -1 until first needed  */
+    cc_tally *tally;/* counts the edges linked per set, or NULL           */
 };
 
 /* Edges per block of the parallel scan, and per chunk of a block (the unit
@@ -162,6 +163,247 @@ const int32_t *cc_forest_roots(const cc_forest *f) { return f->root; }
 int64_t cc_forest_find(const cc_forest *f, int64_t v) { return f->root[v]; }
 int64_t cc_forest_next(const cc_forest *f, int64_t v) { return f->next[v]; }
 int64_t cc_forest_set_size(const cc_forest *f, int64_t r) { return f->size[r]; }
+
+/* ---- the edge tally -----------------------------------------------------
+ * Counts every tuple given to cc_forest_link_edges at a vertex of its set,
+ * so that comp_edges[label[x]] += count at x gives the edges per component
+ * once labels exist, without a pass over the tuples or a counter per
+ * vertex: a self-loop in its thread's loop count; a tuple the giant filter
+ * drops (both ends in the marked set) in one count per call and block at
+ * the marked set's root (bulk); the others (the parallel path's sample,
+ * the few the filter keeps: about 5% of a Graph500 list) at their first
+ * endpoint, appended to the list of the thread that read them. The lists
+ * are folded into a counter per vertex (32-bit, 64-bit once a count could
+ * pass 2^32 - 1) only when together they outgrow n / 2 entries (an
+ * unshuffled list, whose filter keeps much), so the tally stays within
+ * O(n) whatever the input. */
+typedef struct tally_list {
+    int32_t *v;
+    int64_t len, cap, loops;
+    char pad[32];  /* one cache line per thread */
+} tally_list;
+
+struct cc_tally {
+    int64_t n;
+    int nlist;
+    tally_list *list;
+    int32_t *bulk_v;
+    int64_t *bulk_w, nbulk, capbulk;
+    uint32_t *d32;      /* the folded lists, per vertex (NULL until needed) */
+    uint64_t *d64;
+    int64_t dtotal;     /* entries folded into d32 / d64 */
+    int failed;         /* out of memory: the call that met it fails */
+};
+
+int cc_tally_create(int64_t n, cc_tally **out)
+{
+    cc_tally *t = g5_calloc(1, sizeof *t, "edge tally");
+    *out = NULL;
+    if (!t)
+        return G5_ERR_NOMEM;
+    t->n = n;
+    *out = t;
+    return G5_OK;
+}
+
+void cc_tally_free(cc_tally **tp)
+{
+    cc_tally *t = tp ? *tp : NULL;
+    if (!t)
+        return;
+    for (int i = 0; i < t->nlist; i++)
+        free(t->list[i].v);
+    free(t->list);
+    free(t->bulk_v);
+    free(t->bulk_w);
+    free(t->d32);
+    free(t->d64);
+    free(t);
+    *tp = NULL;
+}
+
+void cc_forest_set_tally(cc_forest *f, cc_tally *t) { f->tally = t; }
+
+int cc_tally_counters(const cc_tally *t) { return t->d64 ? 64 : t->d32 ? 32 : 0; }
+
+/* Lists for nt threads; 0 when out of memory. Not in a parallel region. */
+static int tally_lists(cc_tally *t, int nt)
+{
+    if (t->nlist >= nt)
+        return 1;
+    tally_list *l = realloc(t->list, (size_t)nt * sizeof *l);
+    if (!l)
+        return 0;
+    memset(l + t->nlist, 0, (size_t)(nt - t->nlist) * sizeof *l);
+    t->list = l;
+    t->nlist = nt;
+    return 1;
+}
+
+/* Room for k more entries in l (its own thread only); NULL when out of
+ * memory (the tally is then marked failed): the entries are not kept. */
+static int32_t *tally_room(cc_tally *t, tally_list *l, int64_t k)
+{
+    if (l->len + k > l->cap) {
+        const int64_t cap = l->len + k > 2 * l->cap ? l->len + k : 2 * l->cap;
+        int32_t *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            __atomic_store_n(&t->failed, 1, __ATOMIC_RELAXED);
+            return NULL;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    return l->v;
+}
+
+/* Count edges [lo, hi) at their first endpoint (self-loops apart) in
+ * thread list l; an edge with an id outside [0, n) is left out (the call
+ * fails on it). */
+static void tally_edges(cc_tally *t, tally_list *l, const int64_t *e, int64_t lo, int64_t hi)
+{
+    int32_t *v = tally_room(t, l, hi - lo);
+    int64_t len = l->len, loops = 0;
+    const uint64_t n = (uint64_t)t->n;
+    if (!v)
+        return;
+    for (int64_t j = lo; j < hi; j++) {
+        const uint64_t a = (uint64_t)e[2 * j], b = (uint64_t)e[2 * j + 1];
+        const int ok = (a < n) & (b < n);
+        v[len] = (int32_t)a;
+        len += ok & (a != b);
+        loops += ok & (a == b);
+    }
+    l->len = len;
+    l->loops += loops;
+}
+
+/* tally_edges for the int32 pairs p[0 .. k) the giant filter kept. */
+static void tally_pairs(cc_tally *t, tally_list *l, const int32_t *p, int64_t k)
+{
+    int32_t *v = tally_room(t, l, k);
+    int64_t len = l->len, loops = 0;
+    if (!v)
+        return;
+    for (int64_t j = 0; j < k; j++) {
+        const int32_t a = p[2 * j], b = p[2 * j + 1];
+        v[len] = a;
+        len += a != b;
+        loops += a == b;
+    }
+    l->len = len;
+    l->loops += loops;
+}
+
+/* k tuples dropped by the giant filter: count them at x, a vertex of the
+ * marked set (the entry before is added to when it is the same vertex).
+ * Not in a parallel region. */
+static void tally_bulk(cc_tally *t, int32_t x, int64_t k)
+{
+    if (k <= 0 || x < 0)
+        return;  /* x < 0: no marked set, so nothing was dropped */
+    if (t->nbulk > 0 && t->bulk_v[t->nbulk - 1] == x) {
+        t->bulk_w[t->nbulk - 1] += k;
+        return;
+    }
+    if (t->nbulk == t->capbulk) {
+        const int64_t cap = t->capbulk ? 2 * t->capbulk : 64;
+        int32_t *v = realloc(t->bulk_v, (size_t)cap * sizeof *v);
+        if (v)
+            t->bulk_v = v;
+        int64_t *w = realloc(t->bulk_w, (size_t)cap * sizeof *w);
+        if (w)
+            t->bulk_w = w;
+        if (!v || !w) {
+            t->failed = 1;
+            return;
+        }
+        t->capbulk = cap;
+    }
+    t->bulk_v[t->nbulk] = x;
+    t->bulk_w[t->nbulk++] = k;
+}
+
+/* Once the lists hold more than n / 2 entries, fold them into the
+ * counter per vertex and free them. Not in a parallel region. */
+static void tally_squeeze(cc_tally *t)
+{
+    int64_t total = 0;
+    for (int i = 0; i < t->nlist; i++)
+        total += t->list[i].len;
+    if (total <= t->n / 2 || total < ((int64_t)1 << 16))
+        return;
+    if (!t->d64 && t->dtotal + total > (int64_t)UINT32_MAX) {
+        /* a count might pass 2^32 - 1: 64-bit counters from here */
+        t->d64 = calloc((size_t)t->n, sizeof *t->d64);
+        if (!t->d64) {
+            t->failed = 1;
+            return;
+        }
+        if (t->d32)
+            for (int64_t x = 0; x < t->n; x++)
+                t->d64[x] = t->d32[x];
+        free(t->d32);
+        t->d32 = NULL;
+    } else if (!t->d64 && !t->d32) {
+        t->d32 = calloc((size_t)t->n, sizeof *t->d32);
+        if (!t->d32) {
+            t->failed = 1;
+            return;
+        }
+    }
+    for (int i = 0; i < t->nlist; i++) {
+        tally_list *l = &t->list[i];
+        for (int64_t j = 0; j < l->len; j++) {
+            if (t->d64)
+                t->d64[l->v[j]]++;
+            else
+                t->d32[l->v[j]]++;
+        }
+        t->dtotal += l->len;
+        free(l->v);
+        l->v = NULL;
+        l->len = l->cap = 0;
+    }
+}
+
+void cc_tally_fold(const cc_tally *t, const int32_t *label, int nthreads, int64_t *comp_edges,
+                   int64_t *self_loops, int64_t *nonloop)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    int64_t loops = 0, counted = t->dtotal;
+    for (int i = 0; i < t->nlist; i++) {
+        const tally_list *l = &t->list[i];
+        int64_t giant = 0;
+        loops += l->loops;
+        counted += l->len;
+        /* nearly every entry is in the giant (label 0): counted in a
+         * register, the others with atomics */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : giant)
+        for (int64_t j = 0; j < l->len; j++) {
+            const int32_t c = label[l->v[j]];
+            if (c == 0)
+                giant++;
+            else
+#pragma omp atomic
+                comp_edges[c]++;
+        }
+        if (giant)
+            comp_edges[0] += giant;
+    }
+    for (int64_t b = 0; b < t->nbulk; b++) {
+        comp_edges[label[t->bulk_v[b]]] += t->bulk_w[b];
+        counted += t->bulk_w[b];
+    }
+    if (t->d32 || t->d64)
+        for (int64_t x = 0; x < t->n; x++) {
+            const uint64_t c = t->d32 ? t->d32[x] : t->d64[x];
+            if (c)
+                comp_edges[label[x]] += (int64_t)c;
+        }
+    *self_loops += loops;
+    *nonloop += counted;
+}
 
 /* Relaxed atomic loads and stores: while one thread links a block's
  * pending edges, the other threads scan the next block and read root and
@@ -433,7 +675,9 @@ static void build_sets(cc_forest *f, int32_t G, int64_t vc, int64_t nvc, int64_t
  * fails for a few percent of the edges, at random: as a branch it cost a
  * misprediction each): every edge is written at out[k] and k advances only
  * when it is kept; the bound test stays a branch, never taken on good
- * input. The bitmap may be written meanwhile (relaxed loads; a stale word
+ * input. Self-loops are kept (then skipped by the links), so that every
+ * edge dropped here is a non-loop edge of the marked set, which the edge
+ * tally counts in bulk. The bitmap may be written meanwhile (relaxed loads; a stale word
  * only keeps an edge for nothing). Its speed is that of the two bitmap
  * loads per edge (misses of L1, hits of L2): a 64-bit store per pair, an
  * AVX2 version (two gathers per four edges) and dropping the store all
@@ -454,7 +698,7 @@ __attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t 
         const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
         out[2 * k] = (int32_t)u;
         out[2 * k + 1] = (int32_t)v;
-        k += (int64_t)(~both & 1);
+        k += (int64_t)(~both & 1) | (u == v);
     }
     return k;
 }
@@ -465,7 +709,8 @@ __attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t 
  * marked vertex gets its bit (an atomic or: the other threads read and set
  * bits meanwhile; a bit only ever means "in the giant's set", which stays
  * true). *bad: the smallest index of an edge with a vertex outside
- * [0, n), if below. */
+ * [0, n), if below. t (may be NULL): the kept edges are tallied in l; the
+ * number dropped is returned (the caller tallies them in bulk). */
 /* Candidates ahead of the union at which the parent entries of both ends
  * are prefetched (for writing: the union may hook or halve there). The
  * candidates' ends are random vertices, so each find starts with a miss
@@ -475,10 +720,12 @@ __attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t 
  * root entries of its candidates (scan_chunk, link_pending). */
 #define CC_AHEAD 16
 
-static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
-                       uint64_t *giant, int32_t *restrict buf, int64_t *bad)
+static int64_t scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
+                          uint64_t *giant, int32_t *restrict buf, int64_t *bad, cc_tally *t, tally_list *l)
 {
     const int64_t k = filter_giant(e, lo, hi, n, giant, buf, bad);
+    if (t)
+        tally_pairs(t, l, buf, k);
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = buf[2 * j], v = buf[2 * j + 1];
         if (j + CC_AHEAD < k) {
@@ -494,6 +741,7 @@ static void scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int
             __atomic_fetch_or(&giant[x >> 6], UINT64_C(1) << (x & 63), __ATOMIC_RELAXED);
         }
     }
+    return hi - lo - k;
 }
 
 /* Edges linked unfiltered first by the parallel path: N / 4 left the
@@ -536,19 +784,22 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
     int64_t bad = count, taken = 0;
     int32_t g = -1, G = -1;
     const int empty = f->empty;
+    cc_tally *t = f->tally;
+    int64_t dropped = 0;
     /* per thread: its scan buffer; per vertex chunk: the head, last member
      * and length of its part of the giant's son list, and the head of the
      * chain of its other sets' members (build_sets) */
     int32_t *buf = g5_malloc((size_t)nt * 2 * CC_UNION_CHUNK * sizeof *buf, "scan buffers");
     int64_t *chain = g5_malloc((size_t)nvc * 4 * sizeof *chain, "son list chains");
-    if (!buf || !chain) {
+    if (!buf || !chain || (t && !tally_lists(t, nt))) {
         free(buf);
         free(chain);
         return -1;
     }
-#pragma omp parallel num_threads(nt) reduction(min : bad)
+#pragma omp parallel num_threads(nt) reduction(min : bad) reduction(+ : dropped)
     {
         int32_t *tbuf = buf + 2 * CC_UNION_CHUNK * omp_get_thread_num();
+        tally_list *tl = t ? &t->list[omp_get_thread_num()] : NULL;
         /* The parent forest lives in root: sets already held become trees
          * of depth one (a root may be any member: hooking a root only under
          * a smaller root keeps the forest acyclic whatever the trees are),
@@ -584,6 +835,12 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
             if (u != v)
                 uf_union(parent, (int32_t)u, (int32_t)v);
         }
+        /* The sample's edges are tallied one by one (an even share per
+         * thread; no id is outside [0, n) unless the call fails). */
+        if (t) {
+            const int th = omp_get_thread_num(), tn = omp_get_num_threads();
+            tally_edges(t, tl, edges, sample * th / tn, sample * (th + 1) / tn);
+        }
         /* (the loop's barrier orders the unions before the election) */
 #pragma omp single
         g = elect_giant(parent, n);
@@ -613,7 +870,7 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
                 if (lo >= count)
                     break;
                 const int64_t hi = lo + CC_UNION_CHUNK < count ? lo + CC_UNION_CHUNK : count;
-                scan_union(edges, lo, hi, (uint64_t)n, parent, giant, tbuf, &bad);
+                dropped += scan_union(edges, lo, hi, (uint64_t)n, parent, giant, tbuf, &bad, t, tl);
             }
 #pragma omp barrier
         }
@@ -639,6 +896,8 @@ static int64_t link_parallel(cc_forest *f, const int64_t *edges, int64_t count, 
     }
     free(chain);
     f->groot = G;
+    if (t)
+        tally_bulk(t, g, dropped);  /* dropped: both ends in g's set */
     return bad;
 }
 
@@ -689,15 +948,21 @@ static int32_t mark_giant(const cc_forest *f, uint64_t *giant, int nt)
  * can only keep an edge that is no longer needed (a root value r always
  * means "in r's component", sets only merge, and a set bit stays true), never drop
  * one whose ends are apart. Returns the number kept; *bad: the smallest
- * index of an edge with a vertex outside [0, n), if below. */
+ * index of an edge with a vertex outside [0, n), if below; *dropped: plus
+ * the edges the giant filter dropped; t (may be NULL): the others are
+ * tallied in l (before the root test, which drops edges of any set). */
 static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const int32_t *root,
-                          const uint64_t *giant, int32_t *restrict out, int64_t *bad)
+                          const uint64_t *giant, int32_t *restrict out, int64_t *bad, cc_tally *t,
+                          tally_list *l, int64_t *dropped)
 {
     int64_t kk = 0;
     /* Two branch-free passes (the giant test fails for a few percent of
      * the edges, at random: as a branch it cost a misprediction each).
      * First the giant filter (filter_giant, the parallel path's too). */
     const int64_t k = filter_giant(e, lo, hi, n, giant, out, bad);
+    if (t)
+        tally_pairs(t, l, out, k);
+    *dropped += hi - lo - k;
     /* Then the candidates, in place: keep unseen ends and different
      * roots; self-loops drop here only when already seen, link_mark skips
      * the rest. */
@@ -746,11 +1011,16 @@ static int link_scan(cc_forest *f, const int64_t *edges, int64_t count, int64_t 
     uint64_t *giant = f->giant;
     int cur = 0, carry = -1, rc = G5_OK;
     int64_t ckept[2][CC_BLOCK / CC_CHUNK];
+    cc_tally *t = f->tally;
 
     cap = count < CC_BLOCK ? count : CC_BLOCK;
     pend[0] = g5_malloc((size_t)cap * 4 * sizeof(int32_t), "pending edges");
     if (!pend[0])
         return G5_ERR_NOMEM;
+    if (t && !tally_lists(t, nt)) {
+        free(pend[0]);
+        return g5_error(G5_ERR_NOMEM, "out of memory for the edge tally");
+    }
     pend[1] = pend[0] + 2 * cap;
     if (groot < 0)
         groot = mark_giant(f, giant, nt);
@@ -761,12 +1031,13 @@ static int link_scan(cc_forest *f, const int64_t *edges, int64_t count, int64_t 
         len = b == 0 ? CC_FIRST_BLOCK : CC_BLOCK;
         len = count - b < len ? count - b : len;
         const int64_t *e = edges + 2 * b, nch = (len + CC_CHUNK - 1) / CC_CHUNK;
-        int64_t bad = len, taken = 0;
+        int64_t bad = len, taken = 0, dropped = 0;
         /* Thread 0 first links the previous block's pending edges (if it
          * left them), then joins the scan; the chunks go to whichever
          * thread is free. */
-#pragma omp parallel num_threads(nt) reduction(min : bad)
+#pragma omp parallel num_threads(nt) reduction(min : bad) reduction(+ : dropped)
         {
+            tally_list *tl = t ? &t->list[omp_get_thread_num()] : NULL;
             if (carry >= 0 && omp_get_thread_num() == 0)
                 link_pending(f, pend[carry], ckept[carry], carry_nch, giant, &groot);
             for (;;) {
@@ -774,9 +1045,15 @@ static int link_scan(cc_forest *f, const int64_t *edges, int64_t count, int64_t 
                 if (c >= nch)
                     break;
                 const int64_t lo = c * CC_CHUNK, hi = lo + CC_CHUNK < len ? lo + CC_CHUNK : len;
-                ckept[cur][c] = scan_chunk(e, lo, hi, n, f->root, giant, pend[cur] + 2 * lo, &bad);
+                ckept[cur][c] = scan_chunk(e, lo, hi, n, f->root, giant, pend[cur] + 2 * lo, &bad, t, tl,
+                                           &dropped);
             }
         }
+        /* the dropped edges are in the marked set's component, which
+         * groot (moved on by the links, if at all, to a set it joined)
+         * still names */
+        if (t)
+            tally_bulk(t, groot, dropped);
         carry = -1;
         kept = 0;
         for (int64_t c = 0; c < nch; c++)
@@ -811,7 +1088,7 @@ static int link_scan(cc_forest *f, const int64_t *edges, int64_t count, int64_t 
 int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
                          int64_t first_index, int nthreads)
 {
-    int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    int nt = nthreads > 0 ? nthreads : omp_get_max_threads(), rc;
 
     if (nt > 256)
         nt = 256;
@@ -826,11 +1103,18 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
     if (f->empty || count >= CC_PARALLEL_EDGES * f->n) {
         const int64_t bad = link_parallel(f, edges, count, nt);
         if (bad < 0)
-            return G5_ERR_NOMEM;
+            return g5_error(G5_ERR_NOMEM, "out of memory for the scan buffers or the edge tally");
         f->empty = 0;
-        return bad < count ? bad_edge(edges, bad, first_index, f->n) : G5_OK;
+        rc = bad < count ? bad_edge(edges, bad, first_index, f->n) : G5_OK;
+    } else {
+        rc = link_scan(f, edges, count, first_index, nt);
     }
-    return link_scan(f, edges, count, first_index, nt);
+    if (rc == G5_OK && f->tally) {
+        tally_squeeze(f->tally);
+        if (f->tally->failed)
+            rc = g5_error(G5_ERR_NOMEM, "out of memory for the edge tally");
+    }
+    return rc;
 }
 
 void cc_forest_merge_roots(cc_forest *f, const int32_t *other_root)

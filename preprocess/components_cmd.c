@@ -5,7 +5,8 @@
  * block, in pieces) and compute the connected components (cc_compute_file:
  * root/son forests, tree of merges or distributed union-find, canonical
  * labels; on the tree path the slab is streamed piece by piece through one
- * reused buffer (two when the read is overlapped) - linked, hashed for the duplicate count and tallied, under
+ * reused buffer (two when the read is overlapped) - linked (the edges
+ * per set tallied as they are) and hashed for the duplicate count, under
  * the read of the next piece with --overlap - and never held), write
  * components.h5 atomically with the edges file's identity and the
  * statistics, and print the statistics. Allocations below 32 MiB come from
@@ -106,17 +107,15 @@ static int run(const struct components_cfg *cfg, const char *in)
      * what is left after it: bench/bench-cc.sh parses both. */
     if (res->overlapped)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs on the reader); "
-                    "linked in %.3fs and hashed in %.3fs meanwhile, tallied in %.3fs by the reader (rank 0, "
-                    "CPU time of the reader %.2fs, of the compute thread %.2fs)",
+                    "linked and tallied in %.3fs and hashed in %.3fs meanwhile (rank 0, CPU time of the "
+                    "reader %.2fs, of the compute thread %.2fs)",
                     res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->t_link_under, res->t_hash_under, res->t_count_under,
-                    res->cpu_reader, res->cpu_under);
+                    res->t_read_io, res->t_link_under, res->t_hash_under, res->cpu_reader, res->cpu_under);
     else if (res->streamed)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
-                    "of the reader %.2fs); linked in %.3fs, hashed in %.3fs and tallied in %.3fs between "
-                    "the reads", res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->cpu_reader, res->t_link_under, res->t_hash_under,
-                    res->t_count_under);
+                    "of the reader %.2fs); linked and tallied in %.3fs and hashed in %.3fs between the "
+                    "reads", res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
+                    res->t_read_io, res->cpu_reader, res->t_link_under, res->t_hash_under);
     else
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
                     "of the reader %.2fs)", res->t_read, (double)em->nedges / res->t_read,
@@ -201,9 +200,10 @@ int components_cmd(int argc, char **argv)
                          "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
                          "or when a rank's largest slab holds at most N/4 tuples).\n"
                          "The slab is read in pieces; on the tree merge it is streamed (each piece\n"
-                         "linked, hashed for the duplicate count and tallied, then dropped: no slab\n"
-                         "is held); with --overlap on (auto: with 2 or more threads, or with one\n"
-                         "when the node has a CPU to spare for a reader thread) the master\n"
+                         "linked, its edges per set tallied as they are, and hashed for the\n"
+                         "duplicate count, then dropped: no slab is held); with --overlap on\n"
+                         "(auto: with 2 or more threads, or with one when the node has a CPU to\n"
+                         "spare for a reader thread) the master\n"
                          "thread reads the next piece while another takes the last one, so little\n"
                          "compute is left once the read ends. All give identical files.",
                          opts, nopts);

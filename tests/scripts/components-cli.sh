@@ -48,10 +48,10 @@ done
 perr=$(run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --merge distributed 2>&1 >/dev/null)
 plog=$(OMP_NUM_THREADS=2 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 2 --piece 1000 2>&1 >/dev/null)
 check "the progress log shows the pieces and what ran under the read" \
-    'grep -q "read in .* 17 pieces, HDF5 .* on the reader); linked in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
+    'grep -q "read in .* 17 pieces, HDF5 .* on the reader); linked and tallied in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
 slog=$(OMP_NUM_THREADS=1 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 1 --piece 1000 2>&1 >/dev/null)
 check "the progress log shows the pieces taken between the reads at one thread" \
-    'grep -q "read in .* 17 pieces, HDF5 .*); linked in .* tallied in .* between the reads" <<<"$slog"'
+    'grep -q "read in .* 17 pieces, HDF5 .*); linked and tallied in .* hashed in .* between the reads" <<<"$slog"'
 check "the progress log names the merge path taken" 'grep -q "distributed merge" <<<"$perr" && grep -q "hooking rounds" <<<"$perr"'
 
 out=$("$G500" stats "$T/c1x1.h5" 2>&1)

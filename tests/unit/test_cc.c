@@ -12,6 +12,7 @@
 
 #include "cc.h"
 #include "common.h"
+#include "gen.h"
 #include "../cc_tuples.h"
 
 static void check_ok(const cc_forest *f, const char *when)
@@ -637,6 +638,140 @@ Test(cc_property, unshuffled_lists_equal_bfs_in_one_call_and_in_pieces)
             cc_forest_free(&f);
         }
     free(e); free(want); free(wsizes); free(got);
+}
+
+/* ---- the edge tally ---------------------------------------------------- */
+
+/* Link e[m] with a tally attached, fed in pieces of `piece` edges (after
+ * `pre` single links, so that the first piece takes the scan path), label,
+ * fold, and compare the edges per component, the self-loops and the
+ * non-loop tuples with cc_count_edges over the whole list. Returns the
+ * width of the tally's counters per vertex (cc_tally_counters). */
+static int tally_equals_count(const int64_t *e, int64_t m, int64_t n, int64_t piece, int64_t pre, int threads,
+                              const char *ctx)
+{
+    cc_forest *f;
+    cc_tally *t;
+    int32_t *label = malloc((size_t)n * 4);
+    int64_t nc, *cv, loops = 0, nonloop = 0, wloops = 0, wnonloop = 0;
+    cr_assert_eq(cc_forest_create(n, &f), G5_OK);
+    cr_assert_eq(cc_tally_create(n, &t), G5_OK);
+    for (int64_t i = 0; i < pre; i++)
+        cc_forest_link(f, e[2 * i], e[2 * i + 1]);  /* not tallied: counted by hand below */
+    cc_forest_set_tally(f, t);
+    for (int64_t i = pre; i < m; i += piece)
+        cr_assert_eq(cc_forest_link_edges(f, e + 2 * i, m - i < piece ? m - i : piece, i, threads), G5_OK,
+                     "%s: %s", ctx, g5_error_msg());
+    check_ok(f, ctx);
+    cr_assert_eq(cc_forest_label(f, label, &nc, &cv), G5_OK);
+    int64_t *got = calloc((size_t)nc + 1, sizeof *got), *want = calloc((size_t)nc + 1, sizeof *want);
+    cc_count_edges(label, nc, e, pre, 1, got, &loops, &nonloop);
+    cc_tally_fold(t, label, threads, got, &loops, &nonloop);
+    cc_count_edges(label, nc, e, m, threads, want, &wloops, &wnonloop);
+    cr_assert_eq(loops, wloops, "%s: %lld self-loops tallied, %lld in the list", ctx, (long long)loops,
+                 (long long)wloops);
+    cr_assert_eq(nonloop, wnonloop, "%s: %lld other tuples tallied, %lld in the list", ctx, (long long)nonloop,
+                 (long long)wnonloop);
+    for (int64_t c = 0; c < nc; c++)
+        cr_assert_eq(got[c], want[c], "%s: component %lld: %lld edges tallied, %lld counted", ctx, (long long)c,
+                     (long long)got[c], (long long)want[c]);
+    const int width = cc_tally_counters(t);
+    free(got); free(want); free(cv); free(label);
+    cc_tally_free(&t);
+    cc_forest_free(&f);
+    return width;
+}
+
+/* The tally gives cc_count_edges' sums on a skewed graph with self-loops
+ * (on vertices of the giant, of small sets, and on vertices seen nowhere
+ * else) and duplicates: in one call (the parallel path: sample, filter,
+ * kept edges), in pieces (the scan path, the giant filter's drops tallied
+ * in bulk), with a first piece on a forest that already holds sets, at 1,
+ * 2 and 3 threads. */
+Test(cc_tally, edges_per_component_equal_a_count_of_the_list)
+{
+    rng_state = 21;
+    const int64_t n = 1 << 16, m = 12 * n;
+    int64_t *e = malloc(2 * m * sizeof *e);
+    skewed_graph(n, m, e);
+    for (int64_t i = 0; i < m; i += 97) {  /* self-loops: giant side, pairs side, unseen side */
+        const int64_t v = (int64_t)(rnd() % (uint64_t)n);
+        e[2 * i] = e[2 * i + 1] = v;
+    }
+    for (int64_t i = 0; i < 200; i++)  /* duplicates of earlier edges */
+        memcpy(e + 2 * (m - 1 - i), e + 2 * (i * 31), 16);
+    const int64_t piece[] = {m, 5000, 70001, n - 1};
+    char ctx[96];
+    for (size_t k = 0; k < sizeof piece / sizeof *piece; k++)
+        for (int threads = 1; threads <= 3; threads++)
+            for (int64_t pre = 0; pre <= 10; pre += 10) {
+                snprintf(ctx, sizeof ctx, "pieces of %lld, %d threads, %lld linked first", (long long)piece[k],
+                         threads, (long long)pre);
+                tally_equals_count(e, m, n, piece[k], pre, threads, ctx);
+            }
+    free(e);
+}
+
+/* On the generator's own list (SCALE 15, shuffled, self-loops and
+ * duplicates as they come) the filter drops nearly every edge after the
+ * sample: the tally stays in lists (no counter per vertex) and exact, in
+ * one call and in pieces as the stage reads them. */
+Test(cc_tally, a_graph500_list_keeps_its_tally_in_lists)
+{
+    const int scale = 15;
+    const int64_t n = (int64_t)1 << scale, m = 16 * n;
+    int64_t *e = malloc(2 * m * sizeof *e);
+    gen_params gp;
+    gen g;
+    gen_params_default(&gp, scale);
+    gen_init(&g, &gp);
+    gen_slab(&g, 0, m, e, NULL, NULL);
+    const int64_t piece[] = {m, 1 << 13, (1 << 13) - 1};
+    char ctx[64];
+    for (size_t k = 0; k < sizeof piece / sizeof *piece; k++)
+        for (int threads = 1; threads <= 2; threads++) {
+            snprintf(ctx, sizeof ctx, "SCALE 15 in pieces of %lld, %d threads", (long long)piece[k], threads);
+            cr_assert_eq(tally_equals_count(e, m, n, piece[k], 0, threads, ctx), 0, "%s: tallied in lists", ctx);
+        }
+    free(e);
+}
+
+/* A list the giant filter cannot thin (a perfect matching, each pair
+ * repeated: no set grows beyond two vertices, so nearly every edge is
+ * kept) grows the tally's lists past n / 2 entries: they are folded into
+ * 32-bit counters per vertex, still giving exact sums; the unshuffled
+ * chains (the giant elected again between blocks) likewise. */
+Test(cc_tally, lists_past_half_n_fold_into_counters_and_stay_exact)
+{
+    rng_state = 8;
+    const int64_t n = 1 << 17, m = 3 * (n / 2);
+    int64_t *e = malloc(2 * (m > 2 * n ? m : 2 * n) * sizeof *e);
+    for (int64_t i = 0; i < m; i++) {
+        const int64_t pair = (int64_t)(rnd() % (uint64_t)(n / 2));
+        e[2 * i] = 2 * pair + (int64_t)(i & 1);
+        e[2 * i + 1] = 2 * pair + 1 - (int64_t)(i & 1);
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        cr_assert_eq(tally_equals_count(e, m, n, 30000, 0, threads, "matching in pieces"), 32,
+                     "the lists were folded into 32-bit counters");
+        cr_assert_eq(tally_equals_count(e, m, n, m, 0, threads, "matching in one call"), 32,
+                     "the lists were folded into 32-bit counters");
+    }
+    /* chains of 1024 vertices in vertex order, then edges joining them */
+    int64_t k = 0;
+    for (int64_t v = 0; v + 1 < n; v++)
+        if ((v + 1) % 1024 != 0) {
+            e[2 * k] = v;
+            e[2 * k + 1] = v + 1;
+            k++;
+        }
+    for (; k < 2 * n; k++) {
+        e[2 * k] = (int64_t)(rnd() % (uint64_t)n);
+        e[2 * k + 1] = (int64_t)(rnd() % (uint64_t)n);
+    }
+    for (int threads = 1; threads <= 2; threads++)
+        tally_equals_count(e, k, n, 50000, 1, threads, "unshuffled chains in pieces");
+    free(e);
 }
 
 /* A vertex out of range in a later piece, on either path (a small piece:

@@ -162,8 +162,8 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
 /* The duplicate count in pieces, e.g. while the slab is read: create with
  * the slab's tuple count, add each piece as it arrives (in any order),
  * finish with the whole slab. Each add hashes its piece's tuples into
- * regions sized for evenly spread hashes (8 bytes per tuple plus under
- * 2%), so the finish only counts (one rank) or exchanges and counts
+ * regions sized for evenly spread hashes (4 to 7 bytes per tuple by
+ * SCALE, plus under 2%), so the finish only counts (one rank) or exchanges and counts
  * (several): the edge list is not read again. When a region overflows or
  * the pieces do not add up to the announced count or to the slab, the
  * finish places this rank's whole slab again by an exact two-pass scatter
@@ -191,6 +191,15 @@ void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
  * called inside a parallel region runs on the calling thread and fills
  * the rows in turn. */
 void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len);
+/* cc_dup_create_pair: as cc_dup_create, but with two rows that share
+ * each class's space (row 0 fills it from below, row 1 from above), so
+ * the two rows may take any split of the tuples, not only even shares:
+ * e.g. a reader thread adding part of each piece it read into row 0
+ * (cc_dup_add_row) while a compute thread adds the rest into row 1, the
+ * split set per piece to balance the two. nthreads: the finish's threads.
+ * Only when the two rows of a class together outgrow its space (pairs not
+ * spread) does the finish take the exact path. */
+int cc_dup_create_pair(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out);
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct);
 void cc_dup_free(cc_dup **d);
 

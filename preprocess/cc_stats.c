@@ -212,6 +212,20 @@ static inline __attribute__((always_inline)) void rec_store(unsigned char *p, ui
         memcpy(p, &v, 8);
 }
 
+/* rec_store for a row filled downward: the record's rec bytes at p hold
+ * the low rec bytes of v; the 8-byte store (rec > 4) ends at p + rec, its
+ * first 8 - rec bytes landing in the record below (not yet written, or
+ * a pair's first record). */
+static inline __attribute__((always_inline)) void rec_store_down(unsigned char *p, uint64_t v, int rec)
+{
+    if (rec == 4) {
+        memcpy(p, &v, 4);
+    } else {
+        const uint64_t w = rec == 8 ? v : v << (8 * (8 - rec));
+        memcpy(p + rec - 8, &w, 8);
+    }
+}
+
 static inline __attribute__((always_inline)) uint64_t rec_load(const unsigned char *p, uint64_t wmask)
 {
     uint64_t v;
@@ -300,10 +314,26 @@ static void tally_add(edge_tally *tl, int64_t loops, int64_t giant, int64_t othe
  * records from record (c * nt + t) * stride. When a region overflows (a
  * list whose pairs are not spread, e.g. one pair repeated) the slab is
  * placed again by the exact two-pass counting scatter (exact_scatter)
- * into the same buffer. */
+ * into the same buffer.
+ *
+ * Paired rows (cc_dup_create_pair): rows 2i and 2i + 1 share their two
+ * regions of each class, row 2i filling it upward from its first record,
+ * row 2i + 1 downward from its last, so two writers (a reader thread and
+ * a compute thread) may take any split of the tuples between them; an
+ * upward row stops one record short of the pair's end, a downward one at
+ * its second record (the 8-byte stores of 5- to 7-byte records spill
+ * into the next record up, or, stored downward as the top bytes of a
+ * word, the next one down: a pair's first and last records absorb them).
+ * The writers do not see each other's fill: a class whose two rows
+ * together hold more than 2 stride - 1 records may have had records of
+ * one written over by the other, and counts as overflowed (pairs_full):
+ * the slab is then placed again by the exact scatter. A downward row t's
+ * fill[t][c] records end at the pair's end. */
 typedef struct dup_regions {
     dup_code k;
-    int nb, nt;
+    int nb, nt;           /* classes; rows */
+    int threads;          /* of the exact scatter and the bucket pass */
+    int paired;           /* rows in upward / downward pairs (nt even) */
     int64_t cap, stride;  /* records a region holds; from one region to the next */
     int64_t *fill;        /* [nt][nb] */
     unsigned char *buf;   /* nb * nt * stride records + 8 bytes */
@@ -323,12 +353,15 @@ static void regions_free(dup_regions *r)
     r->buf = NULL;
 }
 
-/* Regions for count tuples of one rank among p, nt rows. */
-static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt)
+/* Regions for count tuples of one rank among p, nt rows (paired: in
+ * pairs, nt even), the finish on threads threads. */
+static int regions_init(dup_regions *r, int p, uint64_t n, int64_t count, int nt, int threads, int paired)
 {
     memset(r, 0, sizeof *r);
     code_init(&r->k, n, p);
     r->nt = nt;
+    r->threads = threads;
+    r->paired = paired;
     r->nb = 1 << r->k.cbits;
     r->cap = region_cap(count, r->nb, nt);
     r->stride = r->cap + 1;
@@ -349,6 +382,29 @@ static inline unsigned char *rec_at(const dup_regions *r, int64_t i)
     return r->buf + (size_t)i * (size_t)r->k.rec;
 }
 
+/* First record of row t's segment of class c (fill records from there). */
+static inline int64_t seg_first(const dup_regions *r, int c, int t)
+{
+    const int64_t region = (int64_t)c * r->nt + t;
+    if (r->paired && (t & 1))
+        return (region + 1) * r->stride - r->fill[(size_t)t * (size_t)r->nb + (size_t)c];
+    return region * r->stride;
+}
+
+/* Paired rows: whether some class's pair holds more records than fit with
+ * a record between its two rows (then they may have overlapped). */
+static int pairs_full(const dup_regions *r)
+{
+    if (!r->paired)
+        return 0;
+    for (int t = 0; t + 1 < r->nt; t += 2)
+        for (int c = 0; c < r->nb; c++)
+            if (r->fill[(size_t)t * (size_t)r->nb + (size_t)c] + r->fill[(size_t)(t + 1) * (size_t)r->nb + (size_t)c]
+                > 2 * r->stride - 1)
+                return 1;
+    return 0;
+}
+
 /* Where a region is written: the next byte and the end. */
 typedef struct slot_span {
     unsigned char *next, *end;
@@ -357,7 +413,7 @@ typedef struct slot_span {
 /* place_row for records of rec bytes (a constant where inlined). */
 static inline __attribute__((always_inline)) int place_row_rec(dup_regions *r, int t, const int64_t *edges,
                                                                int64_t lo, int64_t hi, edge_tally *tl,
-                                                               const int rec)
+                                                               const int rec, const int down)
 {
     int64_t *restrict f = r->fill + (size_t)t * (size_t)r->nb;
     const dup_code k = r->k;
@@ -372,9 +428,20 @@ static inline __attribute__((always_inline)) int place_row_rec(dup_regions *r, i
         overflow = 1;  /* the finish takes the exact path; the tally goes on */
         goto tally;
     }
-    for (int c = 0; c < nb; c++) {
-        q[c].next = o + ((size_t)c * cstride + (size_t)f[c]) * rec;
-        q[c].end = o + ((size_t)c * cstride + (size_t)r->cap) * rec;
+    if (down) {
+        /* row t - 1's pair: from its last record down to its second */
+        o = rec_at(r, (int64_t)(t - 1) * r->stride);
+        for (int c = 0; c < nb; c++) {
+            q[c].next = o + ((size_t)c * cstride + 2 * (size_t)r->stride - (size_t)f[c]) * rec;
+            q[c].end = o + ((size_t)c * cstride + 1) * rec;
+        }
+    } else {
+        /* a paired row stops one record short of its pair's end */
+        const size_t top = r->paired ? 2 * (size_t)r->stride - 1 : (size_t)r->cap;
+        for (int c = 0; c < nb; c++) {
+            q[c].next = o + ((size_t)c * cstride + (size_t)f[c]) * rec;
+            q[c].end = o + ((size_t)c * cstride + top) * rec;
+        }
     }
     for (; i < hi; i++) {
         const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
@@ -391,11 +458,17 @@ static inline __attribute__((always_inline)) int place_row_rec(dup_regions *r, i
             i++;
             break;
         }
-        rec_store(qc->next, h, rec);
-        qc->next += rec;
+        if (down) {
+            qc->next -= rec;
+            rec_store_down(qc->next, h, rec);
+        } else {
+            rec_store(qc->next, h, rec);
+            qc->next += rec;
+        }
     }
     for (int c = 0; c < nb; c++)
-        f[c] = (q[c].next - (o + (size_t)c * cstride * rec)) / rec;
+        f[c] = down ? (o + ((size_t)c * cstride + 2 * (size_t)r->stride) * rec - q[c].next) / rec
+                    : (q[c].next - (o + (size_t)c * cstride * rec)) / rec;
     free(q);
 tally:
     if (tl) {
@@ -421,12 +494,20 @@ tally:
  * low bits, when W is not a multiple of 8) are masked off at the load. */
 static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
 {
+    if (r->paired && (t & 1))
+        switch (r->k.rec) {
+        case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4, 1);
+        case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5, 1);
+        case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6, 1);
+        case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7, 1);
+        default: return place_row_rec(r, t, edges, lo, hi, tl, 8, 1);
+        }
     switch (r->k.rec) {
-    case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4);
-    case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5);
-    case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6);
-    case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7);
-    default: return place_row_rec(r, t, edges, lo, hi, tl, 8);
+    case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4, 0);
+    case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5, 0);
+    case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6, 0);
+    case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7, 0);
+    default: return place_row_rec(r, t, edges, lo, hi, tl, 8, 0);
     }
 }
 
@@ -460,7 +541,7 @@ static int place_rows(dup_regions *r, const int64_t *edges, int64_t len, edge_ta
  * places what it counted. */
 static int exact_scatter(dup_regions *r, const int64_t *edges, int64_t len, int64_t *start)
 {
-    const int nb = r->nb, nt = r->nt, wbits = r->k.wbits, rec = r->k.rec;
+    const int nb = r->nb, nt = r->threads, wbits = r->k.wbits, rec = r->k.rec;
     const dup_code k = r->k;
     unsigned char *out = r->buf;
     int64_t *cnt = g5_malloc((size_t)nt * (size_t)nb * sizeof *cnt, "duplicate count: scatter counts");
@@ -735,7 +816,7 @@ static void own_segments(const dup_regions *r, int exact, const int64_t *start, 
             continue;
         }
         for (int t = 0; t < nt; t++) {
-            sg[t].v = rec_at(r, ((int64_t)c * nt + t) * r->stride);
+            sg[t].v = rec_at(r, seg_first(r, c, t));
             sg[t].len = r->fill[(size_t)t * (size_t)r->nb + (size_t)c];
         }
     }
@@ -829,7 +910,7 @@ static int owner_exchange(MPI_Comm comm, dup_regions *r, int exact, const int64_
         }
         j++;
     }
-    local = bucket_pass(seg, nseg, mine, k, r->nt);
+    local = bucket_pass(seg, nseg, mine, k, r->threads);
     if (local < 0)
         rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
     rc = g5_agree(comm, rc);
@@ -880,7 +961,7 @@ static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *e
         seg = malloc((size_t)nb * (size_t)(exact ? 1 : nt) * sizeof *seg);
         if (seg) {
             own_segments(r, exact, start, 0, seg, exact ? 1 : nt);
-            local = bucket_pass(seg, exact ? 1 : nt, nb, &r->k, nt);
+            local = bucket_pass(seg, exact ? 1 : nt, nb, &r->k, r->threads);
         }
         if (local < 0)
             rc = g5_error(G5_ERR_NOMEM, "duplicate count: cannot allocate its buffers");
@@ -900,7 +981,7 @@ static int dup_finish(MPI_Comm comm, dup_regions *r, int exact, const int64_t *e
             }
             for (int t = 0; t < nt; t++) {
                 const int64_t len = r->fill[(size_t)t * (size_t)nb + (size_t)c];
-                memmove(rec_at(r, off), rec_at(r, ((int64_t)c * nt + t) * r->stride), (size_t)len * rec);
+                memmove(rec_at(r, off), rec_at(r, seg_first(r, c, t)), (size_t)len * rec);
                 off += len;
                 clen[c] += len;
             }
@@ -922,7 +1003,8 @@ static int count_all(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t cou
     int p, rc, exact = 0;
     dup_regions r;
     MPI_Comm_size(comm, &p);
-    rc = regions_init(&r, p, (uint64_t)n, count, nthreads > 0 ? nthreads : omp_get_max_threads());
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    rc = regions_init(&r, p, (uint64_t)n, count, nt, nt, 0);
     if (rc == G5_OK)
         exact = place_rows(&r, edges, count, tl);
     else if (p == 1)
@@ -1010,7 +1092,7 @@ void cc_dup_free(cc_dup **d)
     *d = NULL;
 }
 
-int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out)
+static int dup_create(MPI_Comm comm, int64_t n, int64_t count, int rows, int threads, int paired, cc_dup **out)
 {
     cc_dup *d;
     int p;
@@ -1020,13 +1102,23 @@ int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup 
     if (!d)
         return G5_ERR_NOMEM;
     d->count = count > 0 ? count : 0;
-    if (regions_init(&d->r, p, (uint64_t)n, d->count, nthreads > 0 ? nthreads : omp_get_max_threads())
-        != G5_OK) {
+    if (regions_init(&d->r, p, (uint64_t)n, d->count, rows, threads, paired) != G5_OK) {
         free(d);
         return G5_ERR_NOMEM;
     }
     *out = d;
     return G5_OK;
+}
+
+int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    return dup_create(comm, n, count, nt, nt, 0, out);
+}
+
+int cc_dup_create_pair(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out)
+{
+    return dup_create(comm, n, count, 2, nthreads > 0 ? nthreads : omp_get_max_threads(), 1, out);
 }
 
 /* Counts len more tuples; 0 when they are to be placed (the total stays
@@ -1059,14 +1151,14 @@ void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len)
 
 int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count, int64_t *distinct)
 {
-    const int exact = __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || d->added != count;
+    const int exact = cc_dup_needs_slab(d, count);
     if (exact && count > d->count) {
         /* the regions were sized for fewer tuples: make them again */
         int rc;
-        const int p = d->r.k.p, nt = d->r.nt;
+        const int p = d->r.k.p, nt = d->r.nt, threads = d->r.threads, paired = d->r.paired;
         const uint64_t n = d->r.k.n;
         regions_free(&d->r);
-        rc = regions_init(&d->r, p, n, count, nt);
+        rc = regions_init(&d->r, p, n, count, nt, threads, paired);
         if (rc != G5_OK && p == 1)
             return rc;
         d->count = count;
@@ -1079,5 +1171,5 @@ int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count,
  * path of cc_dup_finish above); for callers that do not keep it. */
 int cc_dup_needs_slab(const cc_dup *d, int64_t count)
 {
-    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || d->added != count;
+    return __atomic_load_n(&d->overflow, __ATOMIC_RELAXED) || d->added != count || pairs_full(&d->r);
 }

@@ -10,7 +10,10 @@
  * the same lists, and with one rank's pieces short of its slab (that rank
  * then places its slab again by the exact scatter), and added from the threads of
  * a parallel region, each in its own row (cc_dup_add_row), with one
- * rank's create announcing half its slab. And lists with vertex ids near
+ * rank's create announcing half its slab; and in two rows sharing each
+ * class's space (cc_dup_create_pair), two threads adding a part of each
+ * piece that changes from piece to piece (all, none, a third, ...) into
+ * row 0 and the rest into row 1 at once. And lists with vertex ids near
  * n - 1 at each stored record width (n = 2^20: 4 bytes, 2^24 + 1: 5,
  * 2^28: 6, 2^32: 7), and at n = 2 and 3 (2 classes: owners without one),
  * on every rank count and on a communicator of 3 ranks (at 4: owners of
@@ -113,6 +116,27 @@ static int check_list(int64_t m, int repeated)
                      (long long)m, repeated, t, half, (long long)d4, (long long)want_d);
             cc_dup_free(&dp);
         }
+        /* paired rows, any split per piece, added from two threads */
+        {
+            cc_dup *dp = NULL;
+            int64_t d5 = -5;
+            const int64_t piece = 1000;
+            MT_CHECK(cc_dup_create_pair(MPI_COMM_WORLD, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
+#pragma omp parallel num_threads(2)
+            for (int64_t k = 0; k * piece < count; k++) {
+                const int64_t lo = k * piece, len = count - lo < piece ? count - lo : piece;
+                const int64_t a = k % 4 == 0 ? len : k % 4 == 1 ? 0 : len * (k % 7) / 7;
+                if (omp_get_thread_num() == 0)
+                    cc_dup_add_row(dp, 0, e + 2 * (first + lo), a);
+                if (omp_get_thread_num() == omp_get_num_threads() - 1)
+                    cc_dup_add_row(dp, 1, e + 2 * (first + lo + a), len - a);
+            }
+            MT_CHECK(repeated || !cc_dup_needs_slab(dp, count), "a spread list fits the paired rows");
+            MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d5) == G5_OK, "%s", g5_error_msg());
+            MT_CHECK(d5 == want_d, "m=%lld repeated=%d threads=%d: %lld distinct in paired rows, want %lld",
+                     (long long)m, repeated, t, (long long)d5, (long long)want_d);
+            cc_dup_free(&dp);
+        }
     }
     free(e); free(mn); free(want_ce); free(label);
     return ok;
@@ -166,6 +190,15 @@ static int check_high(MPI_Comm comm, int64_t m, int64_t n)
         cc_dup_free(&dp);
         MT_CHECK(d == want && d2 == want, "n=%lld, %d ranks, %d threads: %lld distinct (in pieces %lld), want %lld",
                  (long long)n, p, t, (long long)d, (long long)d2, (long long)want);
+        /* paired rows: a fifth into row 0, the rest into row 1 */
+        int64_t d3 = -3;
+        MT_CHECK(cc_dup_create_pair(comm, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
+        cc_dup_add_row(dp, 1, e + 2 * (first + count / 5), count - count / 5);
+        cc_dup_add_row(dp, 0, e + 2 * first, count / 5);
+        MT_CHECK(cc_dup_finish(comm, dp, e + 2 * first, count, &d3) == G5_OK, "%s", g5_error_msg());
+        cc_dup_free(&dp);
+        MT_CHECK(d3 == want, "n=%lld, %d ranks, %d threads: %lld distinct in paired rows, want %lld", (long long)n,
+                 p, t, (long long)d3, (long long)want);
     }
     free(e);
     free(k);

@@ -1146,6 +1146,76 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_record_width, .init = mpi_se
  * distinct pairs filling most of the stored values of each class (n =
  * 1024: 2^20 keys, 2^12 values per class), so a stored bit lost or a
  * class misread merges pairs and the count falls short. */
+/* Paired rows (cc_dup_create_pair): any split of each piece between the
+ * two rows, added from two threads at once, at every record width: the
+ * count equals a sort, and a spread list never needs the exact path, even
+ * with every tuple in one row. One pair repeated so often that its class
+ * outgrows the pair's space although each row alone stays within it: the
+ * regions count as overflowed (the rows may have met) and the finish's
+ * exact path still counts right. */
+Test(cc_stats, paired_rows_take_any_split_at_every_record_width, .init = mpi_setup, .fini = mpi_teardown)
+{
+    const int64_t ns[] = {(int64_t)1 << 16, ((int64_t)1 << 20) + 1, ((int64_t)1 << 24) + 1, ((int64_t)1 << 28) + 3,
+                          (int64_t)1 << 32};
+    const int64_t m = 200000, piece = 3001;
+    int64_t *e = malloc((size_t)m * 16);
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+        const int64_t n = ns[ni];
+        rng_state = 11 + ni;
+        for (int64_t i = 0; i < m; i++) {
+            const uint64_t r = rnd();
+            e[2 * i] = (int64_t)(r % (uint64_t)n);
+            e[2 * i + 1] = i % 97 == 3 ? e[2 * i] : (int64_t)(rnd() % (uint64_t)n);
+            if (i > 0 && i % 4 == 1)  /* an earlier pair, reversed */
+                memcpy(e + 2 * i, (int64_t[2]){e[2 * (i / 2) + 1], e[2 * (i / 2)]}, 16);
+        }
+        const int64_t want = sort_distinct_u64(e, m, (uint64_t)n);
+        for (int split = 0; split < 4; split++) {
+            /* split: 0 all into row 0, 1 all into row 1, 2 half, 3 a
+             * share that changes from piece to piece */
+            cc_dup *d = NULL;
+            int64_t got = -1;
+            cr_assert_eq(cc_dup_create_pair(MPI_COMM_WORLD, n, m, 2, &d), G5_OK, "%s", g5_error_msg());
+#pragma omp parallel num_threads(2)
+            for (int64_t k = 0; k * piece < m; k++) {
+                const int64_t lo = k * piece, len = m - lo < piece ? m - lo : piece;
+                const int64_t a = split == 0 ? len : split == 1 ? 0 : split == 2 ? len / 2 : len * (k % 11) / 10;
+                if (omp_get_thread_num() == 0)
+                    cc_dup_add_row(d, 0, e + 2 * lo, a);
+                if (omp_get_thread_num() == omp_get_num_threads() - 1)
+                    cc_dup_add_row(d, 1, e + 2 * (lo + a), len - a);
+            }
+            cr_assert_eq(cc_dup_needs_slab(d, m), 0, "n=%lld, split %d: a spread list fits the paired rows",
+                         (long long)n, split);
+            cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
+            cr_assert_eq(got, want, "n=%lld, split %d: %lld distinct, a sort finds %lld", (long long)n, split,
+                         (long long)got, (long long)want);
+            cc_dup_free(&d);
+        }
+        /* 2400 copies of one pair, half in each row: one class gets about
+         * 3200 records, each row 1600; a pair holds about 1700 */
+        for (int64_t i = 0; i < 2400; i++) {
+            e[2 * (i * 80)] = 1;
+            e[2 * (i * 80) + 1] = 2;
+        }
+        const int64_t want2 = sort_distinct_u64(e, m, (uint64_t)n);
+        cc_dup *d = NULL;
+        int64_t got = -1;
+        cr_assert_eq(cc_dup_create_pair(MPI_COMM_WORLD, n, m, 2, &d), G5_OK, "%s", g5_error_msg());
+        for (int64_t lo = 0; lo < m; lo += piece) {
+            const int64_t len = m - lo < piece ? m - lo : piece;
+            cc_dup_add_row(d, 0, e + 2 * lo, len / 2);
+            cc_dup_add_row(d, 1, e + 2 * (lo + len / 2), len - len / 2);
+        }
+        cr_assert_eq(cc_dup_needs_slab(d, m), 1, "n=%lld: the repeated pair's class outgrew its pair", (long long)n);
+        cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
+        cr_assert_eq(got, want2, "n=%lld: %lld distinct after the exact path, a sort finds %lld", (long long)n,
+                     (long long)got, (long long)want2);
+        cc_dup_free(&d);
+    }
+    free(e);
+}
+
 Test(cc_stats, every_pair_of_a_clique_is_distinct, .init = mpi_setup, .fini = mpi_teardown)
 {
     const int64_t ns[] = {32, 1024, 1500};

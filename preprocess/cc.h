@@ -247,15 +247,19 @@ typedef struct cc_result {
     double t_link, t_merge, t_label, t_count, t_distinct;  /* seconds */
     /* cc_compute_file only (zero from cc_compute_merge): the read phase's
      * wall time (with what overlapped it), the reader's time inside
-     * io_edges_read_slab, and the streamed pieces' link, duplicate
-     * hashing and tally (between the reads, or under them when
+     * io_edges_read_slab, and the streamed pieces' link (with the edge
+     * tally) and duplicate hashing (between the reads, or under them when
      * overlapped; t_link above is then the link left after the read, 0).
-     * overlapped: 1 when the link and hashing ran under the read.
+     * overlapped: 1 when the link and hashing ran under the read; then
+     * the reader hashed a share of each piece too (hash_share of the
+     * tuples, in t_hash_reader), set per piece to balance the two threads
+     * (t_hash_under is the compute thread's part).
      * cpu_reader and cpu_under: CPU times of the reader and (overlapped)
      * of the compute thread over the read phase (their own, not their
      * nested threads'): on an idle machine the phase takes about the
      * larger, whatever the load when measured. */
     double t_read, t_read_io, t_link_under, t_hash_under, cpu_reader, cpu_under;
+    double t_hash_reader, hash_share;
     int64_t npieces;         /* collective piece reads (max over ranks) */
     int overlapped;
     int streamed;            /* tree path: pieces taken and dropped, no slab held */

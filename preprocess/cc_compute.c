@@ -462,17 +462,19 @@ static int read_slab_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t c
  * thread touches them. */
 typedef struct stream {
     cc_forest *f;
-    cc_dup *d;
+    cc_dup *d;  /* overlapped: paired rows, row 0 the reader's, row 1 the compute thread's */
     cc_tally *t;
     int nc;     /* link threads */
     int rc;     /* the link's status; after a failure nothing more is taken */
+    int paired;
     double t_link, t_hash;
 } stream;
 
 /* Link a piece (rows lo .. lo + len of the file) into the forest (which
- * tallies it) and hash it into the duplicate count; then the piece may be
- * dropped. */
-static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo)
+ * tallies it) and hash its tuples from `from` on into the duplicate count
+ * (paired: into row 1; the reader hashed the ones before); then the piece
+ * may be dropped. */
+static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo, int64_t from)
 {
     double t0 = g5_now(), t1;
     if (s->rc != G5_OK || len <= 0)
@@ -482,7 +484,10 @@ static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo)
     s->t_link += t1 - t0;
     if (s->rc != G5_OK)
         return;
-    cc_dup_add(s->d, pe, len);
+    if (s->paired)
+        cc_dup_add_row(s->d, 1, pe + 2 * from, len - from);
+    else
+        cc_dup_add(s->d, pe, len);
     s->t_hash += g5_now() - t1;
 }
 
@@ -503,7 +508,7 @@ static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
         rc = read_piece(e, first, count, piece, k, buf, &lo, &len);
         r->t_read_io += g5_now() - t0;
         if (rc == G5_OK)
-            take_piece(s, buf, len, lo);
+            take_piece(s, buf, len, lo, 0);
     }
     r->cpu_reader = thread_cpu() - c0;
     if (rc != G5_OK)
@@ -511,21 +516,49 @@ static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
     return g5_agree(comm, s->rc);
 }
 
+/* The share of a piece the reader hashes, from smoothed costs per tuple of
+ * the reader's read (rd), the compute thread's link (lk) and the hashing
+ * (hs, either thread): in a steady step the reader takes rd + f hs and the
+ * compute thread lk + (1 - f) hs, equal at f = (lk + hs - rd) / (2 hs),
+ * clamped to [0, 1]; 0 while a cost is not known yet. */
+static double reader_share(double rd, double lk, double hs)
+{
+    if (rd < 0 || lk < 0 || hs <= 0)
+        return 0;
+    const double f = (lk + hs - rd) / (2 * hs);
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+/* x smoothed with a new sample y (x < 0: none yet). */
+static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * y; }
+
 /* The pipeline. A team of two: thread 0 (the master, the only one that
- * calls HDF5 and MPI) reads piece k into buffer k % 2 while thread 1
- * links and hashes piece k - 1 from the other buffer (the link with s->nc threads of its own, nested); a barrier
- * ends each step, so a buffer is only refilled once its piece was taken. nread (atomic) counts the pieces read without
- * error, so a piece whose read failed is never taken; the read agrees its
- * status over ranks, so every rank stops reading at the same piece and all
- * make the same collective calls. Should the runtime give a team of one,
- * thread 0 does both in turn. Collective. */
+ * calls HDF5 and MPI) reads piece k into buffer k % 2 and hashes its first
+ * a_k tuples into the duplicate count's row 0, while thread 1 links piece
+ * k - 1 from the other buffer (with s->nc threads of its own, nested) and
+ * hashes its other tuples into row 1 (the rows share each class's space,
+ * so any split fits: cc_dup_create_pair). a_k balances the two threads:
+ * the reader, which knows after each barrier what each thread's work cost
+ * per tuple in the last step, gives itself the share reader_share finds
+ * (none for the first piece, under which the compute thread has nothing
+ * to do). A barrier ends each step, so a buffer is only refilled once its
+ * piece was taken. nread (atomic) counts the pieces read without error,
+ * so a piece whose read failed is never taken; the read agrees its
+ * status over ranks, so every rank stops reading at the same piece and
+ * all make the same collective calls. Should the runtime give a team of
+ * one, thread 0 does both in turn. Collective. */
 static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
                              int64_t *buf[2], stream *s, cc_result *r)
 {
-    int64_t maxp = 0, nread = 0;
+    int64_t maxp = 0, nread = 0, split[2] = {0, 0}, by_reader = 0;
     int rc_read = agree_pieces(comm, first, count, piece, &maxp);
     const int levels = omp_get_max_active_levels();
-    double t_io = 0, cpu_read = 0, cpu_under = 0;
+    double t_io = 0, cpu_read = 0, cpu_under = 0, t_hash_reader = 0;
+    /* per step (slot k % 2): the reader's read and hash, the compute
+     * thread's link and hash, with the tuples each covered */
+    double rd_t[2] = {0, 0}, rh_t[2] = {0, 0}, lk_t[2] = {0, 0}, ch_t[2] = {0, 0};
+    int64_t rd_n[2] = {0, 0}, rh_n[2] = {0, 0}, lk_n[2] = {0, 0}, ch_n[2] = {0, 0};
+    double c_rd = -1, c_lk = -1, c_hs = -1;  /* smoothed costs per tuple */
 
     if (rc_read != G5_OK)
         return rc_read;
@@ -539,20 +572,55 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
         if (t == 0)
             omp_set_num_threads(1);  /* the read's own loops stay on the reader */
         for (int64_t k = 0; k <= maxp; k++) {
+            const int slot = (int)(k & 1);
+            if (t == 0) {
+                rd_n[slot] = rh_n[slot] = 0;
+                rd_t[slot] = rh_t[slot] = 0;
+            }
             if (t == 0 && k < maxp && rc_read == G5_OK) {
                 int64_t lo, len;
                 const double t0 = g5_now();
                 rc_read = read_piece(e, first, count, piece, k, buf[k & 1], &lo, &len);
-                t_io += g5_now() - t0;
-                if (rc_read == G5_OK)
+                const double t1 = g5_now();
+                t_io += t1 - t0;
+                if (rc_read == G5_OK) {
+                    const int64_t a = k == 0 || !worker ? 0 : (int64_t)(reader_share(c_rd, c_lk, c_hs) * (double)len);
+                    if (a > 0)
+                        cc_dup_add_row(s->d, 0, buf[k & 1], a);
+                    split[k & 1] = a;
+                    rd_t[slot] = t1 - t0;
+                    rd_n[slot] = len;
+                    rh_t[slot] = g5_now() - t1;
+                    rh_n[slot] = a;
+                    by_reader += a;
+                    t_hash_reader += rh_t[slot];
                     __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
+                }
             }
-            if (t == worker && k >= 1 && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
-                int64_t lo, len;
-                piece_range(first, count, piece, k - 1, &lo, &len);
-                take_piece(s, buf[(k - 1) & 1], len, lo);
+            if (t == worker) {
+                lk_n[slot] = ch_n[slot] = 0;
+                if (k >= 1 && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
+                    int64_t lo, len;
+                    const double l0 = s->t_link, h0 = s->t_hash;
+                    piece_range(first, count, piece, k - 1, &lo, &len);
+                    take_piece(s, buf[(k - 1) & 1], len, lo, split[(k - 1) & 1]);
+                    lk_t[slot] = s->t_link - l0;
+                    lk_n[slot] = len;
+                    ch_t[slot] = s->t_hash - h0;
+                    ch_n[slot] = len - split[(k - 1) & 1];
+                }
             }
 #pragma omp barrier
+            /* the reader learns this step's costs (the compute thread
+             * writes the other slot next) */
+            if (t == 0) {
+                if (rd_n[slot] > 0)
+                    c_rd = smooth(c_rd, rd_t[slot] / (double)rd_n[slot]);
+                if (lk_n[slot] > 0 && k >= 2)  /* piece 0 takes the parallel path: not typical */
+                    c_lk = smooth(c_lk, lk_t[slot] / (double)lk_n[slot]);
+                if (rh_n[slot] + ch_n[slot] > 0)
+                    c_hs = smooth(c_hs, (rh_t[slot] + ch_t[slot]) / (double)(rh_n[slot] + ch_n[slot]));
+            }
         }
         if (t == 0)
             cpu_read = thread_cpu() - c0;
@@ -563,6 +631,8 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
     r->cpu_reader = cpu_read;
     r->cpu_under = cpu_under;
     r->t_read_io = t_io;
+    r->t_hash_reader = t_hash_reader;
+    r->hash_share = count > 0 ? (double)by_reader / (double)count : 0;
     if (rc_read != G5_OK)
         return rc_read;  /* already agreed by the read */
     return g5_agree(comm, s->rc);
@@ -658,9 +728,10 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
     rc = tree_begin(n, &s.f, r);
     if (rc == G5_OK)
-        /* nt rows of regions: overlapped, the compute thread's adds fill
-         * them in turn on its one thread; the finish counts them on nt */
-        rc = cc_dup_create(comm, n, count, nt, &s.d);
+        /* overlapped: a pair of rows, one per thread, any split; else nt
+         * rows filled by the adds' threads; the finish counts on nt */
+        rc = overlap == CC_OVERLAP_ON ? cc_dup_create_pair(comm, n, count, nt, &s.d)
+                                      : cc_dup_create(comm, n, count, nt, &s.d);
     if (rc == G5_OK) {
         rc = cc_tally_create(n, &s.t);
         if (rc == G5_OK)
@@ -675,6 +746,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     if (rc != G5_OK)
         goto out;
     s.nc = overlap == CC_OVERLAP_ON ? (nt > 1 ? nt - 1 : 1) : nt;
+    s.paired = overlap == CC_OVERLAP_ON;
     r->overlapped = overlap == CC_OVERLAP_ON;
     r->streamed = 1;
     t = g5_now();

@@ -107,10 +107,11 @@ static int run(const struct components_cfg *cfg, const char *in)
      * what is left after it: bench/bench-cc.sh parses both. */
     if (res->overlapped)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs on the reader); "
-                    "linked and tallied in %.3fs and hashed in %.3fs meanwhile (rank 0, CPU time of the "
-                    "reader %.2fs, of the compute thread %.2fs)",
+                    "linked and tallied in %.3fs and hashed %.0f%% in %.3fs meanwhile, the reader hashing the "
+                    "other %.0f%% in %.3fs (rank 0, CPU time of the reader %.2fs, of the compute thread %.2fs)",
                     res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->t_link_under, res->t_hash_under, res->cpu_reader, res->cpu_under);
+                    res->t_read_io, res->t_link_under, 100 * (1 - res->hash_share), res->t_hash_under,
+                    100 * res->hash_share, res->t_hash_reader, res->cpu_reader, res->cpu_under);
     else if (res->streamed)
         g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
                     "of the reader %.2fs); linked and tallied in %.3fs and hashed in %.3fs between the "

@@ -70,7 +70,8 @@ for s in $SCALES; do
                     # in it, compute after the read (of which the duplicate
                     # count), write, whole stage inside the program, the
                     # reader's HDF5 time, peak RSS (max over ranks; per
-                    # edge: x P / M)
+                    # edge: x P / M), the share of the tuples the reader
+                    # hashed (overlapped: set to balance the two threads)
                     rd=$(cc_phase 'read in ([0-9.]+)s' "$out")
                     io=$(cc_phase 'pieces, HDF5 ([0-9.]+)s' "$out")
                     cr=$(cc_phase 'CPU time of the reader ([0-9.]+)s' "$out")
@@ -80,18 +81,19 @@ for s in $SCALES; do
                     wr=$(cc_phase 'in ([0-9.]+)s; whole stage' "$out")
                     st=$(cc_phase 'whole stage ([0-9.]+)s' "$out")
                     rs=$(cc_phase 'whole stage .* peak RSS ([0-9.]+) MiB' "$out")
-                    echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st ${io:-$rd} ${rs:-0}" >>"$TMP/whole"
+                    sh=$(cc_phase 'the reader hashing the other ([0-9.]+)%' "$out")
+                    echo "$ov $rd ${cr:-0} ${cu:-0} $cp $du $wr $st ${io:-$rd} ${rs:-0} ${sh:-0}" >>"$TMP/whole"
                 done
             done
             for ov in off on; do
                 grep "^$ov " "$TMP/whole" | awk -v s="$s" -v p="$1" -v t="$2" -v m="$m" -v ov="$ov" '
                     { for (k = 2; k <= 9; k++) v[k, NR] = $k; v[10, NR] = $2 - $9; v[11, NR] = $2 - $9 + $5
-                      v[12, NR] = $10 * 1048576 * p / m; n = NR }
+                      v[12, NR] = $10 * 1048576 * p / m; v[13, NR] = $11; n = NR }
                     function med(k,   a, i, j, x) { for (i = 1; i <= n; i++) a[i] = v[k, i];
                         for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
                         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (HDF5 %.2fs, between %.2fs; CPU reader %.2fs, compute thread %.2fs) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f, peak RSS %.1f B/edge\n",
-                        s, p, t, ov, med(2), med(9), med(10), med(3), med(4), med(5), med(6), med(7), med(8), m / med(8), med(11) / med(9), med(12) }'
+                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (HDF5 %.2fs, between %.2fs; CPU reader %.2fs, compute thread %.2fs; reader hashed %.0f%%) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f, peak RSS %.1f B/edge\n",
+                        s, p, t, ov, med(2), med(9), med(10), med(3), med(4), med(13), med(5), med(6), med(7), med(8), m / med(8), med(11) / med(9), med(12) }'
             done
         done
     fi

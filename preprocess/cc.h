@@ -311,6 +311,11 @@ enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
  * otherwise (a reader thread would oversubscribe the cores the ranks
  * already fill: 2 ranks x 1 thread on 2 cores measured no faster). */
 int cc_overlap_auto(MPI_Comm comm, int nthreads);
+/* The share of each piece (after the first) the overlapped stream's
+ * reader hashes: f in [0, 1] fixes it (for tests and tuning); negative,
+ * the default, lets the stream set it per piece to balance its two
+ * threads. Process-wide; set it before cc_compute_file on every rank. */
+void cc_set_reader_share(double f);
 /* One chunk of g500 gen's files (2^18 - 1 rows, 4 MiB): the piece buffers
  * stay small (RSS) and in cache while a piece is linked and hashed
  * (docs/components.md, "Reading: the streamed slab and the overlap"). */

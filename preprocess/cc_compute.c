@@ -529,6 +529,11 @@ static double reader_share(double rd, double lk, double hs)
     return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+/* cc_set_reader_share's value: negative, balance. */
+static double fixed_share = -1;
+
+void cc_set_reader_share(double f) { fixed_share = f > 1 ? 1 : f; }
+
 /* x smoothed with a new sample y (x < 0: none yet). */
 static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * y; }
 
@@ -584,7 +589,8 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
                 const double t1 = g5_now();
                 t_io += t1 - t0;
                 if (rc_read == G5_OK) {
-                    const int64_t a = k == 0 || !worker ? 0 : (int64_t)(reader_share(c_rd, c_lk, c_hs) * (double)len);
+                    const double f = fixed_share >= 0 ? fixed_share : reader_share(c_rd, c_lk, c_hs);
+                    const int64_t a = k == 0 || !worker ? 0 : (int64_t)(f * (double)len);
                     if (a > 0)
                         cc_dup_add_row(s->d, 0, buf[k & 1], a);
                     split[k & 1] = a;

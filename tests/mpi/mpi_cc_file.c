@@ -7,7 +7,9 @@
  * result (labels, component sizes and edge counts, every statistic) is
  * cc_compute_merge's on the slab read at once (itself checked against a
  * BFS in mpi_cc.c), the tree path streams the slab (no slab held, no
- * re-read on a spread list); pieces are cut at whole chunks of the file
+ * re-read on a spread list), overlapped with the reader's share of the
+ * duplicate hashing balanced and fixed at none, 0.37 and all (the reader
+ * then hashed a share, or none); pieces are cut at whole chunks of the file
  * when they hold one, and every rank makes the same number of piece reads,
  * also when one rank holds the whole slab and the others none; a list
  * whose pairs are not spread (one pair repeated: the duplicate count's
@@ -175,28 +177,48 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                         continue;
                     if (repeated && pieces[k] != CHUNK_ROWS)
                         continue;
-                    cc_result *r = NULL;
-                    snprintf(what, sizeof what, "%s merge, %d threads, overlap %d, pieces of %lld%s%s",
-                             cc_merge_name(merge), threads, overlap, (long long)pieces[k],
-                             whole_on_rank0 ? ", whole slab on rank 0" : "", repeated ? ", one pair repeated" : "");
-                    rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, pieces[k], overlap, &r);
-                    MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
+                    /* overlapped: the reader's share of the hashing
+                     * balanced (-1), then fixed at none, some, all */
+                    const int shares = merge == CC_MERGE_TREE && overlap == CC_OVERLAP_ON && threads == 2 &&
+                                       pieces[k] == CHUNK_ROWS ? 4 : 1;
+                    for (int sh = 0; sh < shares && rc == G5_OK; sh++) {
+                        const double share = sh == 0 ? -1 : sh == 1 ? 0 : sh == 2 ? 0.37 : 1;
+                        cc_result *r = NULL;
+                        snprintf(what, sizeof what,
+                                 "%s merge, %d threads, overlap %d, pieces of %lld%s%s, reader share %g",
+                                 cc_merge_name(merge), threads, overlap, (long long)pieces[k],
+                                 whole_on_rank0 ? ", whole slab on rank 0" : "", repeated ? ", one pair repeated" : "",
+                                 share);
+                        cc_set_reader_share(share);
+                        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, pieces[k], overlap, &r);
+                        cc_set_reader_share(-1);
+                        MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
+                        if (rc != G5_OK)
+                            break;
+                        same_result(what, r, ref);
+                        if (share > 0 && pieces_of(first, count, CHUNK_ROWS) > 1)
+                            MT_CHECK(r->hash_share > 0 && r->hash_share <= share,
+                                     "%s: the reader hashed %.3f of the tuples", what, r->hash_share);
+                        if (share == 0)
+                            MT_CHECK(r->hash_share == 0, "%s: the reader hashed %.3f of the tuples", what,
+                                     r->hash_share);
+                        MT_CHECK(r->streamed == (merge == CC_MERGE_TREE), "%s: streamed is %d", what, r->streamed);
+                        MT_CHECK(r->reread == (repeated && merge == CC_MERGE_TREE), "%s: reread is %d", what,
+                                 r->reread);
+                        /* cut at whole chunks when the piece holds one */
+                        int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
+                        if (p >= CHUNK_ROWS)
+                            p -= p % CHUNK_ROWS;
+                        int64_t want = pieces_of(first, count, p);
+                        MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+                        MT_CHECK(r->npieces == want, "%s: %lld piece reads, want %lld", what, (long long)r->npieces,
+                                 (long long)want);
+                        MT_CHECK(r->overlapped == (overlap == CC_OVERLAP_ON && merge == CC_MERGE_TREE),
+                                 "%s: overlapped is %d", what, r->overlapped);
+                        cc_result_free(&r);
+                    }
                     if (rc != G5_OK)
                         break;
-                    same_result(what, r, ref);
-                    MT_CHECK(r->streamed == (merge == CC_MERGE_TREE), "%s: streamed is %d", what, r->streamed);
-                    MT_CHECK(r->reread == (repeated && merge == CC_MERGE_TREE), "%s: reread is %d", what, r->reread);
-                    /* cut at whole chunks when the piece holds one */
-                    int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
-                    if (p >= CHUNK_ROWS)
-                        p -= p % CHUNK_ROWS;
-                    int64_t want = pieces_of(first, count, p);
-                    MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-                    MT_CHECK(r->npieces == want, "%s: %lld piece reads, want %lld", what, (long long)r->npieces,
-                             (long long)want);
-                    MT_CHECK(r->overlapped == (overlap == CC_OVERLAP_ON && merge == CC_MERGE_TREE),
-                             "%s: overlapped is %d", what, r->overlapped);
-                    cc_result_free(&r);
                 }
                 if (rc != G5_OK)
                     break;

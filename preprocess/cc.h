@@ -79,7 +79,7 @@ int cc_forest_link_edges(cc_forest *f, const int64_t *edges, int64_t count,
  * self-loops apart, each at a vertex of its set (the giant filter's
  * dropped edges in one count per block at the marked set's root, the few
  * others at their first endpoint, in per-thread lists folded into a
- * counter per vertex only past n / 2 entries). It outlives the forest:
+ * counter per vertex only past n entries). It outlives the forest:
  * cc_tally_fold adds comp_edges[label[x]] += the count at x (label as
  * cc_forest_label gives it, for a partition that contains the forest's),
  * the self-loops to *self_loops and the other tuples to *nonloop: the

@@ -22,7 +22,7 @@
  * (P-1)/P records more); read from a file (cc_compute_file) the slab is
  * streamed, not held: the edge tally (cc_tally: 4 B per tuple the giant
  * filter keeps, about 5% of a Graph500 list; counters per vertex, 4 n
- * bytes, only when the lists pass n / 2 entries) and one or two piece
+ * bytes, only when the lists pass n entries) and one or two piece
  * buffers instead. cc_compute_merge's caller holds the slab (16 B/tuple).
  * The distributed path (cc_dist.c) holds O(n/P + m/P + components).
  *

@@ -174,7 +174,7 @@ int64_t cc_forest_set_size(const cc_forest *f, int64_t r) { return f->size[r]; }
  * the few the filter keeps: about 5% of a Graph500 list) at their first
  * endpoint, appended to the list of the thread that read them. The lists
  * are folded into a counter per vertex (32-bit, 64-bit once a count could
- * pass 2^32 - 1) only when together they outgrow n / 2 entries (an
+ * pass 2^32 - 1) only when together they outgrow n entries (an
  * unshuffled list, whose filter keeps much), so the tally stays within
  * O(n) whatever the input. */
 typedef struct tally_list {
@@ -324,14 +324,16 @@ static void tally_bulk(cc_tally *t, int32_t x, int64_t k)
     t->bulk_w[t->nbulk++] = k;
 }
 
-/* Once the lists hold more than n / 2 entries, fold them into the
- * counter per vertex and free them. Not in a parallel region. */
+/* Once the lists hold more than n entries (as many bytes as the counters;
+ * and at least 2^16), fold them into the counters per vertex and free
+ * them. A Graph500 list keeps 0.5-0.8 n entries from SCALE 18 up (SCALE
+ * 16: more: the sample is a larger share). Not in a parallel region. */
 static void tally_squeeze(cc_tally *t)
 {
     int64_t total = 0;
     for (int i = 0; i < t->nlist; i++)
         total += t->list[i].len;
-    if (total <= t->n / 2 || total < ((int64_t)1 << 16))
+    if (total <= t->n || total < ((int64_t)1 << 16))
         return;
     if (!t->d64 && t->dtotal + total > (int64_t)UINT32_MAX) {
         /* a count might pass 2^32 - 1: 64-bit counters from here */

@@ -738,7 +738,7 @@ Test(cc_tally, a_graph500_list_keeps_its_tally_in_lists)
 
 /* A list the giant filter cannot thin (a perfect matching, each pair
  * repeated: no set grows beyond two vertices, so nearly every edge is
- * kept) grows the tally's lists past n / 2 entries: they are folded into
+ * kept) grows the tally's lists past n entries: they are folded into
  * 32-bit counters per vertex, still giving exact sums; the unshuffled
  * chains (the giant elected again between blocks) likewise. */
 Test(cc_tally, lists_past_half_n_fold_into_counters_and_stay_exact)

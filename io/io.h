@@ -270,7 +270,10 @@ int64_t io_edges_chunk_rows(const io_edges *f);
 void io_edges_set_checksum_verify(io_edges *f, int verify);
 /* Collective: every rank calls it the same number of times with its own
  * [first, first+count) (count may be 0). edges is [count][2]; weights may be
- * NULL to skip them. A damaged chunk (checksum) is reported as G5_ERR_FORMAT. */
+ * NULL to skip them. A damaged chunk (checksum) is reported as G5_ERR_FORMAT.
+ * Datasets in gen's layout (chunks with Fletcher32 only) are read by each
+ * rank's own direct chunk reads, verified by our vectorised Fletcher32
+ * (io_chunks.c); any other layout by collective H5Dread. */
 int io_edges_read_slab(io_edges *f, int64_t first, int64_t count,
                        int64_t *edges, float *weights);
 /* The slab [first, count) of rank `rank` of `nranks` when M items are split

@@ -21,6 +21,7 @@
 #include "io.h"
 
 #include "common.h"
+#include "io_direct.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +38,16 @@ struct io_edges {
     io_file *f;
     io_edges_meta meta;
     int64_t chunk_rows;     /* of /edges; 0: contiguous */
+    /* Direct chunk readers (io_chunks.c) of /edges and /weights; NULL where
+     * the layout needs the plain collective H5Dread path. */
+    io_direct *direct_edges, *direct_weights;
+    int verify;             /* checksums verified on read (default 1) */
 };
 
 void io_edges_set_checksum_verify(io_edges *f, int verify)
 {
     io_file_set_checksum_verify(f->f, verify);
+    f->verify = verify;
 }
 
 void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count)
@@ -243,11 +249,22 @@ int io_edges_open(MPI_Comm comm, const char *path, io_edges **out)
     G5_TRY(io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, de));
     G5_TRY(io_dataset_check(f, "/weights", H5T_FLOAT, 4, 1, dw));
     e->chunk_rows = edges_chunk_rows(f);
+    e->verify = 1;
+    {
+        /* Both opens on every rank (HDF5 metadata reads are collective). */
+        int rc_e = io_direct_open(f, "/edges", H5T_NATIVE_INT64, &e->direct_edges);
+        int rc_w = io_direct_open(f, "/weights", H5T_NATIVE_FLOAT, &e->direct_weights);
+        rc = rc_e != G5_OK ? rc_e : rc_w;
+    }
 out:
     /* Metadata reads are collective (rank 0 reads, all see the same), so
      * the status is already symmetric; the agreement makes it certain. */
     rc = g5_agree(comm, rc);
     if (rc != G5_OK) {
+        if (e) {
+            io_direct_close(&e->direct_edges);
+            io_direct_close(&e->direct_weights);
+        }
         free(e);
         io_file_close(&f);
         return rc;
@@ -293,25 +310,51 @@ static int64_t first_bad_row(const int64_t *edges, const float *weights, int64_t
     return INT64_MAX;
 }
 
+/* Not collective. Rows [first, first+count) of one dataset by direct chunk
+ * reads when it has a direct reader; *plain = 1 when the caller must read
+ * them the plain way instead. */
+static int read_direct(io_direct *d, int verify, int64_t first, int64_t count, void *buf,
+                       int *plain)
+{
+    int handled = 0, rc = G5_OK;
+    if (d)
+        rc = io_direct_read(d, verify, first, count, buf, &handled);
+    *plain = rc == G5_OK && !handled;
+    return rc;
+}
+
 int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges,
                        float *weights)
 {
     MPI_Comm comm = io_file_comm(f->f);
-    int rc, want = weights != NULL, any;
+    int rc, want = weights != NULL;
+    int local[3], any[3];   /* wants weights, needs the plain path for edges, for weights */
     int64_t n = f->meta.nvertices, bad = INT64_MAX;
 
-    rc = io_read_rows(f->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
-    if (rc != G5_OK)
-        return rc;
-    /* Weights are read collectively if any rank wants them. */
-    MPI_Allreduce(&want, &any, 1, MPI_INT, MPI_MAX, comm);
-    if (any) {
-        rc = io_read_rows(f->f, "/weights", H5T_NATIVE_FLOAT, want ? first : 0,
-                          want ? count : 0, weights);
-        if (rc != G5_OK)
-            return rc;
+    /* Each rank first reads its own chunks directly (no collective call);
+     * only if some rank could not do so do all ranks take the collective
+     * plain path for that dataset, the others with empty selections. */
+    local[1] = local[2] = 0;
+    rc = read_direct(f->direct_edges, f->verify, first, count, edges, &local[1]);
+    if (rc == G5_OK && want)
+        rc = read_direct(f->direct_weights, f->verify, first, count, weights, &local[2]);
+    local[0] = want;
+    MPI_Allreduce(local, any, 3, MPI_INT, MPI_MAX, comm);
+    if (any[1]) {
+        int mine = local[1];
+        int prc = io_read_rows(f->f, "/edges", H5T_NATIVE_INT64, mine ? first : 0, mine ? count : 0, edges);
+        if (prc != G5_OK)
+            return prc;
     }
-    if (any_bad_row(edges, want ? weights : NULL, count, n))
+    /* Weights are read collectively if any rank wants them. */
+    if (any[0] && any[2]) {
+        int mine = want && local[2];
+        int prc = io_read_rows(f->f, "/weights", H5T_NATIVE_FLOAT, mine ? first : 0, mine ? count : 0,
+                               weights);
+        if (prc != G5_OK)
+            return prc;
+    }
+    if (rc == G5_OK && any_bad_row(edges, want ? weights : NULL, count, n))
         bad = first_bad_row(edges, want ? weights : NULL, count, n);
     if (bad != INT64_MAX)
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
@@ -325,6 +368,8 @@ void io_edges_close(io_edges **fp)
     io_edges *f = fp ? *fp : NULL;
     if (!f)
         return;
+    io_direct_close(&f->direct_edges);
+    io_direct_close(&f->direct_weights);
     io_file_close(&f->f);
     free(f);
     *fp = NULL;

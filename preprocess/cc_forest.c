@@ -677,17 +677,22 @@ static void build_sets(cc_forest *f, int32_t G, int64_t vc, int64_t nvc, int64_t
  * fails for a few percent of the edges, at random: as a branch it cost a
  * misprediction each): every edge is written at out[k] and k advances only
  * when it is kept; the bound test stays a branch, never taken on good
- * input. Self-loops are kept (then skipped by the links), so that every
- * edge dropped here is a non-loop edge of the marked set, which the edge
- * tally counts in bulk. The bitmap may be written meanwhile (relaxed loads; a stale word
+ * input. With an edge tally (loops = 1) self-loops are kept too (then
+ * skipped by the links), so that every edge dropped is a non-loop edge of
+ * the marked set, which the tally counts in bulk; without one the loop
+ * test is left out (it made the in-memory link 8-10% slower at SCALE 20:
+ * six alternated pairs of `bench_cc 20 2 7`, forest 32.6-36.1 ms against
+ * 30.4-35.2). The bitmap may be written meanwhile (relaxed loads; a stale word
  * only keeps an edge for nothing). Its speed is that of the two bitmap
  * loads per edge (misses of L1, hits of L2): a 64-bit store per pair, an
  * AVX2 version (two gathers per four edges) and dropping the store all
  * measured the same or slower. Not inlined: inlined into the parallel
  * path's thread function, the loop spilled a bitmap word to the stack
  * (register pressure of the enclosing function), 15% slower. */
-__attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, const uint64_t *giant,
-                            int32_t *restrict out, int64_t *bad)
+static inline __attribute__((always_inline)) int64_t filter_loop(const int64_t *e, int64_t lo, int64_t hi,
+                                                                 uint64_t n, const uint64_t *giant,
+                                                                 int32_t *restrict out, int64_t *bad,
+                                                                 const int loops)
 {
     int64_t k = 0;
     for (int64_t j = lo; j < hi; j++) {
@@ -700,9 +705,25 @@ __attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t 
         const uint64_t both = (LD(giant[u >> 6]) >> (u & 63)) & (LD(giant[v >> 6]) >> (v & 63));
         out[2 * k] = (int32_t)u;
         out[2 * k + 1] = (int32_t)v;
-        k += (int64_t)(~both & 1) | (u == v);
+        if (loops)
+            k += (int64_t)(~both & 1) | (u == v);
+        else
+            k += (int64_t)(~both & 1);
     }
     return k;
+}
+
+__attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t lo, int64_t hi, uint64_t n,
+                                                      const uint64_t *giant, int32_t *restrict out, int64_t *bad)
+{
+    return filter_loop(e, lo, hi, n, giant, out, bad, 0);
+}
+
+__attribute__((noinline)) static int64_t filter_giant_loops(const int64_t *e, int64_t lo, int64_t hi, uint64_t n,
+                                                            const uint64_t *giant, int32_t *restrict out,
+                                                            int64_t *bad)
+{
+    return filter_loop(e, lo, hi, n, giant, out, bad, 1);
 }
 
 /* Scan edges [lo, hi) of the parallel path: an edge with both ends in the
@@ -725,7 +746,8 @@ __attribute__((noinline)) static int64_t filter_giant(const int64_t *e, int64_t 
 static int64_t scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
                           uint64_t *giant, int32_t *restrict buf, int64_t *bad, cc_tally *t, tally_list *l)
 {
-    const int64_t k = filter_giant(e, lo, hi, n, giant, buf, bad);
+    const int64_t k = t ? filter_giant_loops(e, lo, hi, n, giant, buf, bad)
+                        : filter_giant(e, lo, hi, n, giant, buf, bad);
     if (t)
         tally_pairs(t, l, buf, k);
     for (int64_t j = 0; j < k; j++) {
@@ -961,7 +983,8 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
     /* Two branch-free passes (the giant test fails for a few percent of
      * the edges, at random: as a branch it cost a misprediction each).
      * First the giant filter (filter_giant, the parallel path's too). */
-    const int64_t k = filter_giant(e, lo, hi, n, giant, out, bad);
+    const int64_t k = t ? filter_giant_loops(e, lo, hi, n, giant, out, bad)
+                        : filter_giant(e, lo, hi, n, giant, out, bad);
     if (t)
         tally_pairs(t, l, out, k);
     *dropped += hi - lo - k;

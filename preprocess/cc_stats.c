@@ -494,21 +494,18 @@ tally:
  * low bits, when W is not a multiple of 8) are masked off at the load. */
 static int place_row(dup_regions *r, int t, const int64_t *edges, int64_t lo, int64_t hi, edge_tally *tl)
 {
-    if (r->paired && (t & 1))
-        switch (r->k.rec) {
-        case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4, 1);
-        case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5, 1);
-        case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6, 1);
-        case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7, 1);
-        default: return place_row_rec(r, t, edges, lo, hi, tl, 8, 1);
-        }
+    const int down = r->paired && (t & 1);
+    /* one instance per record width and direction (constants inlined) */
+#define PLACE(rec) \
+    (down ? place_row_rec(r, t, edges, lo, hi, tl, rec, 1) : place_row_rec(r, t, edges, lo, hi, tl, rec, 0))
     switch (r->k.rec) {
-    case 4: return place_row_rec(r, t, edges, lo, hi, tl, 4, 0);
-    case 5: return place_row_rec(r, t, edges, lo, hi, tl, 5, 0);
-    case 6: return place_row_rec(r, t, edges, lo, hi, tl, 6, 0);
-    case 7: return place_row_rec(r, t, edges, lo, hi, tl, 7, 0);
-    default: return place_row_rec(r, t, edges, lo, hi, tl, 8, 0);
+    case 4: return PLACE(4);
+    case 5: return PLACE(5);
+    case 6: return PLACE(6);
+    case 7: return PLACE(7);
+    default: return PLACE(8);
     }
+#undef PLACE
 }
 
 /* edges[len][2] split evenly among the nt rows; by nt threads, or by the

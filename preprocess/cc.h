@@ -170,8 +170,9 @@ int cc_count_edges_distinct(MPI_Comm comm, int64_t n, const int32_t *label, cons
  * instead (same result; each rank decides alone).
  * cc_dup_create: n vertices, count tuples in this rank's slab, nthreads
  * threads per add and rows of regions (<= 0: the OpenMP default; an add
- * made inside a parallel region runs on the calling thread alone; to add
- * from several threads at once, see cc_dup_add_row).
+ * made inside a parallel region runs on a nested team where nesting is
+ * active, else on the calling thread alone; to add from several threads
+ * at once, see cc_dup_add_row).
  * Not collective (comm gives the rank count). Caller frees with
  * cc_dup_free (accepts NULL). cc_dup_add: not collective, one add at a
  * time on a d. cc_dup_finish: collective on comm; edges[count][2] is the
@@ -187,10 +188,13 @@ void cc_dup_add(cc_dup *d, const int64_t *edges, int64_t len);
  * reads (create with nthreads = the adding threads, each adding into its
  * own row; pieces spread about evenly over the rows, or a region
  * overflows and the finish places the whole slab again). Calls on one row
- * one at a time; cc_dup_add may not run at the same time. cc_dup_add
- * called inside a parallel region runs on the calling thread and fills
- * the rows in turn. */
+ * one at a time; cc_dup_add may not run at the same time. */
 void cc_dup_add_row(cc_dup *d, int row, const int64_t *edges, int64_t len);
+/* cc_dup_create_rows: as cc_dup_create, with `rows` rows (the threads of
+ * each add) and nthreads threads for the finish: e.g. adds made by a
+ * nested team of the compute threads while the master reads, and a
+ * finish on all of them once the read is done. */
+int cc_dup_create_rows(MPI_Comm comm, int64_t n, int64_t count, int rows, int nthreads, cc_dup **out);
 /* cc_dup_create_pair: as cc_dup_create, but with two rows that share
  * each class's space (row 0 fills it from below, row 1 from above), so
  * the two rows may take any split of the tuples, not only even shares:
@@ -296,9 +300,10 @@ void cc_result_free(cc_result **r);
  * labels exist), then dropped. overlap (enum cc_overlap): ON: an OpenMP
  * team where the master thread (the only one that calls HDF5 and MPI; MPI
  * is initialised FUNNELED) reads piece k + 1 into one buffer while the
- * other thread links and hashes piece k from the other (the link on
- * nthreads - 1 threads, at least 1); OFF: pieces are read and taken in
- * turn, one buffer. Either way only the merge, labels, the fold of the
+ * other thread links and hashes piece k from the other (link and hashing
+ * on nthreads - 1 nested threads, at least 1; at 2 threads the reader
+ * hashes a balancing share of each piece it read too); OFF: pieces are
+ * read and taken in turn, one buffer. Either way only the merge, labels, the fold of the
  * tally and the duplicate count's finish remain after the read. AUTO: cc_overlap_auto. The
  * distributed path reads the whole slab first (it rewrites it in local
  * ids), then runs cc_compute_merge on it; overlap does not apply. */

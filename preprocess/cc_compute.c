@@ -545,11 +545,14 @@ void cc_set_reader_share(double f) { fixed_share = f > 1 ? 1 : f; }
 static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * y; }
 
 /* The pipeline. A team of two: thread 0 (the master, the only one that
- * calls HDF5 and MPI) reads piece k into buffer k % 2 and hashes its first
- * a_k tuples into the duplicate count's row 0, while thread 1 links piece
- * k - 1 from the other buffer (with s->nc threads of its own, nested) and
- * hashes its other tuples into row 1 (the rows share each class's space,
- * so any split fits: cc_dup_create_pair). a_k balances the two threads:
+ * calls HDF5 and MPI) reads piece k into buffer k % 2, while thread 1
+ * links piece k - 1 from the other buffer and hashes it (with s->nc
+ * threads of its own, nested: the link's and a row of the duplicate count
+ * per thread). With one compute thread (2 threads in all: s->paired) the
+ * reader hashes the first a_k tuples of the piece it read into row 0 and
+ * the compute thread the others into row 1 (the rows share each class's
+ * space, so any split fits: cc_dup_create_pair); with more, the reader
+ * only reads (the compute threads are many, the reader one). a_k balances the two threads:
  * the reader, which knows after each barrier what each thread's work cost
  * per tuple in the last step, gives itself the share reader_share finds
  * (none for the first piece, under which the compute thread has nothing
@@ -597,7 +600,7 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
                 t_io += t1 - t0;
                 if (rc_read == G5_OK) {
                     const double f = fixed_share >= 0 ? fixed_share : reader_share(c_rd, c_lk, c_hr, c_hc);
-                    const int64_t a = k == 0 || !worker ? 0 : (int64_t)(f * (double)len);
+                    const int64_t a = k == 0 || !worker || !s->paired ? 0 : (int64_t)(f * (double)len);
                     if (a > 0)
                         cc_dup_add_row(s->d, 0, buf[k & 1], a);
                     split[k & 1] = a;
@@ -741,12 +744,18 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
      * regions; no slab */
     const int64_t rows = count < piece ? count : piece;
     const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
+    /* overlapped: the link and hashing on nt - 1 compute threads under
+     * the read; at 2 threads (one compute thread) the reader hashes a
+     * share of each piece too */
+    s.nc = overlap == CC_OVERLAP_ON ? (nt > 1 ? nt - 1 : 1) : nt;
+    s.paired = overlap == CC_OVERLAP_ON && s.nc == 1;
     rc = tree_begin(n, &s.f, r);
     if (rc == G5_OK)
-        /* overlapped: a pair of rows, one per thread, any split; else nt
-         * rows filled by the adds' threads; the finish counts on nt */
-        rc = overlap == CC_OVERLAP_ON ? cc_dup_create_pair(comm, n, count, nt, &s.d)
-                                      : cc_dup_create(comm, n, count, nt, &s.d);
+        /* paired: a pair of rows, the reader's and the compute thread's,
+         * any split; else a row per adding thread; the finish counts on
+         * nt */
+        rc = s.paired ? cc_dup_create_pair(comm, n, count, nt, &s.d)
+                      : cc_dup_create_rows(comm, n, count, s.nc, nt, &s.d);
     if (rc == G5_OK) {
         rc = cc_tally_create(n, &s.t);
         if (rc == G5_OK)
@@ -760,8 +769,6 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
-    s.nc = overlap == CC_OVERLAP_ON ? (nt > 1 ? nt - 1 : 1) : nt;
-    s.paired = overlap == CC_OVERLAP_ON;
     r->overlapped = overlap == CC_OVERLAP_ON;
     r->streamed = 1;
     t = g5_now();

@@ -515,11 +515,10 @@ static int place_rows(dup_regions *r, const int64_t *edges, int64_t len, edge_ta
 {
     const int nt = r->nt;
     int overflow = 0;
-    if (nt == 1 || omp_in_parallel()) {
-        for (int t = 0; t < nt; t++)
-            overflow |= place_row(r, t, edges, len * t / nt, len * (t + 1) / nt, tl);
-        return overflow;
-    }
+    if (nt == 1) 
+        return place_row(r, 0, edges, 0, len, tl);
+    /* inside a parallel region: a nested team if nesting is active (the
+     * overlapped stream's compute threads), else a team of one */
 #pragma omp parallel num_threads(nt) reduction(| : overflow)
     {
         const int t = omp_get_thread_num(), tn = omp_get_num_threads();
@@ -1111,6 +1110,12 @@ int cc_dup_create(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup 
 {
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     return dup_create(comm, n, count, nt, nt, 0, out);
+}
+
+int cc_dup_create_rows(MPI_Comm comm, int64_t n, int64_t count, int rows, int nthreads, cc_dup **out)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    return dup_create(comm, n, count, rows > 0 ? rows : nt, nt, 0, out);
 }
 
 int cc_dup_create_pair(MPI_Comm comm, int64_t n, int64_t count, int nthreads, cc_dup **out)

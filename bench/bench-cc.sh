@@ -17,7 +17,11 @@
 # that reads this fast would still wait for (below 1: bound by reading).
 # At P > 1 a collective read also waits for the slowest rank's compute.
 # The CPU times tell what an idle machine would take.
-# Ratios are against the plain baseline of the same SCALE in this run.
+# Ratios are against the plain baseline of the same SCALE in this run
+# (the 1 x 1 process's median); "paired" is the median over reps of the
+# ratio of a plain rep and the forest rep right after it, in the same
+# process (1 rank): the ratio measured side by side, which the machine's
+# drift from one process to the next does not move.
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
 BENCH_CC=${BENCH_CC:-build/bench/bench_cc}
@@ -42,9 +46,11 @@ for s in $SCALES; do
                 "$(grep '^pieces' <<<"$b")" \
                 "$(grep '^stage' <<<"$a")" "$(grep '^stage' <<<"$b")" "$(grep '^stage' <<<"$c")"; do
         eps=$(field edges_per_s "$line")
-        printf 'SCALE %s %-6s ranks=%s threads=%s %.3e edges/s = %.2fx plain (%.3e)\n' "$s" \
+        pr=$(field paired "$line")
+        printf 'SCALE %s %-6s ranks=%s threads=%s %.3e edges/s = %.2fx plain (%.3e)%s\n' "$s" \
             "${line%% *}" "$(field ranks "$line")" "$(field threads "$line")" "$eps" \
-            "$(awk -v a="$eps" -v b="$base" 'BEGIN{print a/b}')" "$base"
+            "$(awk -v a="$eps" -v b="$base" 'BEGIN{print a/b}')" "$base" \
+            "${pr:+, paired ${pr}x (range $(sed -nE 's/.*range ([0-9.]+-[0-9.]+).*/\1/p' <<<"$line"))}"
     done
     for line in "$(grep '^counts' <<<"$a")" "$(grep '^counts' <<<"$b")" "$(grep '^counts' <<<"$c")"; do
         [ -n "$line" ] || continue

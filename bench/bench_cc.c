@@ -12,7 +12,12 @@
  * Timed, median of --reps runs each:
  *   plain   one thread, union by size with path halving over the edge
  *           stream (int32 parent and size arrays, their allocation and
- *           initialisation timed), rank 0 only, all edges;
+ *           initialisation timed), at one rank only, all edges; each rep
+ *           runs right before a rep of forest, so that the two are timed
+ *           side by side: forest's paired= is the median over reps of the
+ *           ratio of the two (this machine's shared caches and memory
+ *           bandwidth move both by 20-50% from minute to minute, which a
+ *           ratio of medians taken minutes apart carries in full);
  *   stream  one read of every edge of this rank's block at THREADS (the
  *           xor of its ends summed): the memory-bandwidth ceiling of any
  *           method that reads the edge list, for orientation;
@@ -93,14 +98,34 @@ static double median(double *t, int k)
     return t[k / 2];
 }
 
+/* One rep of the baseline on all m edges; its time. */
+static double plain_rep(int64_t n, const int64_t *e, int64_t m, int64_t *sets)
+{
+    const double t0 = g5_now();
+    int32_t *parent = malloc((size_t)n * 4), *size = malloc((size_t)n * 4);
+    if (!parent || !size) {
+        fprintf(stderr, "bench_cc: out of memory for the plain union-find\n");
+        exit(1);
+    }
+    *sets = plain_uf(n, e, m, parent, size);
+    const double t = g5_now() - t0;
+    free(parent);
+    free(size);
+    return t;
+}
+
 /* Median over reps (max over ranks) of cc_forest_create + the link of
  * this rank's count edges fed in calls of piece edges; -1 when the forest
- * cannot be made. Collective. */
+ * cannot be made. plain (one rank only, else NULL): before each rep a rep
+ * of the baseline on all count edges, its time in plain[rep] and the
+ * ratio of the two in ratio[rep]. Collective. */
 static double link_median(int64_t n, const int64_t *e, int64_t count, int64_t first, int threads, int64_t piece,
-                          int reps, double *t)
+                          int reps, double *t, double *plain, double *ratio, int64_t *sets)
 {
     for (int r = 0; r < reps; r++) {
         cc_forest *f;
+        if (plain)
+            plain[r] = plain_rep(n, e, count, sets);
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = g5_now();
         if (cc_forest_create(n, &f) != G5_OK)
@@ -110,6 +135,8 @@ static double link_median(int64_t n, const int64_t *e, int64_t count, int64_t fi
         t[r] = g5_now() - t0;
         MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         cc_forest_free(&f);
+        if (plain)
+            ratio[r] = plain[r] / t[r];
     }
     return median(t, reps);
 }
@@ -134,7 +161,8 @@ int main(int argc, char **argv)
         reps = reps < 1 ? 1 : 32;
     const int64_t n = (int64_t)1 << scale, m = 16 * n;
     const int64_t first = m * rank / p, count = m * (rank + 1) / p - first;
-    double t[32], t0;
+    double t[32], t0, tp[32], ratio[32];
+    int64_t sets = 0;
     /* plain and forest allocate their arrays inside each timed rep, as the
      * stage does once per run in a fresh process: a fixed threshold makes
      * every block of 1 MiB or more a fresh mapping (glibc otherwise raises
@@ -150,22 +178,6 @@ int main(int argc, char **argv)
     /* the exact tuples `g500 gen --scale SCALE` writes at these positions */
     gen_slab(&g, first, count, e, NULL, NULL);
 
-    if (p == 1) {
-        int64_t sets = 0;
-        for (int r = 0; r < reps; r++) {
-            t0 = g5_now();
-            int32_t *parent = malloc((size_t)n * 4), *size = malloc((size_t)n * 4);
-            if (!parent || !size)
-                return 1;
-            sets = plain_uf(n, e, m, parent, size);
-            t[r] = g5_now() - t0;
-            free(parent);
-            free(size);
-        }
-        double s = median(t, reps);
-        printf("plain  ranks=1 threads=1 scale=%d seconds=%.4f edges_per_s=%.3e sets=%lld\n", scale, s,
-               (double)m / s, (long long)sets);
-    }
     for (int r = 0; r < reps; r++) {
         uint64_t x = 0;
         MPI_Barrier(MPI_COMM_WORLD);
@@ -183,13 +195,25 @@ int main(int argc, char **argv)
         printf("stream ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (one read of the edge list)\n",
                p, threads, scale, s, (double)m / s);
     }
-    double s = link_median(n, e, count, first, threads, count, reps, t);
+    /* at one rank, plain and forest alternate, rep by rep */
+    double s = link_median(n, e, count, first, threads, count, reps, t, p == 1 ? tp : NULL, ratio, &sets);
     if (s < 0)
         return 1;
-    if (rank == 0)
+    if (p == 1) {
+        const double sp = median(tp, reps);
+        printf("plain  ranks=1 threads=1 scale=%d seconds=%.4f edges_per_s=%.3e sets=%lld\n", scale, sp,
+               (double)m / sp, (long long)sets);
+    }
+    if (rank == 0 && p == 1) {
+        const double pr = median(ratio, reps);  /* sorts ratio */
+        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e paired=%.2f (link of each "
+               "rank's slab; paired: median over reps of plain / forest, each pair timed back to back; "
+               "range %.2f-%.2f)\n", p, threads, scale, s, (double)m / s, pr, ratio[0], ratio[reps - 1]);
+    }
+    else if (rank == 0)
         printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (link of each rank's slab)\n",
                p, threads, scale, s, (double)m / s);
-    s = link_median(n, e, count, first, threads, (int64_t)1 << 20, reps, t);
+    s = link_median(n, e, count, first, threads, (int64_t)1 << 20, reps, t, NULL, NULL, NULL);
     if (s < 0)
         return 1;
     if (rank == 0)

@@ -685,7 +685,8 @@ static uint64_t giant_words(uint64_t n)
  * and the two loads of each edge, issued in order, left most of that
  * latency exposed. Below, the bitmap stays in L2 and the prefetches only
  * cost instructions. SCALE 24, one thread, the list linked in pieces of
- * 2^20 edges: 1.42-1.55 s against 1.61-1.75 (three alternated pairs). */
+ * 2^20 edges: 1.38-1.62 s against 1.55-1.74 (best of 2, four alternated
+ * pairs); SCALE 23 0.67-0.74 against 0.77-1.10 (three). */
 #define CC_FILTER_AHEAD_N ((uint64_t)1 << 23)
 #define CC_FILTER_AHEAD 16
 

@@ -94,6 +94,11 @@ void cc_tally_fold(const cc_tally *t, const int32_t *label, int nthreads, int64_
 /* The width of the counters per vertex the lists were folded into: 0
  * (none yet), 32 or 64 bits. */
 int cc_tally_counters(const cc_tally *t);
+/* For tests: the number of folded entries past which the counters become
+ * 64-bit (default 2^32 - 1, where a 32-bit count could first overflow),
+ * so that the switch, with the 32-bit counts carried over, can be run on
+ * a small list. */
+void cc_tally_set_limit32(cc_tally *t, int64_t limit);
 
 /* Union into f the sets described by another forest's root vector
  * (other_root[v] as cc_forest_roots returns it, same n). Not collective. */

@@ -192,6 +192,7 @@ struct cc_tally {
     uint32_t *d32;      /* the folded lists, per vertex (NULL until needed) */
     uint64_t *d64;
     int64_t dtotal;     /* entries folded into d32 / d64 */
+    int64_t limit32;    /* folded entries past which the counters are 64-bit */
     int failed;         /* out of memory: the call that met it fails */
 };
 
@@ -202,9 +203,12 @@ int cc_tally_create(int64_t n, cc_tally **out)
     if (!t)
         return G5_ERR_NOMEM;
     t->n = n;
+    t->limit32 = (int64_t)UINT32_MAX;
     *out = t;
     return G5_OK;
 }
+
+void cc_tally_set_limit32(cc_tally *t, int64_t limit) { t->limit32 = limit; }
 
 void cc_tally_free(cc_tally **tp)
 {
@@ -335,7 +339,7 @@ static void tally_squeeze(cc_tally *t)
         total += t->list[i].len;
     if (total <= t->n || total < ((int64_t)1 << 16))
         return;
-    if (!t->d64 && t->dtotal + total > (int64_t)UINT32_MAX) {
+    if (!t->d64 && t->dtotal + total > t->limit32) {
         /* a count might pass 2^32 - 1: 64-bit counters from here */
         t->d64 = calloc((size_t)t->n, sizeof *t->d64);
         if (!t->d64) {

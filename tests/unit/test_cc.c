@@ -647,8 +647,8 @@ Test(cc_property, unshuffled_lists_equal_bfs_in_one_call_and_in_pieces)
  * fold, and compare the edges per component, the self-loops and the
  * non-loop tuples with cc_count_edges over the whole list. Returns the
  * width of the tally's counters per vertex (cc_tally_counters). */
-static int tally_equals_count(const int64_t *e, int64_t m, int64_t n, int64_t piece, int64_t pre, int threads,
-                              const char *ctx)
+static int tally_equals_count_limit(const int64_t *e, int64_t m, int64_t n, int64_t piece, int64_t pre,
+                                    int threads, int64_t limit32, const char *ctx)
 {
     cc_forest *f;
     cc_tally *t;
@@ -656,6 +656,8 @@ static int tally_equals_count(const int64_t *e, int64_t m, int64_t n, int64_t pi
     int64_t nc, *cv, loops = 0, nonloop = 0, wloops = 0, wnonloop = 0;
     cr_assert_eq(cc_forest_create(n, &f), G5_OK);
     cr_assert_eq(cc_tally_create(n, &t), G5_OK);
+    if (limit32 > 0)
+        cc_tally_set_limit32(t, limit32);
     for (int64_t i = 0; i < pre; i++)
         cc_forest_link(f, e[2 * i], e[2 * i + 1]);  /* not tallied: counted by hand below */
     cc_forest_set_tally(f, t);
@@ -680,6 +682,12 @@ static int tally_equals_count(const int64_t *e, int64_t m, int64_t n, int64_t pi
     cc_tally_free(&t);
     cc_forest_free(&f);
     return width;
+}
+
+static int tally_equals_count(const int64_t *e, int64_t m, int64_t n, int64_t piece, int64_t pre, int threads,
+                              const char *ctx)
+{
+    return tally_equals_count_limit(e, m, n, piece, pre, threads, 0, ctx);
 }
 
 /* The tally gives cc_count_edges' sums on a skewed graph with self-loops
@@ -771,6 +779,32 @@ Test(cc_tally, lists_past_half_n_fold_into_counters_and_stay_exact)
     }
     for (int threads = 1; threads <= 2; threads++)
         tally_equals_count(e, k, n, 50000, 1, threads, "unshuffled chains in pieces");
+    free(e);
+}
+
+/* The switch to 64-bit counters (past 2^32 - 1 folded entries, which no
+ * test can reach) with the limit lowered to 200,000: a matching of n / 2
+ * pairs given twice over (3 n tuples) in pieces of 30,000 folds its lists
+ * a first time into 32-bit counters (past n entries), a second time into
+ * 64-bit ones, the 32-bit counts carried over, and leaves the last
+ * entries in the lists; the sums stay exact. */
+Test(cc_tally, the_switch_to_64_bit_counters_carries_the_counts_over)
+{
+    rng_state = 9;
+    const int64_t n = 1 << 17, m = 3 * n;
+    int64_t *e = malloc(2 * m * sizeof *e);
+    for (int64_t i = 0; i < m / 2; i++) {
+        const int64_t pair = (int64_t)(rnd() % (uint64_t)(n / 2));
+        e[2 * i] = 2 * pair + (int64_t)(i & 1);
+        e[2 * i + 1] = 2 * pair + 1 - (int64_t)(i & 1);
+    }
+    memcpy(e + m, e, (size_t)m * sizeof *e);  /* the second half repeats the first */
+    for (int threads = 1; threads <= 2; threads++) {
+        cr_assert_eq(tally_equals_count_limit(e, m, n, 30000, 0, threads, 200000, "matching twice, low limit"), 64,
+                     "the counters were made 64-bit");
+        cr_assert_eq(tally_equals_count_limit(e, m, n, 30000, 0, threads, 0, "matching twice"), 32,
+                     "the default limit keeps 32-bit counters");
+    }
     free(e);
 }
 

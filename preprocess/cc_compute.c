@@ -552,11 +552,11 @@ static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * 
  * reader hashes the first a_k tuples of the piece it read into row 0 and
  * the compute thread the others into row 1 (the rows share each class's
  * space, so any split fits: cc_dup_create_pair); with more, the reader
- * only reads (the compute threads are many, the reader one). a_k balances the two threads:
- * the reader, which knows after each barrier what each thread's work cost
- * per tuple in the last step, gives itself the share reader_share finds
- * (none for the first piece, under which the compute thread has nothing
- * to do). A barrier ends each step, so a buffer is only refilled once its
+ * only reads (the compute threads are many, the reader one). a_k balances
+ * the two threads: the reader, which knows after each barrier what each
+ * thread's work cost per tuple in the last step, gives itself the share
+ * reader_share finds (none for the first piece, under which the compute
+ * thread has nothing to do). A barrier ends each step, so a buffer is only refilled once its
  * piece was taken. nread (atomic) counts the pieces read without error,
  * so a piece whose read failed is never taken; the read agrees its
  * status over ranks, so every rank stops reading at the same piece and

@@ -515,7 +515,7 @@ static int place_rows(dup_regions *r, const int64_t *edges, int64_t len, edge_ta
 {
     const int nt = r->nt;
     int overflow = 0;
-    if (nt == 1) 
+    if (nt == 1)
         return place_row(r, 0, edges, 0, len, tl);
     /* inside a parallel region: a nested team if nesting is active (the
      * overlapped stream's compute threads), else a team of one */

@@ -283,9 +283,11 @@ static int result_begin(MPI_Comm comm, int64_t n, int64_t count, int merge, cc_r
     r->meta.nvertices = n;
     /* auto: the tree's vertex arrays (forest 12 B, labels 4 B, merge buffer
      * 4 B per vertex) against the distributed path's endpoint arrays (about
-     * 48 B for each of up to 2 endpoints per tuple of the largest slab; the
-     * rule was set when the forest took 16 B and still errs towards the
-     * tree by under 20%);
+     * 48 B for each of up to 2 endpoints per tuple of the largest slab) and
+     * slab; re-measured on the streamed tree path (docs/components.md,
+     * Measured peak RSS): at edge factor 1, SCALE 22, the distributed path
+     * is the smaller from P = 4 (102.7 MiB against 108.5), where 4
+     * maxcount = n;
      * all ranks see the same n, p and maxcount, so they take one path. */
     if (merge == CC_MERGE_AUTO)
         merge = (p >= CC_AUTO_RANKS || 4 * maxcount <= n) && p > 1 ? CC_MERGE_DISTRIBUTED

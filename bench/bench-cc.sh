@@ -22,19 +22,26 @@
 # ratio of a plain rep and the forest rep right after it, in the same
 # process (1 rank): the ratio measured side by side, which the machine's
 # drift from one process to the next does not move.
+# COLD=1 drops the edges file from the page cache before each whole-stage
+# run (`dd iflag=nocache count=0`, best effort: what the kernel may drop),
+# so that "HDF5" is a read from the storage under the file system: on a
+# machine whose storage is slower than the stage, compute/read then falls
+# below 1. (On this project's VM the "storage" is the host's cache, about
+# 3-4 GB/s.)
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
 BENCH_CC=${BENCH_CC:-build/bench/bench_cc}
 G500=${G500:-bin/g500}
 SCALES=${SCALES:-20 22}
 REPS=${REPS:-5}
+COLD=${COLD:-0}
 TMP=${TMPDIR:-/tmp}/g500-bench-cc.$$
 . "$(dirname "$0")/cc-lib.sh"
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 field() { sed -nE "s/.*$1=([^ ]+).*/\1/p" <<<"$2" | head -n 1; }
 
-echo "# $(date -u +%F) $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(date -u +%F) $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)$([ "$COLD" = 1 ] && echo ", COLD=1: the edges file dropped from the page cache before each whole-stage run")"
 for s in $SCALES; do
     a=$(mpirun -np 1 -x OMP_NUM_THREADS=1 "$BENCH_CC" "$s" 1 "$REPS")
     b=$(mpirun -np 1 -x OMP_NUM_THREADS=2 "$BENCH_CC" "$s" 2 "$REPS")
@@ -69,6 +76,7 @@ for s in $SCALES; do
             : >"$TMP/whole"
             for r in $(seq "$REPS"); do
                 for ov in off on; do
+                    [ "$COLD" = 1 ] && dd if="$TMP/e$s.h5" iflag=nocache count=0 status=none 2>/dev/null
                     out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
                         --force --threads "$2" --overlap "$ov" 2>&1) || { echo "components failed: $out"; break 2; }
                     # phases from the progress lines: read (with what ran

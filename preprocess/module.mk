@@ -14,6 +14,9 @@ $(BENCH_CC): $(BUILD)/bench/bench_cc.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# built with the tests: tests/scripts/bench-cc-smoke.sh runs it small
+tests: $(BENCH_CC)
+
 .PHONY: bench-cc
 bench-cc: $(BENCH_CC) $(G500)
 	BENCH_CC=$(BENCH_CC) G500=$(G500) SCALES="$(BENCH_CC_SCALES)" bench/bench-cc.sh

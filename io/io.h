@@ -78,6 +78,13 @@ typedef struct io_file io_file;
  * unwritable directory is G5_ERR_IO naming the path. */
 int io_file_create(MPI_Comm comm, const char *path, const char *format,
                    int version, int force, io_file **out);
+/* Collective. The checks io_file_create makes, made before a stage's work
+ * so that a run does not compute for minutes and then refuse its output:
+ * an empty or too long path is G5_ERR_ARG; an existing path without force
+ * G5_ERR_EXISTS; the input itself (input non-NULL and the same file, even
+ * with force) G5_ERR_ARG; a directory that is missing or not writable
+ * G5_ERR_IO, naming the path. Rank 0 looks, every rank gets the answer. */
+int io_file_check_output(MPI_Comm comm, const char *path, int force, const char *input);
 /* Collective. Close and rename to the final path; on any failure the
  * temporary file is removed. Frees *f, sets it to NULL. */
 int io_file_commit(io_file **f);

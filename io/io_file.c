@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define IO_PIECE_BYTES ((int64_t)256 << 20)
@@ -111,6 +112,34 @@ static void close_writeback(io_file *f)
     if (f->wb_fd >= 0)
         close(f->wb_fd);
     f->wb_fd = -1;
+}
+
+int io_file_check_output(MPI_Comm comm, const char *path, int force, const char *input)
+{
+    int rc = G5_OK;
+    if (!path || !*path || strlen(path) >= IO_PATH_MAX)
+        rc = g5_error(G5_ERR_ARG, "output path is empty or too long");
+    else if (rank_of(comm) == 0) {
+        struct stat so, si;
+        char dir[IO_PATH_MAX];
+        const char *slash = strrchr(path, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == path)
+            snprintf(dir, sizeof dir, "/");
+        else
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        if (stat(path, &so) == 0) {
+            if (input && stat(input, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+                rc = g5_error(G5_ERR_ARG, "%s: is the input file; give another output path", path);
+            else if (!force)
+                rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", path);
+        }
+        if (rc == G5_OK && access(dir, W_OK | X_OK) != 0)
+            rc = g5_error(G5_ERR_IO, "%s: cannot create: directory %s %s", path, dir,
+                          errno == ENOENT ? "does not exist" : "is not writable");
+    }
+    return g5_agree(comm, rc);
 }
 
 int io_file_create(MPI_Comm comm, const char *path, const char *format,

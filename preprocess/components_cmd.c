@@ -98,6 +98,8 @@ static int run(const struct components_cfg *cfg, const char *in)
         rc = g5_error(G5_ERR_ARG, "%s: SCALE %d is above what components handles (30)", in, em->scale);
     block_range(em->nedges, rank, p, &first, &count);
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
+    /* refuse an output it could not write now, not after the work */
+    G5_TRY(io_file_check_output(MPI_COMM_WORLD, cfg->out, cfg->force, in));
     g5_progress("components: reading %lld edges of SCALE %d from %s on %d ranks",
                 (long long)em->nedges, em->scale, in, p);
     t = g5_now();

@@ -5,8 +5,9 @@
 # and the slab streamed in pieces, taken between the reads or under them
 # (--piece, --overlap) gives identical datasets; g500 stats prints the
 # table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
-# damaged edges file, an existing output, a components file from other
-# edges) fails with one clear message on every rank and leaves no output.
+# damaged edges file, an existing output, the input as output, an output
+# in a missing directory (the last three before any work), a components
+# file from other edges) fails with one clear message on every rank and leaves no output.
 set -u
 G500=${G500:-bin/g500}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -100,6 +101,15 @@ expect_fail "components rejects an unknown --overlap" "--overlap must be on, off
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'
 expect_fail "components refuses an existing output without --force" "exists" \
     run 2 "$G500" components "$T/e.h5" -o "$T/c1x1.h5"
+check "the existing output is refused before the read, not after the work" '! grep -q "read in" "$T/err"'
+cp "$T/e.h5" "$T/e-copy.h5"
+expect_fail "components refuses its input as output, even with --force" "e-copy.h5: is the input file" \
+    run 2 "$G500" components "$T/e-copy.h5" -o "$T/e-copy.h5" --force
+check "the input given as output is left as it was" 'cmp -s "$T/e.h5" "$T/e-copy.h5"'
+expect_fail "components refuses an output in a missing directory before the read" \
+    "nodir/x.h5: cannot create: directory .*nodir does not exist" \
+    run 2 "$G500" components "$T/e.h5" -o "$T/nodir/x.h5"
+check "the missing directory is found before the read" '! grep -q "read in" "$T/err"'
 expect_fail "stats --edges refuses components of other edges" "c1x1.h5 was computed from seed 5, but .*e6.h5 has seed 6" \
     run 2 "$G500" stats "$T/c1x1.h5" --edges "$T/e6.h5"
 expect_fail "components rejects an unknown --merge" "--merge must be tree, distributed or auto, not 'star'" \

@@ -358,11 +358,33 @@ const char *cc_merge_name(int merge);
  * distributed path up to the edge counts. Fills r's labels (its block),
  * ncomp, comp_vertices, comp_edges, rounds and the link, merge and label
  * times; adds this rank's slab's self-loops and non-loop tuples to
- * *self_loops and *nonloop. The slab is rewritten and restored (see
- * cc_compute_merge). Collective. */
-int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
+ * *self_loops and *nonloop. The slab is only read (its pieces are renamed
+ * in a copy). Collective. */
+int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
                        int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
                        int64_t *nonloop);
+
+/* Internal to preprocess/: the distributed path's local step taken piece
+ * by piece (cc_dist.c; cc_compute_file streams the slab through it, as
+ * the tree path streams through its forest). The endpoints of the slab's
+ * non-loop tuples get local ids 0, 1, ... as they are first seen (a direct
+ * map of n int32 when n <= 2 count, else a hash set grown between pieces,
+ * at most 2/3 full; numbered by all threads with compare-and-swap);
+ * cc_dist_local_take rewrites a piece in place in local ids (self-loops as
+ * (0, 0)) and links it into a forest over min(n, 2 count) local ids that
+ * tallies its edges. The ids must lie in [0, n) (the reader and
+ * cc_dist_components check). Not collective; cc_dist_local_finish is:
+ * it takes status (the agreed outcome of the pieces on this rank), ends
+ * the local step (local sets and their edges), frees *l and runs the
+ * union-find over owner ranks and the labels (as cc_dist_components). */
+typedef struct cc_dist_local cc_dist_local;
+int cc_dist_local_create(int64_t n, int64_t count, cc_dist_local **out);
+int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t first_index, int nthreads);
+void cc_dist_local_free(cc_dist_local **l);  /* accepts NULL and *l == NULL */
+/* The local ids handed out so far (*nloc) and gid[id], their original ids. */
+const int64_t *cc_dist_local_ids(const cc_dist_local *l, int64_t *nloc);
+int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **l, int nthreads, cc_result *r,
+                         int64_t *self_loops, int64_t *nonloop);
 
 /* ---- subcommands (components_cmd.c, stats_cmd.c) ----------------------- */
 int components_cmd(int argc, char **argv);

@@ -464,6 +464,7 @@ static int read_slab_pieces(MPI_Comm comm, io_edges *e, int64_t first, int64_t c
  * thread touches them. */
 typedef struct stream {
     cc_forest *f;
+    cc_dist_local *l;  /* the distributed path: its local step instead of f */
     cc_dup *d;  /* overlapped: paired rows, row 0 the reader's, row 1 the compute thread's */
     cc_tally *t;
     int nc;     /* link threads */
@@ -476,11 +477,23 @@ typedef struct stream {
  * tallies it) and hash its tuples from `from` on into the duplicate count
  * (paired: into row 1; the reader hashed the ones before); then the piece
  * may be dropped. */
-static void take_piece(stream *s, const int64_t *pe, int64_t len, int64_t lo, int64_t from)
+static void take_piece(stream *s, int64_t *pe, int64_t len, int64_t lo, int64_t from)
 {
     double t0 = g5_now(), t1;
     if (s->rc != G5_OK || len <= 0)
         return;
+    if (s->l) {
+        /* the distributed path renames the piece in place: hash it first */
+        if (s->paired)
+            cc_dup_add_row(s->d, 1, pe + 2 * from, len - from);
+        else
+            cc_dup_add(s->d, pe, len);
+        t1 = g5_now();
+        s->t_hash += t1 - t0;
+        s->rc = cc_dist_local_take(s->l, pe, len, lo, s->nc);
+        s->t_link += g5_now() - t1;
+        return;
+    }
     s->rc = cc_forest_link_edges(s->f, pe, len, lo, s->nc);
     t1 = g5_now();
     s->t_link += t1 - t0;
@@ -715,7 +728,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     cc_result *r = NULL;
     stream s;
-    int64_t *slab = NULL, *buf[2] = {NULL, NULL}, counts[2] = {0, 0}, distinct = 0;
+    int64_t *buf[2] = {NULL, NULL}, counts[2] = {0, 0}, distinct = 0;
     int rc;
     double t;
 
@@ -726,24 +739,11 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
         return rc;
     if (overlap == CC_OVERLAP_AUTO)
         overlap = cc_overlap_auto(comm, nt);
-    if (r->merge != CC_MERGE_TREE) {
-        /* the distributed path rewrites the whole slab: read it, then compute */
-        const double c0 = thread_cpu();
-        slab = slab_alloc(count);
-        rc = g5_agree(comm, slab ? G5_OK : G5_ERR_NOMEM);
-        t = g5_now();
-        if (rc == G5_OK)
-            rc = read_slab_pieces(comm, e, first, count, slab, piece, &r->npieces);
-        r->t_read = r->t_read_io = g5_now() - t;
-        r->cpu_reader = thread_cpu() - c0;
-        if (rc == G5_OK)
-            rc = compute_slab(comm, n, slab, count, first, nthreads, r);
-        goto out;
-    }
-
-    /* the tree path streams: one piece buffer (two when overlapped), the
-     * forest and its edge tally, the labels and the duplicate count's
-     * regions; no slab */
+    /* Both paths stream: one piece buffer (two when overlapped), the
+     * duplicate count's regions and, on the tree path, the forest and its
+     * edge tally and the labels; on the distributed path its local step
+     * (endpoint ids, a forest over them that tallies). No slab. */
+    const int dist = r->merge != CC_MERGE_TREE;
     const int64_t rows = count < piece ? count : piece;
     const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
     /* overlapped: the link and hashing on nt - 1 compute threads under
@@ -751,14 +751,14 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
      * share of each piece too */
     s.nc = overlap == CC_OVERLAP_ON ? (nt > 1 ? nt - 1 : 1) : nt;
     s.paired = overlap == CC_OVERLAP_ON && s.nc == 1;
-    rc = tree_begin(n, &s.f, r);
+    rc = dist ? cc_dist_local_create(n, count, &s.l) : tree_begin(n, &s.f, r);
     if (rc == G5_OK)
         /* paired: a pair of rows, the reader's and the compute thread's,
          * any split; else a row per adding thread; the finish counts on
          * nt */
         rc = s.paired ? cc_dup_create_pair(comm, n, count, nt, &s.d)
                       : cc_dup_create_rows(comm, n, count, s.nc, nt, &s.d);
-    if (rc == G5_OK) {
+    if (rc == G5_OK && !dist) {
         rc = cc_tally_create(n, &s.t);
         if (rc == G5_OK)
             cc_forest_set_tally(s.f, s.t);
@@ -782,9 +782,13 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     free(buf[0]);
     free(buf[1]);
     buf[0] = buf[1] = NULL;
-    if (rc == G5_OK)
+    if (dist) {
+        /* the read agreed its status and the pieces' (above) */
+        if (rc == G5_OK)
+            rc = cc_dist_local_finish(comm, rc, &s.l, nthreads, r, &counts[0], &counts[1]);
+    } else if (rc == G5_OK)
         rc = tree_label_count(comm, &s.f, NULL, 0, nthreads, r, NULL, NULL);
-    if (rc == G5_OK) {
+    if (rc == G5_OK && !dist) {
         t = g5_now();
         cc_tally_fold(s.t, r->label, nt, r->comp_edges, &counts[0], &counts[1]);
         rc = sum_comp_edges(comm, r);
@@ -804,7 +808,7 @@ out:
     free(buf[0]);
     free(buf[1]);
     cc_tally_free(&s.t);
-    free(slab);
+    cc_dist_local_free(&s.l);
     cc_dup_free(&s.d);
     cc_forest_free(&s.f);
     if (rc != G5_OK)

@@ -72,6 +72,7 @@
 #include <malloc.h>
 #endif
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,172 +381,187 @@ static inline uint64_t hslot(uint32_t v, int shift)
     return ((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> shift;
 }
 
-static void hash_insert(uint32_t *keys, uint64_t mask, int shift, uint32_t v)
-{
-    for (uint64_t s = hslot(v, shift);; s = (s + 1) & mask) {
-        uint32_t k = __atomic_load_n(&keys[s], __ATOMIC_RELAXED);
-        if (k == v)
-            return;
-        if (k == EMPTY32) {
-            if (__atomic_compare_exchange_n(&keys[s], &k, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-                return;
-            if (k == v)
-                return;
-        }
-    }
-}
+/* ---- step 1, piece by piece -------------------------------------------- */
 
-static int32_t hash_find(const uint32_t *keys, const int32_t *ids, uint64_t mask, int shift, uint32_t v)
-{
-    uint64_t s = hslot(v, shift);
-    while (keys[s] != v)
-        s = (s + 1) & mask;
-    return ids[s];
-}
+#define ID_PENDING UINT32_MAX  /* a slot's id while its numbering thread writes it */
 
-/* compact() when n <= 2 * count: a direct map of n int32 (at most 8 bytes
- * per slab tuple, so still O(M/P)), local ids in vertex order. */
-static int compact_dense(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **gid_out,
-                         int64_t *nloc_out)
+/* The local step (cc.h, cc_dist_local): endpoints numbered as first seen,
+ * each piece rewritten in local ids and linked into a forest over them. */
+struct cc_dist_local {
+    int64_t n, bound;      /* vertices; bound >= local ids: min(n, 2 count) */
+    int64_t nloc;          /* local ids handed out (atomic while renaming) */
+    int32_t *map;          /* dense (n <= 2 count): [n] local id, -1 unseen, -2 being numbered */
+    uint64_t *slot;        /* sparse: [cap] 0 empty, else (v + 1) << 32 | id */
+    int64_t cap;
+    int shift;
+    int64_t *gid;          /* [bound] local id -> original id (faulted in as ids grow) */
+    cc_forest *f;          /* over bound local ids, tallying */
+    cc_tally *t;
+};
+
+int cc_dist_local_create(int64_t n, int64_t count, cc_dist_local **out)
 {
-    int64_t nloc = 0, *gid = NULL;
-    int32_t *ids = g5_malloc((size_t)n * sizeof *ids, "components: endpoint ids");
-    if (!ids)
+    int rc = G5_OK;
+    cc_dist_local *l = g5_calloc(1, sizeof *l, "components: local step");
+    *out = NULL;
+    if (!l)
         return G5_ERR_NOMEM;
-    memset(ids, 0xff, (size_t)n * sizeof *ids);
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < count; i++) {
-        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        if (u != v) {
-            __atomic_store_n(&ids[u], 0, __ATOMIC_RELAXED);
-            __atomic_store_n(&ids[v], 0, __ATOMIC_RELAXED);
-        }
-    }
-    for (int64_t v = 0; v < n; v++)
-        if (ids[v] == 0)
-            ids[v] = (int32_t)++nloc; /* 1-based for now: 0 marks "seen" */
-    gid = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *gid, "components: local vertex ids");
-    if (!gid) {
-        free(ids);
-        return G5_ERR_NOMEM;
-    }
-    for (int64_t v = 0; v < n; v++)
-        if (ids[v] > 0)
-            gid[--ids[v]] = v;
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < count; i++) {
-        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        edges[2 * i] = u == v ? 0 : ids[u];
-        edges[2 * i + 1] = u == v ? 0 : ids[v];
-    }
-    free(ids);
-    *gid_out = gid;
-    *nloc_out = nloc;
-    return G5_OK;
-}
-
-/* Local phase of step 1: gid (local -> original id) and the slab
- * rewritten in place in local ids, self-loops as (0, 0) with their index
- * and vertex kept in loops[] (pairs; *nloops of them); restore() undoes it.
- * A direct map when n <= 2 * count, else a hash set of the endpoints.
- * Not collective. On failure the slab is untouched. */
-static int compact(int64_t n, int64_t *edges, int64_t count, int nt, int64_t **gid_out,
-                   int64_t **loops_out, int64_t *nloops_out, int64_t *nloc_out)
-{
-    int rc = G5_OK, shift = 64;
-    int64_t bound = 2 * count < n ? 2 * count : n, cap = 16, nloc = 0, nloops = 0;
-    uint32_t *keys = NULL;
-    int32_t *ids = NULL;
-    int64_t *gid = NULL, *loops = NULL;
-
-    *gid_out = *loops_out = NULL;
-    *nloops_out = *nloc_out = 0;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : nloops)
-    for (int64_t i = 0; i < count; i++)
-        nloops += edges[2 * i] == edges[2 * i + 1];
-    loops = g5_malloc((size_t)(nloops ? nloops : 1) * 2 * sizeof *loops, "components: self-loops");
-    if (!loops)
-        return G5_ERR_NOMEM;
-    nloops = 0;
-    for (int64_t i = 0; i < count; i++)
-        if (edges[2 * i] == edges[2 * i + 1]) {
-            loops[2 * nloops] = i;
-            loops[2 * nloops++ + 1] = edges[2 * i];
-        }
-    if (n <= 2 * count) {
-        rc = compact_dense(n, edges, count, nt, &gid, &nloc);
-        goto out;
-    }
-    while (cap < bound + bound / 2)
-        cap *= 2;
-    for (int64_t c = cap; c > 1; c /= 2)
-        shift--;
-    const uint64_t mask = (uint64_t)cap - 1;
-    keys = g5_malloc((size_t)cap * sizeof *keys, "components: endpoint hash");
-    ids = g5_malloc((size_t)cap * sizeof *ids, "components: endpoint ids");
-    if (!keys || !ids) {
+    l->n = n;
+    l->bound = 2 * count < n ? 2 * count : n;
+    if (l->bound < 1)
+        l->bound = 1;
+    /* malloc'd large blocks are mmapped: gid's pages are faulted in only
+     * as the ids reach them */
+    l->gid = g5_malloc((size_t)l->bound * sizeof *l->gid, "components: local vertex ids");
+    if (!l->gid)
         rc = G5_ERR_NOMEM;
-        goto out;
+    if (rc == G5_OK && n <= 2 * count) {
+        l->map = g5_malloc((size_t)n * sizeof *l->map, "components: endpoint ids");
+        if (l->map)
+            memset(l->map, 0xff, (size_t)n * sizeof *l->map);
+        else
+            rc = G5_ERR_NOMEM;
     }
-    memset(keys, 0xff, (size_t)cap * sizeof *keys);
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < count; i++) {
-        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        if (u != v) {
-            hash_insert(keys, mask, shift, (uint32_t)u);
-            hash_insert(keys, mask, shift, (uint32_t)v);
-        }
-    }
-    for (int64_t s = 0; s < cap; s++)
-        if (keys[s] != EMPTY32)
-            ids[s] = (int32_t)nloc++;
-    gid = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *gid, "components: local vertex ids");
-    if (!gid) {
-        rc = G5_ERR_NOMEM;
-        goto out;
-    }
-    for (int64_t s = 0; s < cap; s++)
-        if (keys[s] != EMPTY32)
-            gid[ids[s]] = keys[s];
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < count; i++) {
-        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        if (u == v) {
-            edges[2 * i] = edges[2 * i + 1] = 0;
-        } else {
-            edges[2 * i] = hash_find(keys, ids, mask, shift, (uint32_t)u);
-            edges[2 * i + 1] = hash_find(keys, ids, mask, shift, (uint32_t)v);
-        }
-    }
-out:
-    free(keys);
-    free(ids);
-    if (rc != G5_OK) {
-        free(gid);
-        free(loops);
-        gid = loops = NULL;
-        nloc = nloops = 0;
-    }
-    *gid_out = gid;
-    *loops_out = loops;
-    *nloops_out = nloops;
-    *nloc_out = nloc;
+    if (rc == G5_OK)
+        rc = cc_forest_create(l->bound, &l->f);
+    if (rc == G5_OK)
+        rc = cc_tally_create(l->bound, &l->t);
+    if (rc == G5_OK)
+        cc_forest_set_tally(l->f, l->t);
+    if (rc != G5_OK)
+        cc_dist_local_free(&l);
+    *out = l;
     return rc;
 }
 
-/* Undo compact(): original ids back into the slab. Not collective. */
-static void restore(int64_t *edges, int64_t count, const int64_t *gid, const int64_t *loops,
-                    int64_t nloops, int nt)
+void cc_dist_local_free(cc_dist_local **l)
 {
-    /* a non-loop has two different local ids; (0, 0) is a self-loop */
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t i = 0; i < count; i++)
-        if (edges[2 * i] != edges[2 * i + 1]) {
-            edges[2 * i] = gid[edges[2 * i]];
-            edges[2 * i + 1] = gid[edges[2 * i + 1]];
+    if (!l || !*l)
+        return;
+    cc_forest_free(&(*l)->f);
+    cc_tally_free(&(*l)->t);
+    free((*l)->map);
+    free((*l)->slot);
+    free((*l)->gid);
+    free(*l);
+    *l = NULL;
+}
+
+const int64_t *cc_dist_local_ids(const cc_dist_local *l, int64_t *nloc)
+{
+    *nloc = l->nloc;
+    return l->gid;
+}
+
+/* A thread that finds v being numbered by another waits for the id (the
+ * other thread is between two of its own stores). */
+static void wait_turn(void) { sched_yield(); }
+
+/* The local id of v, numbered now if v is new. Thread-safe. */
+static inline int32_t id_dense(cc_dist_local *l, int64_t v)
+{
+    int32_t id = __atomic_load_n(&l->map[v], __ATOMIC_ACQUIRE), unseen = -1;
+    if (id >= 0)
+        return id;
+    if (id == -1 && __atomic_compare_exchange_n(&l->map[v], &unseen, -2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        id = (int32_t)__atomic_fetch_add(&l->nloc, 1, __ATOMIC_RELAXED);
+        l->gid[id] = v;
+        __atomic_store_n(&l->map[v], id, __ATOMIC_RELEASE);
+        return id;
+    }
+    while ((id = __atomic_load_n(&l->map[v], __ATOMIC_ACQUIRE)) < 0)
+        wait_turn();
+    return id;
+}
+
+static inline int32_t id_sparse(cc_dist_local *l, int64_t v)
+{
+    const uint64_t key = (uint64_t)(v + 1) << 32, mask = (uint64_t)l->cap - 1;
+    for (uint64_t s = hslot((uint32_t)v, l->shift);; s = (s + 1) & mask) {
+        uint64_t w = __atomic_load_n(&l->slot[s], __ATOMIC_ACQUIRE);
+        if (w == 0) {
+            if (__atomic_compare_exchange_n(&l->slot[s], &w, key | ID_PENDING, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+                const int32_t id = (int32_t)__atomic_fetch_add(&l->nloc, 1, __ATOMIC_RELAXED);
+                l->gid[id] = v;
+                __atomic_store_n(&l->slot[s], key | (uint32_t)id, __ATOMIC_RELEASE);
+                return id;
+            }
+            /* w: what another thread put there first */
         }
-    for (int64_t k = 0; k < nloops; k++)
-        edges[2 * loops[2 * k]] = edges[2 * loops[2 * k] + 1] = loops[2 * k + 1];
+        if ((w & ~(uint64_t)UINT32_MAX) == key) {
+            while ((uint32_t)w == ID_PENDING) {
+                wait_turn();
+                w = __atomic_load_n(&l->slot[s], __ATOMIC_ACQUIRE);
+            }
+            return (int32_t)(uint32_t)w;
+        }
+    }
+}
+
+/* Room in the sparse set for the endpoints of len more tuples: at most
+ * 2/3 full after them (cap a power of two, doubled at least, rehashed
+ * here, between pieces). Not thread-safe. */
+static int reserve(cc_dist_local *l, int64_t len)
+{
+    int64_t need = l->nloc + 2 * len, cap = l->cap > 0 ? l->cap : 1024;
+    if (need > l->bound)
+        need = l->bound;
+    if (3 * need <= 2 * l->cap)
+        return G5_OK;
+    while (3 * need > 2 * cap || cap <= l->cap)
+        cap *= 2;
+    uint64_t *slot = g5_calloc((size_t)cap, sizeof *slot, "components: endpoint hash");
+    if (!slot)
+        return G5_ERR_NOMEM;
+    int shift = 64;
+    for (int64_t c = cap; c > 1; c /= 2)
+        shift--;
+    for (int64_t i = 0; i < l->cap; i++) {
+        const uint64_t w = l->slot[i];
+        if (w == 0)
+            continue;
+        uint64_t s = hslot((uint32_t)((w >> 32) - 1), shift);
+        while (slot[s])
+            s = (s + 1) & (uint64_t)(cap - 1);
+        slot[s] = w;
+    }
+    free(l->slot);
+    l->slot = slot;
+    l->cap = cap;
+    l->shift = shift;
+    return G5_OK;
+}
+
+int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t first_index, int nthreads)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    int rc = G5_OK;
+    if (len <= 0)
+        return G5_OK;
+    if (!l->map)
+        rc = reserve(l, len);
+    if (rc != G5_OK)
+        return rc;
+    /* self-loops as (0, 0): the link skips them and the tally counts them
+     * apart, and their vertex gets no id (a vertex with only self-loops
+     * stays isolated, as on the tree path) */
+    if (l->map) {
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            edges[2 * i] = u == v ? 0 : id_dense(l, u);
+            edges[2 * i + 1] = u == v ? 0 : id_dense(l, v);
+        }
+    } else {
+#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            edges[2 * i] = u == v ? 0 : id_sparse(l, u);
+            edges[2 * i + 1] = u == v ? 0 : id_sparse(l, v);
+        }
+    }
+    return cc_forest_link_edges(l->f, edges, len, first_index, nthreads);
 }
 
 typedef struct comp {
@@ -560,14 +576,13 @@ static int cmp_comp(const void *a, const void *b)
     return x->root < y->root ? -1 : x->root > y->root;
 }
 
-int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
-                       int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
-                       int64_t *nonloop)
+int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthreads, cc_result *r,
+                         int64_t *self_loops, int64_t *nonloop)
 {
-    int rc = G5_OK;
+    int rc = status;
     dist d;
-    cc_forest *forest = NULL;
-    int64_t *gid = NULL, *loops = NULL, *fl = NULL, *mn = NULL, *ecnt = NULL, nloc = 0, nloops = 0, bad = -1;
+    cc_dist_local *l = lp ? *lp : NULL;
+    int64_t *gid = NULL, *fl = NULL, *mn = NULL, *ecnt = NULL, nloc = 0;
     int32_t *lroot = NULL;
     kv *req = NULL;
     comp *mine = NULL, *all = NULL;
@@ -576,51 +591,31 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     double t = g5_now();
 
-    dist_init(&d, comm, n);
-    /* Step 1, local: range check (the message the tree path gives), compact
-     * ids, the forest, its root vector. */
+    dist_init(&d, comm, l ? l->n : r->nvertices);
+    if (rc == G5_OK && !l)
+        rc = g5_error(G5_ERR_INTERNAL, "components: no local step to finish");
+    /* Step 1's end: the local sets (roots) and their edges (the tally's
+     * fold); the forest, tally and endpoint map go, gid stays. */
     if (rc == G5_OK) {
-        int64_t b = INT64_MAX;
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : b)
-        for (int64_t i = 0; i < count; i++) {
-            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if ((u < 0 || u >= n || v < 0 || v >= n) && i < b)
-                b = i;
-        }
-        if (b != INT64_MAX) {
-            bad = b;
-            rc = g5_error(G5_ERR_FORMAT, "edge %lld = (%lld, %lld) has a vertex outside [0, %lld)",
-                          (long long)(first_index + bad), (long long)edges[2 * bad],
-                          (long long)edges[2 * bad + 1], (long long)n);
-        }
-    }
-    if (rc == G5_OK)
-        rc = compact(n, edges, count, nt, &gid, &loops, &nloops, &nloc);
-    if (rc == G5_OK) {
-        /* the slab is in local ids from here to restore(), which runs
-         * whatever happens in between */
+        nloc = l->nloc;
         lroot = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *lroot, "components: local roots");
         ecnt = g5_calloc((size_t)(nloc ? nloc : 1), sizeof *ecnt, "components: edges per local set");
         if (!lroot || !ecnt)
             rc = G5_ERR_NOMEM;
-        if (rc == G5_OK && nloc > 0 && (rc = cc_forest_create(nloc, &forest)) == G5_OK &&
-            (rc = cc_forest_link_edges(forest, edges, count, first_index, nthreads)) == G5_OK)
-            memcpy(lroot, cc_forest_roots(forest), (size_t)nloc * sizeof *lroot);
-        cc_forest_free(&forest);
-        if (rc == G5_OK) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-            for (int64_t i = 0; i < count; i++)
-                if (edges[2 * i] != edges[2 * i + 1]) {
-#pragma omp atomic
-                    ecnt[lroot[edges[2 * i]]]++;
-                }
-        }
-        restore(edges, count, gid, loops, nloops, nt);
-        *self_loops += nloops;
-        *nonloop += count - nloops;
-        free(loops);
-        loops = NULL;
     }
+    if (rc == G5_OK) {
+        memcpy(lroot, cc_forest_roots(l->f), (size_t)nloc * sizeof *lroot);
+        cc_forest_free(&l->f);
+        free(l->map);
+        free(l->slot);
+        l->map = NULL;
+        l->slot = NULL;
+        cc_tally_fold(l->t, lroot, nt, ecnt, self_loops, nonloop);
+        cc_tally_free(&l->t);
+        gid = l->gid;
+        l->gid = NULL;
+    }
+    cc_dist_local_free(lp);
     if (rc == G5_OK) {
         const size_t nl = (size_t)(nloc ? nloc : 1);
         fl = g5_malloc(nl * sizeof *fl, "components: local parents");
@@ -630,7 +625,7 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     }
     if (rc == G5_OK)
         rc = dist_alloc(&d);
-    r->t_link = g5_now() - t;
+    r->t_link += g5_now() - t;
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         goto out;
@@ -787,10 +782,8 @@ int cc_dist_components(MPI_Comm comm, int64_t n, int64_t *edges, int64_t count,
     }
     r->t_label = g5_now() - t;
 out:
-    cc_forest_free(&forest);
     dist_free(&d);
     free(gid);
-    free(loops);
     free(ecnt);
     free(fl);
     free(mn);
@@ -807,4 +800,44 @@ out:
     malloc_trim(0);
 #endif
     return rc;
+}
+
+int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
+                       int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
+                       int64_t *nonloop)
+{
+    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
+    const int64_t piece = (int64_t)1 << 16;
+    int rc = G5_OK;
+    int64_t b = INT64_MAX, *buf = NULL;
+    cc_dist_local *l = NULL;
+    double t = g5_now();
+
+    /* range check first: the message the tree path gives */
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : b)
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+        if ((u < 0 || u >= n || v < 0 || v >= n) && i < b)
+            b = i;
+    }
+    if (b != INT64_MAX)
+        rc = g5_error(G5_ERR_FORMAT, "edge %lld = (%lld, %lld) has a vertex outside [0, %lld)",
+                      (long long)(first_index + b), (long long)edges[2 * b], (long long)edges[2 * b + 1],
+                      (long long)n);
+    if (rc == G5_OK)
+        rc = cc_dist_local_create(n, count, &l);
+    if (rc == G5_OK) {
+        buf = g5_malloc((size_t)(count < piece ? (count ? count : 1) : piece) * 16, "components: piece buffer");
+        if (!buf)
+            rc = G5_ERR_NOMEM;
+    }
+    /* the slab itself is only read: each piece is renamed in a copy */
+    for (int64_t lo = 0; rc == G5_OK && lo < count; lo += piece) {
+        const int64_t len = count - lo < piece ? count - lo : piece;
+        memcpy(buf, edges + 2 * lo, (size_t)len * 16);
+        rc = cc_dist_local_take(l, buf, len, first_index + lo, nthreads);
+    }
+    free(buf);
+    r->t_link = g5_now() - t;
+    return cc_dist_local_finish(comm, rc, &l, nthreads, r, self_loops, nonloop);
 }

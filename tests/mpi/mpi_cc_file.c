@@ -172,9 +172,9 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                     /* pieces below a chunk make ~180 collective reads: once;
                      * 3 threads (the link and hashing on 2 nested threads
                      * under the read) only where they overlap */
-                    if (pieces[k] < CHUNK_ROWS && (merge != CC_MERGE_TREE || threads != 2 || overlap != CC_OVERLAP_ON))
+                    if (pieces[k] < CHUNK_ROWS && (threads != 2 || overlap != CC_OVERLAP_ON))
                         continue;
-                    if (threads == 3 && (merge != CC_MERGE_TREE || overlap != CC_OVERLAP_ON))
+                    if (threads == 3 && overlap != CC_OVERLAP_ON)
                         continue;
                     if (repeated && pieces[k] != CHUNK_ROWS)
                         continue;
@@ -182,8 +182,7 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                      * balanced (-1), then fixed at none, some, all (at 3
                      * threads the compute threads hash everything, whatever
                      * the share asked) */
-                    const int shares = merge == CC_MERGE_TREE && overlap == CC_OVERLAP_ON && threads >= 2 &&
-                                       pieces[k] == CHUNK_ROWS ? 4 : 1;
+                    const int shares = overlap == CC_OVERLAP_ON && threads >= 2 && pieces[k] == CHUNK_ROWS ? 4 : 1;
                     for (int sh = 0; sh < shares && rc == G5_OK; sh++) {
                         const double share = sh == 0 ? -1 : sh == 1 ? 0 : sh == 2 ? 0.37 : 1;
                         cc_result *r = NULL;
@@ -205,9 +204,10 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                         if (share == 0 || threads > 2)
                             MT_CHECK(r->hash_share == 0, "%s: the reader hashed %.3f of the tuples", what,
                                      r->hash_share);
-                        MT_CHECK(r->streamed == (merge == CC_MERGE_TREE), "%s: streamed is %d", what, r->streamed);
-                        MT_CHECK(r->reread == (repeated && merge == CC_MERGE_TREE), "%s: reread is %d", what,
-                                 r->reread);
+                        /* both paths stream the slab (the distributed one
+                         * through its local step) */
+                        MT_CHECK(r->streamed == 1, "%s: streamed is %d", what, r->streamed);
+                        MT_CHECK(r->reread == repeated, "%s: reread is %d", what, r->reread);
                         /* cut at whole chunks when the piece holds one */
                         int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
                         if (p >= CHUNK_ROWS)
@@ -216,8 +216,8 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
                         MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
                         MT_CHECK(r->npieces == want, "%s: %lld piece reads, want %lld", what, (long long)r->npieces,
                                  (long long)want);
-                        MT_CHECK(r->overlapped == (overlap == CC_OVERLAP_ON && merge == CC_MERGE_TREE),
-                                 "%s: overlapped is %d", what, r->overlapped);
+                        MT_CHECK(r->overlapped == (overlap == CC_OVERLAP_ON), "%s: overlapped is %d", what,
+                                 r->overlapped);
                         cc_result_free(&r);
                     }
                     if (rc != G5_OK)
@@ -286,10 +286,10 @@ static int a_damaged_chunk_in_a_later_piece_fails_every_rank(void)
     const int64_t m = ((int64_t)1 << SCALE) * EDGEFACTOR;
     int64_t first, count;
     io_block_range(m, rank, nranks, &first, &count);
-    /* merge x threads x overlap; the distributed path does not overlap */
+    /* merge x threads x overlap */
     const int cfgs[][3] = {{CC_MERGE_TREE, 1, CC_OVERLAP_OFF}, {CC_MERGE_TREE, 2, CC_OVERLAP_OFF},
                            {CC_MERGE_TREE, 1, CC_OVERLAP_ON}, {CC_MERGE_TREE, 2, CC_OVERLAP_ON},
-                           {CC_MERGE_DISTRIBUTED, 1, CC_OVERLAP_AUTO}};
+                           {CC_MERGE_DISTRIBUTED, 1, CC_OVERLAP_OFF}, {CC_MERGE_DISTRIBUTED, 2, CC_OVERLAP_ON}};
     for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
         const int merge = cfgs[c][0], threads = cfgs[c][1], overlap = cfgs[c][2];
         io_edges *e = NULL;

@@ -1272,3 +1272,70 @@ Test(cc_stats, every_pair_of_a_clique_is_distinct, .init = mpi_setup, .fini = mp
         free(e);
     }
 }
+
+/* The distributed path's local step numbers each non-loop endpoint once:
+ * after every piece the ids handed out are exactly the distinct endpoints
+ * seen so far (gid a bijection onto them), each renamed tuple maps back
+ * through gid to the original, and self-loops become (0, 0). Sparse (2 m
+ * < n: the hash set, grown and rehashed between pieces) and dense (the
+ * direct map), one thread and four. */
+static void local_ids_are_a_bijection(int64_t n, int64_t m, int64_t piece, int threads)
+{
+    int64_t *e = malloc((size_t)m * 16), *buf = malloc((size_t)piece * 16);
+    unsigned char *seen = calloc((size_t)n, 1), *hit = calloc((size_t)n, 1);
+    uint64_t z = 0x243f6a8885a308d3ULL;
+    int64_t distinct = 0;
+    cc_dist_local *l = NULL;
+    for (int64_t i = 0; i < m; i++) {
+        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int64_t u = (int64_t)((z >> 20) % (uint64_t)n);
+        /* some repeats of earlier endpoints, some self-loops */
+        const int64_t v = i % 11 == 0 ? u : i % 3 == 0 && i > 0 ? e[2 * (i / 2)] : (int64_t)((z >> 40) % (uint64_t)n);
+        e[2 * i] = u;
+        e[2 * i + 1] = v;
+    }
+    cr_assert_eq(cc_dist_local_create(n, m, &l), G5_OK);
+    for (int64_t lo = 0; lo < m; lo += piece) {
+        const int64_t len = m - lo < piece ? m - lo : piece;
+        memcpy(buf, e + 2 * lo, (size_t)len * 16);
+        cr_assert_eq(cc_dist_local_take(l, buf, len, lo, threads), G5_OK, "%s", g5_error_msg());
+        for (int64_t i = lo; i < lo + len; i++)
+            if (e[2 * i] != e[2 * i + 1])
+                for (int k = 0; k < 2; k++)
+                    if (!seen[e[2 * i + k]]) {
+                        seen[e[2 * i + k]] = 1;
+                        distinct++;
+                    }
+        int64_t nloc = -1;
+        const int64_t *gid = cc_dist_local_ids(l, &nloc);
+        cr_assert_eq(nloc, distinct, "after tuple %lld: %lld local ids for %lld distinct endpoints", (long long)(lo + len),
+                     (long long)nloc, (long long)distinct);
+        memset(hit, 0, (size_t)n);
+        for (int64_t id = 0; id < nloc; id++) {
+            cr_assert(gid[id] >= 0 && gid[id] < n && seen[gid[id]] && !hit[gid[id]],
+                      "local id %lld -> %lld: not a new endpoint", (long long)id, (long long)gid[id]);
+            hit[gid[id]] = 1;
+        }
+        for (int64_t i = 0; i < len; i++) {
+            const int64_t u = e[2 * (lo + i)], v = e[2 * (lo + i) + 1];
+            if (u == v) {
+                cr_assert(buf[2 * i] == 0 && buf[2 * i + 1] == 0, "self-loop %lld not (0, 0)", (long long)(lo + i));
+            } else {
+                cr_assert(buf[2 * i] >= 0 && buf[2 * i] < nloc && buf[2 * i + 1] >= 0 && buf[2 * i + 1] < nloc);
+                cr_assert(gid[buf[2 * i]] == u && gid[buf[2 * i + 1]] == v, "tuple %lld renamed wrongly",
+                          (long long)(lo + i));
+            }
+        }
+    }
+    cc_dist_local_free(&l);
+    cr_assert_null(l);
+    free(e);
+    free(buf);
+    free(seen);
+    free(hit);
+}
+
+Test(cc_dist, local_ids_sparse_one_thread_grow_between_pieces) { local_ids_are_a_bijection(1 << 20, 150000, 1 << 14, 1); }
+Test(cc_dist, local_ids_sparse_four_threads) { local_ids_are_a_bijection(1 << 20, 300000, 1 << 17, 4); }
+Test(cc_dist, local_ids_dense_one_thread) { local_ids_are_a_bijection(1 << 12, 40000, 5000, 1); }
+Test(cc_dist, local_ids_dense_four_threads) { local_ids_are_a_bijection(1 << 16, 200000, 1 << 17, 4); }

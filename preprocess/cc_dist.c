@@ -383,6 +383,9 @@ static inline uint64_t hslot(uint32_t v, int shift)
 
 /* ---- step 1, piece by piece -------------------------------------------- */
 
+#ifndef RENAME_AHEAD
+#define RENAME_AHEAD 16
+#endif
 #define ID_PENDING UINT32_MAX  /* a slot's id while its numbering thread writes it */
 
 /* The local step (cc.h, cc_dist_local): endpoints numbered as first seen,
@@ -550,6 +553,10 @@ int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t fi
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
         for (int64_t i = 0; i < len; i++) {
             const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            if (i + RENAME_AHEAD < len) {
+                __builtin_prefetch(&l->map[edges[2 * (i + RENAME_AHEAD)]]);
+                __builtin_prefetch(&l->map[edges[2 * (i + RENAME_AHEAD) + 1]]);
+            }
             edges[2 * i] = u == v ? 0 : id_dense(l, u);
             edges[2 * i + 1] = u == v ? 0 : id_dense(l, v);
         }
@@ -557,6 +564,10 @@ int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t fi
 #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
         for (int64_t i = 0; i < len; i++) {
             const int64_t u = edges[2 * i], v = edges[2 * i + 1];
+            if (i + RENAME_AHEAD < len) {
+                __builtin_prefetch(&l->slot[hslot((uint32_t)edges[2 * (i + RENAME_AHEAD)], l->shift)]);
+                __builtin_prefetch(&l->slot[hslot((uint32_t)edges[2 * (i + RENAME_AHEAD) + 1], l->shift)]);
+            }
             edges[2 * i] = u == v ? 0 : id_sparse(l, u);
             edges[2 * i + 1] = u == v ? 0 : id_sparse(l, v);
         }

@@ -278,9 +278,9 @@ typedef struct cc_result {
 
 /* Collective on comm. Each rank passes its slab of edges ([count][2], the
  * global edge index of the first being first_index); n vertices; merge one
- * of enum cc_merge (the same on every rank). In/out: the distributed path
- * rewrites the slab in local ids while it links and restores it before it
- * returns (also on failure); the tree path only reads it. Each rank reduces its slab to
+ * of enum cc_merge (the same on every rank). The slab is only read (the
+ * distributed path renames copies of its pieces; non-const for the
+ * callers of old). Each rank reduces its slab to
  * a forest (OpenMP, nthreads), the forests are merged (see enum cc_merge)
  * and labelled canonically (ids by size, largest 0, ties by smallest
  * vertex, -1 isolated); edges per component and the statistics are
@@ -310,8 +310,8 @@ void cc_result_free(cc_result **r);
  * hashes a balancing share of each piece it read too); OFF: pieces are
  * read and taken in turn, one buffer. Either way only the merge, labels, the fold of the
  * tally and the duplicate count's finish remain after the read. AUTO: cc_overlap_auto. The
- * distributed path reads the whole slab first (it rewrites it in local
- * ids), then runs cc_compute_merge on it; overlap does not apply. */
+ * distributed path streams the same way through its local step
+ * (cc_dist_local: each piece hashed, renamed in local ids and linked). */
 enum cc_overlap { CC_OVERLAP_AUTO = -1, CC_OVERLAP_OFF = 0, CC_OVERLAP_ON = 1 };
 /* What AUTO takes. Collective on comm, the same answer on every rank: ON
  * when every rank runs 2 or more threads, or when the node has a CPU to
@@ -342,8 +342,9 @@ void cc_set_reader_share(double f);
  * vertex; 8 when the slab holds 2^32 tuples or more), one or two piece
  * buffers (16 B per piece row) and the duplicate count's regions; when a
  * region overflows (pairs not spread) the slab is read again, whole, for
- * the duplicate count's exact path (r->reread). Caller frees *out with
- * cc_result_free. */
+ * the duplicate count's exact path (r->reread). On the distributed path
+ * the local step's arrays (cc_dist.c) replace the vertex arrays. Caller
+ * frees *out with cc_result_free. */
 int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int nthreads, int merge,
                     int64_t piece_rows, int overlap, cc_result **out);
 /* Whether cc_dup_finish with this count will read the slab (its exact

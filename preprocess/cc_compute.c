@@ -32,12 +32,13 @@
  * endpoint and at most 2 endpoints per tuple, fall below the tree's 24 n:
  * 4 x (largest slab) <= n (measured: docs/components.md; Graph500's 16
  * tuples per vertex reach it at 64 ranks, edge factor 1 at 4).
- * At 2 and 4 ranks on one node the tree path is faster for the same peak
- * memory (docs/components.md, "Memory per rank").
+ * At 2 and 4 ranks on one node the tree path is faster (its merge and
+ * labels 4-8x) for about the same peak memory at edge factor 16
+ * (docs/components.md, "Memory per rank").
  *
  * Reading and computing at once (cc_compute_file): the slab is read in
- * pieces cut at whole chunks of the file (one chunk by default). On the
- * tree path it is streamed: each piece is read into a buffer that is
+ * pieces cut at whole chunks of the file (one chunk by default) and
+ * streamed, on both paths: each piece is read into a buffer that is
  * reused, linked into the forest, hashed into the duplicate count
  * (cc_dup_add) and dropped; the link tallies the edges per set as it
  * goes (cc_tally: the giant filter's dropped edges in bulk, the few kept
@@ -58,8 +59,10 @@
  * pair repeated): then the ranks that need it read their slab again,
  * whole. The result is the same as cc_compute_merge's on the whole slab
  * for any piece size, overlap, thread and rank count. The distributed
- * path rewrites its slab in local ids: it reads the whole slab, then
- * computes.
+ * path streams the same way through its local step (cc_dist_local: each
+ * piece hashed, then renamed in place in local ids and linked into a
+ * forest over them; cc_dist.c), and after the read runs the union-find
+ * over owner ranks instead of the tree of merges.
  */
 #include "cc.h"
 #include "common.h"

@@ -3,13 +3,21 @@
  * cc_dist.c - connected components over ranks without any N-sized array on
  * a rank: the distributed path of cc_compute (--merge distributed).
  *
- * 1. Local forest over compact ids. The distinct endpoints of the slab's
- *    non-self-loop tuples (at most min(N, 2 M/P)) are put in an open
- *    addressing hash set (uint32 keys, built by all threads with
- *    compare-and-swap) and numbered in slot order: local id -> original id
- *    is gid[], and the slab is rewritten in local ids. The patent's
- *    root/son forest (cc_forest.c, unchanged) links the rewritten slab, so
- *    each rank holds the partition of its own endpoints ("local sets").
+ * 1. Local forest over compact ids, piece by piece (cc_dist_local; the
+ *    file's pieces as they are read, under the read of the next one when
+ *    overlapped, or a whole slab's pieces renamed in a copy). The distinct
+ *    endpoints of the slab's non-self-loop tuples (at most min(N, 2 M/P))
+ *    get local ids 0, 1, ... as they are first seen, from a direct map of
+ *    N int32 when N <= 2 x the slab's tuples, else from an open addressing
+ *    hash set of 64-bit slots (original id + 1, local id) grown between
+ *    pieces (at most 2/3 full); all threads number with compare-and-swap,
+ *    a slot's id written after its key (a thread that meets a key without
+ *    its id yet waits for it). local id -> original id is gid[]. Each
+ *    piece is rewritten in place in local ids (self-loops as (0, 0)) and
+ *    linked into the patent's root/son forest (cc_forest.c, unchanged)
+ *    over min(N, 2 M/P) local ids, which tallies its edges as the tree
+ *    path's does; so each rank holds the partition of its own endpoints
+ *    ("local sets") and the edges of each, and no slab.
  *
  * 2. Distributed union-find over owner ranks. [0, N) is split in P blocks
  *    (the first N mod P ranks one vertex more, the same blocks as the rows
@@ -52,12 +60,14 @@
  * request per rank and round.
  *
  * Memory per rank, n_b = N/P owned vertices, n_l <= min(N, 2 M/P) local
- * vertices, c = slab tuples (the slab itself is rewritten in place, not
- * copied). Step 1: the endpoint map (a direct map of 4 B * N <= 8 B * c,
- * or a hash set of 8 B per slot at 1.5-3 slots per bound on n_l; freed
- * before linking), gid (8 B * n_l), the forest (12 B * n_l, only while
- * linking), the local roots (4 B * n_l) and edges per local set (8 B *
- * n_l), 16 B per self-loop. Step 2 adds fl and a per-set minimum (16 B *
+ * vertices, c = slab tuples (no slab is held: one or two piece buffers).
+ * Step 1: the endpoint map (a direct map of 4 B * N <= 8 B * c, or a hash
+ * set of 8 B per slot at 1.5-3 slots per local id), gid (8 B * n_l,
+ * faulted in as ids grow), the forest over min(N, 2c) ids (its root
+ * vector, 4 B per id, filled at creation; 8 B more per id seen) and its
+ * edge tally (4 B per tuple the giant filter keeps) while the pieces come;
+ * then the local roots (4 B * n_l) and edges per local set (8 B * n_l),
+ * the forest, map and tally freed. Step 2 adds fl and a per-set minimum (16 B *
  * n_l), f (8 B * n_b), the requests of a round (16 B per local vertex that
  * hooks, plus a sort scratch for the old-parent hooks), the jump targets
  * (32 B * n_b at most) and per batch 24 B * 2^18 sent plus what arrives.

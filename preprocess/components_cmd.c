@@ -4,10 +4,11 @@
  * read the edge list by slabs (collective parallel HDF5, each rank its
  * block, in pieces) and compute the connected components (cc_compute_file:
  * root/son forests, tree of merges or distributed union-find, canonical
- * labels; on the tree path the slab is streamed piece by piece through one
- * reused buffer (two when the read is overlapped) - linked (the edges
- * per set tallied as they are) and hashed for the duplicate count, under
- * the read of the next piece with --overlap - and never held), write
+ * labels; the slab is streamed piece by piece through one reused buffer
+ * (two when the read is overlapped) - hashed for the duplicate count and
+ * linked (the edges per set tallied as they are; on the distributed path
+ * renamed in local ids first), under the read of the next piece with
+ * --overlap - and never held), write
  * components.h5 atomically with the edges file's identity and the
  * statistics, and print the statistics. Allocations below 32 MiB come from
  * a heap that is never trimmed (keep_freed_memory): buffers that come and
@@ -17,8 +18,9 @@
  * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.
  *
  * Memory per rank: the arrays of cc_compute_file (O(n) plus the duplicate
- * count's 4-7 B per slab tuple on the tree path, the slab's 16 B per tuple
- * more on the distributed one, O(n/P + m/P) there; see cc.h); the phase
+ * count's 4-7 B per slab tuple on the tree path; O(n/P + m/P) on the
+ * distributed one: its endpoint ids and forest instead of the n-vertex
+ * arrays; see cc.h and cc_dist.c); the phase
  * times and peak RSS (max over ranks) go to the progress log on stderr.
  */
 #include "cc.h"
@@ -202,9 +204,10 @@ int components_cmd(int argc, char **argv)
                          "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
                          "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
                          "or when a rank's largest slab holds at most N/4 tuples).\n"
-                         "The slab is read in pieces; on the tree merge it is streamed (each piece\n"
-                         "linked, its edges per set tallied as they are, and hashed for the\n"
-                         "duplicate count, then dropped: no slab is held); with --overlap on\n"
+                         "The slab is read in pieces and streamed (each piece hashed for the\n"
+                         "duplicate count and linked, its edges per set tallied as they are - on\n"
+                         "the distributed merge renamed in local ids first - then dropped: no\n"
+                         "slab is held); with --overlap on\n"
                          "(auto: with 2 or more threads, or with one when the node has a CPU to\n"
                          "spare for a reader thread) the master\n"
                          "thread reads the next piece while another takes the last one, so little\n"

@@ -330,6 +330,9 @@ void cc_set_reader_share(double f);
  * stay small (RSS) and in cache while a piece is linked and hashed
  * (docs/components.md, "Reading: the streamed slab and the overlap"). */
 #define CC_PIECE_ROWS ((int64_t)1 << 18)
+/* Piece buffers of the overlapped stream: the reader may run this many
+ * pieces ahead of the compute thread (16 MiB at the default piece). */
+#define CC_RING 4
 
 /* Collective on comm (the communicator e was opened on). The components
  * of the slab [first, first + count) of the edges file e, read as above.

@@ -509,6 +509,15 @@ static void take_piece(stream *s, int64_t *pe, int64_t len, int64_t lo, int64_t 
     s->t_hash += g5_now() - t1;
 }
 
+/* Progress of a long read (rank 0, stderr): a line at each tenth of the
+ * pieces once the read has taken 2 s, at most one a second. */
+typedef struct read_progress {
+    double t0, last;
+    int64_t next;
+} read_progress;
+static void progress_init(read_progress *p);
+static void progress_piece(read_progress *p, int64_t k, int64_t maxp, int64_t first, int64_t count, int64_t piece);
+
 /* One thread per rank (or --overlap off): read piece k into the one
  * buffer, take it, read piece k + 1 into the same buffer. A read agrees
  * its status, so every rank stops at the same piece; the link's status is
@@ -520,6 +529,8 @@ static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
     int rc = agree_pieces(comm, first, count, piece, &maxp);
     const double c0 = thread_cpu();
 
+    read_progress pr;
+    progress_init(&pr);
     r->npieces = maxp;
     for (int64_t k = 0; k < maxp && rc == G5_OK; k++) {
         const double t0 = g5_now();
@@ -527,6 +538,7 @@ static int stream_sequential(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
         r->t_read_io += g5_now() - t0;
         if (rc == G5_OK)
             take_piece(s, buf, len, lo, 0);
+        progress_piece(&pr, k, maxp, first, count, piece);
     }
     r->cpu_reader = thread_cpu() - c0;
     if (rc != G5_OK)
@@ -562,35 +574,84 @@ void cc_set_reader_share(double f) { fixed_share = f > 1 ? 1 : f; }
 /* x smoothed with a new sample y (x < 0: none yet). */
 static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * y; }
 
-/* The pipeline. A team of two: thread 0 (the master, the only one that
- * calls HDF5 and MPI) reads piece k into buffer k % 2, while thread 1
- * links piece k - 1 from the other buffer and hashes it (with s->nc
- * threads of its own, nested: the link's and a row of the duplicate count
- * per thread). With one compute thread (2 threads in all: s->paired) the
- * reader hashes the first a_k tuples of the piece it read into row 0 and
- * the compute thread the others into row 1 (the rows share each class's
- * space, so any split fits: cc_dup_create_pair); with more, the reader
- * only reads (the compute threads are many, the reader one). a_k balances
- * the two threads: the reader, which knows after each barrier what each
- * thread's work cost per tuple in the last step, gives itself the share
- * reader_share finds (none for the first piece, under which the compute
- * thread has nothing to do). A barrier ends each step, so a buffer is only refilled once its
- * piece was taken. nread (atomic) counts the pieces read without error,
- * so a piece whose read failed is never taken; the read agrees its
- * status over ranks, so every rank stops reading at the same piece and
- * all make the same collective calls. Should the runtime give a team of
- * one, thread 0 does both in turn. Collective. */
-static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
-                             int64_t *buf[2], stream *s, cc_result *r)
+static void progress_init(read_progress *p)
 {
-    int64_t maxp = 0, nread = 0, split[2] = {0, 0}, by_reader = 0;
-    int rc_read = agree_pieces(comm, first, count, piece, &maxp);
+    p->t0 = p->last = g5_now();
+    p->next = 1;
+}
+
+static void progress_piece(read_progress *p, int64_t k, int64_t maxp, int64_t first, int64_t count, int64_t piece)
+{
+    const double now = g5_now();
+    int64_t lo, len;
+    if (maxp < 10 || (k + 1) * 10 < p->next * maxp)
+        return;
+    while (p->next <= 10 && (k + 1) * 10 >= p->next * maxp)
+        p->next++;
+    if (now - p->t0 < 2 || now - p->last < 1 || k + 1 == maxp)
+        return;
+    p->last = now;
+    piece_range(first, count, piece, k, &lo, &len);
+    g5_progress("components: read %lld of %lld pieces (%.0f%%) in %.1fs, rank 0 at edge %lld of [%lld, %lld)",
+                (long long)(k + 1), (long long)maxp, 100.0 * (double)(k + 1) / (double)maxp, now - p->t0,
+                (long long)(lo + len), (long long)first, (long long)(first + count));
+}
+
+/* Wait until *counter >= target (acquire), or *stop is set and the
+ * counter stays below it: returns 0 then. Yields, then sleeps 20 us at a
+ * time, so a thread that waits long (a slow read) takes no CPU. */
+static int wait_for(const int64_t *counter, int64_t target, const int *stop)
+{
+    for (int spin = 0;; spin++) {
+        if (__atomic_load_n(counter, __ATOMIC_ACQUIRE) >= target)
+            return 1;
+        if (stop && __atomic_load_n(stop, __ATOMIC_ACQUIRE) && __atomic_load_n(counter, __ATOMIC_ACQUIRE) < target)
+            return 0;
+        if (spin < 64) {
+            sched_yield();
+        } else {
+            struct timespec ts = {0, 20000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* The pipeline. A team of two: thread 0 (the master, the only one that
+ * calls HDF5 and MPI) reads pieces into a ring of CC_RING buffers, piece k
+ * into buffer k % CC_RING once piece k - CC_RING has been taken, while
+ * thread 1 takes them in order as they are published (links each and
+ * hashes it, with s->nc threads of its own, nested: the link's and a row
+ * of the duplicate count per thread). The two meet at no barrier: two
+ * counters, nread (pieces read without error, so a piece whose read
+ * failed is never taken) and taken, written with release and read with
+ * acquire, and a stop flag the reader sets when it is done; a thread with
+ * nothing to do waits (wait_for). With the ring a slow read (storage)
+ * and a slow piece to compute no longer stall each other step by step:
+ * the read phase tends to the larger of the two threads' sums, not the
+ * sum of each step's larger. With one compute thread (2 threads in all:
+ * s->paired) the reader hashes the first a_k tuples of the piece it read
+ * into row 0 and the compute thread the others into row 1 (the rows share
+ * each class's space, so any split fits: cc_dup_create_pair); with more,
+ * the reader only reads (the compute threads are many, the reader one).
+ * a_k balances the two threads: the compute thread leaves its costs of
+ * piece j (link and hashing, per tuple) in slot j % CC_RING before it
+ * counts j taken, the reader folds them in as they come and gives itself
+ * the share reader_share finds (none for the first piece, under which the
+ * compute thread has nothing to do). The read agrees its status over
+ * ranks, so every rank stops reading at the same piece and all make the
+ * same collective calls. Should the runtime give a team of one, thread 0
+ * takes each piece after reading it. Collective. */
+static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, int64_t piece,
+                             int64_t *buf[CC_RING], stream *s, cc_result *r)
+{
+    int64_t maxp = 0, nread = 0, taken = 0, split[CC_RING] = {0}, by_reader = 0;
+    int rc_read = agree_pieces(comm, first, count, piece, &maxp), stop = 0;
     const int levels = omp_get_max_active_levels();
     double t_io = 0, cpu_read = 0, cpu_under = 0, t_hash_reader = 0;
-    /* per step (slot k % 2): the reader's read and hash, the compute
-     * thread's link and hash, with the tuples each covered */
-    double rd_t[2] = {0, 0}, rh_t[2] = {0, 0}, lk_t[2] = {0, 0}, ch_t[2] = {0, 0};
-    int64_t rd_n[2] = {0, 0}, rh_n[2] = {0, 0}, lk_n[2] = {0, 0}, ch_n[2] = {0, 0};
+    /* the compute thread's link and hash of piece j (slot j % CC_RING),
+     * with the tuples each covered */
+    double lk_t[CC_RING] = {0}, ch_t[CC_RING] = {0};
+    int64_t lk_n[CC_RING] = {0}, ch_n[CC_RING] = {0};
     double c_rd = -1, c_lk = -1, c_hr = -1, c_hc = -1;  /* smoothed costs per tuple */
 
     if (rc_read != G5_OK)
@@ -600,68 +661,66 @@ static int stream_overlapped(MPI_Comm comm, io_edges *e, int64_t first, int64_t 
         omp_set_max_active_levels(2);
 #pragma omp parallel num_threads(2)
     {
-        const int t = omp_get_thread_num(), worker = omp_get_num_threads() > 1 ? 1 : 0;
+        const int t = omp_get_thread_num(), worker = omp_get_num_threads() > 1;
         const double c0 = thread_cpu();
-        if (t == 0)
+        if (t == 0) {
+            int64_t learned = 0;  /* pieces whose costs the reader has folded in */
+            read_progress pr;
+            progress_init(&pr);
             omp_set_num_threads(1);  /* the read's own loops stay on the reader */
-        for (int64_t k = 0; k <= maxp; k++) {
-            const int slot = (int)(k & 1);
-            if (t == 0) {
-                rd_n[slot] = rh_n[slot] = 0;
-                rd_t[slot] = rh_t[slot] = 0;
-            }
-            if (t == 0 && k < maxp && rc_read == G5_OK) {
+            for (int64_t k = 0; k < maxp && rc_read == G5_OK; k++) {
                 int64_t lo, len;
+                const int slot = (int)(k % CC_RING);
+                /* buffer slot is free once piece k - CC_RING was taken */
+                if (worker)
+                    wait_for(&taken, k - CC_RING + 1, NULL);
+                for (const int64_t done = __atomic_load_n(&taken, __ATOMIC_ACQUIRE); learned < done; learned++) {
+                    const int j = (int)(learned % CC_RING);
+                    if (lk_n[j] > 0 && learned >= 1)  /* piece 0 takes the parallel path: not typical */
+                        c_lk = smooth(c_lk, lk_t[j] / (double)lk_n[j]);
+                    if (ch_n[j] > 0)
+                        c_hc = smooth(c_hc, ch_t[j] / (double)ch_n[j]);
+                }
                 const double t0 = g5_now();
-                rc_read = read_piece(e, first, count, piece, k, buf[k & 1], &lo, &len);
+                rc_read = read_piece(e, first, count, piece, k, buf[slot], &lo, &len);
                 const double t1 = g5_now();
                 t_io += t1 - t0;
-                if (rc_read == G5_OK) {
-                    const double f = fixed_share >= 0 ? fixed_share : reader_share(c_rd, c_lk, c_hr, c_hc);
-                    const int64_t a = k == 0 || !worker || !s->paired ? 0 : (int64_t)(f * (double)len);
-                    if (a > 0)
-                        cc_dup_add_row(s->d, 0, buf[k & 1], a);
-                    split[k & 1] = a;
-                    rd_t[slot] = t1 - t0;
-                    rd_n[slot] = len;
-                    rh_t[slot] = g5_now() - t1;
-                    rh_n[slot] = a;
-                    by_reader += a;
-                    t_hash_reader += rh_t[slot];
-                    __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
+                if (rc_read != G5_OK)
+                    break;
+                if (len > 0)
+                    c_rd = smooth(c_rd, (t1 - t0) / (double)len);
+                const double f = fixed_share >= 0 ? fixed_share : reader_share(c_rd, c_lk, c_hr, c_hc);
+                const int64_t a = k == 0 || !worker || !s->paired ? 0 : (int64_t)(f * (double)len);
+                if (a > 0) {
+                    cc_dup_add_row(s->d, 0, buf[slot], a);
+                    const double th = g5_now() - t1;
+                    c_hr = smooth(c_hr, th / (double)a);
+                    t_hash_reader += th;
                 }
+                split[slot] = a;
+                by_reader += a;
+                __atomic_store_n(&nread, k + 1, __ATOMIC_RELEASE);
+                if (!worker)
+                    take_piece(s, buf[slot], len, lo, 0);
+                progress_piece(&pr, k, maxp, first, count, piece);
             }
-            if (t == worker) {
-                lk_n[slot] = ch_n[slot] = 0;
-                if (k >= 1 && __atomic_load_n(&nread, __ATOMIC_ACQUIRE) >= k) {
-                    int64_t lo, len;
-                    const double l0 = s->t_link, h0 = s->t_hash;
-                    piece_range(first, count, piece, k - 1, &lo, &len);
-                    take_piece(s, buf[(k - 1) & 1], len, lo, split[(k - 1) & 1]);
-                    lk_t[slot] = s->t_link - l0;
-                    lk_n[slot] = len;
-                    ch_t[slot] = s->t_hash - h0;
-                    ch_n[slot] = len - split[(k - 1) & 1];
-                }
-            }
-#pragma omp barrier
-            /* the reader learns this step's costs (the compute thread
-             * writes the other slot next) */
-            if (t == 0) {
-                if (rd_n[slot] > 0)
-                    c_rd = smooth(c_rd, rd_t[slot] / (double)rd_n[slot]);
-                if (lk_n[slot] > 0 && k >= 2)  /* piece 0 takes the parallel path: not typical */
-                    c_lk = smooth(c_lk, lk_t[slot] / (double)lk_n[slot]);
-                if (rh_n[slot] > 0)
-                    c_hr = smooth(c_hr, rh_t[slot] / (double)rh_n[slot]);
-                if (ch_n[slot] > 0)
-                    c_hc = smooth(c_hc, ch_t[slot] / (double)ch_n[slot]);
-            }
-        }
-        if (t == 0)
+            __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
             cpu_read = thread_cpu() - c0;
-        else
+        } else {
+            for (int64_t k = 0; wait_for(&nread, k + 1, &stop); k++) {
+                int64_t lo, len;
+                const int slot = (int)(k % CC_RING);
+                const double l0 = s->t_link, h0 = s->t_hash;
+                piece_range(first, count, piece, k, &lo, &len);
+                take_piece(s, buf[slot], len, lo, split[slot]);
+                lk_t[slot] = s->t_link - l0;
+                lk_n[slot] = len;
+                ch_t[slot] = s->t_hash - h0;
+                ch_n[slot] = len - split[slot];
+                __atomic_store_n(&taken, k + 1, __ATOMIC_RELEASE);
+            }
             cpu_under = thread_cpu() - c0;
+        }
     }
     omp_set_max_active_levels(levels);
     r->cpu_reader = cpu_read;
@@ -731,7 +790,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     cc_result *r = NULL;
     stream s;
-    int64_t *buf[2] = {NULL, NULL}, counts[2] = {0, 0}, distinct = 0;
+    int64_t *buf[CC_RING] = {NULL}, counts[2] = {0, 0}, distinct = 0;
     int rc;
     double t;
 
@@ -748,7 +807,7 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
      * (endpoint ids, a forest over them that tallies). No slab. */
     const int dist = r->merge != CC_MERGE_TREE;
     const int64_t rows = count < piece ? count : piece;
-    const int nbuf = overlap == CC_OVERLAP_ON ? 2 : 1;
+    const int nbuf = overlap == CC_OVERLAP_ON ? CC_RING : 1;
     /* overlapped: the link and hashing on nt - 1 compute threads under
      * the read; at 2 threads (one compute thread) the reader hashes a
      * share of each piece too */
@@ -782,9 +841,10 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     r->t_read = g5_now() - t;
     r->t_link_under = s.t_link;
     r->t_hash_under = s.t_hash;
-    free(buf[0]);
-    free(buf[1]);
-    buf[0] = buf[1] = NULL;
+    for (int i = 0; i < CC_RING; i++) {
+        free(buf[i]);
+        buf[i] = NULL;
+    }
     if (dist) {
         /* the read agreed its status and the pieces' (above) */
         if (rc == G5_OK)
@@ -808,8 +868,8 @@ int cc_compute_file(MPI_Comm comm, io_edges *e, int64_t first, int64_t count, in
     if (rc == G5_OK)
         cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
 out:
-    free(buf[0]);
-    free(buf[1]);
+    for (int i = 0; i < CC_RING; i++)
+        free(buf[i]);
     cc_tally_free(&s.t);
     cc_dist_local_free(&s.l);
     cc_dup_free(&s.d);

@@ -347,9 +347,11 @@ static void targets_free(targets *t)
     memset(t, 0, sizeof *t);
 }
 
-static inline uint64_t tslot(int64_t x, int shift)
+/* Fibonacci hashing of a vertex id (< 2^31) to one of 2^(64 - shift)
+ * slots: the jump's targets and the local step's endpoint set. */
+static inline uint64_t hslot(uint32_t v, int shift)
 {
-    return ((uint64_t)x * 0x9e3779b97f4a7c15ULL) >> shift;
+    return ((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> shift;
 }
 
 /* Empty the set, keeping (or first making) its arrays. */
@@ -371,7 +373,7 @@ static int targets_reset(targets *t)
 static int64_t targets_index(targets *t, int64_t x)
 {
     const uint64_t mask = (uint64_t)t->cap - 1;
-    uint64_t s = tslot(x, t->shift);
+    uint64_t s = hslot((uint32_t)x, t->shift);
     for (; t->slot[s] >= 0; s = (s + 1) & mask)
         if (t->key[t->slot[s]] == x)
             return t->slot[s];
@@ -398,12 +400,12 @@ static int64_t targets_index(targets *t, int64_t x)
         t->shift--;
         memset(t->slot, 0xff, (size_t)t->cap * sizeof *t->slot);
         for (int64_t j = 0; j < t->n; j++) {
-            uint64_t q = tslot(t->key[j], t->shift);
+            uint64_t q = hslot((uint32_t)t->key[j], t->shift);
             while (t->slot[q] >= 0)
                 q = (q + 1) & ((uint64_t)t->cap - 1);
             t->slot[q] = (int32_t)j;
         }
-        s = tslot(x, t->shift);
+        s = hslot((uint32_t)x, t->shift);
         while (t->slot[s] >= 0)
             s = (s + 1) & ((uint64_t)t->cap - 1);
     }
@@ -467,11 +469,6 @@ static int jump(dist *d)
     targets_free(&tg);
     free(idx);
     return rc;
-}
-
-static inline uint64_t hslot(uint32_t v, int shift)
-{
-    return ((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> shift;
 }
 
 /* ---- step 1, piece by piece -------------------------------------------- */

@@ -515,8 +515,29 @@ typedef struct read_progress {
     double t0, last;
     int64_t next;
 } read_progress;
-static void progress_init(read_progress *p);
-static void progress_piece(read_progress *p, int64_t k, int64_t maxp, int64_t first, int64_t count, int64_t piece);
+
+static void progress_init(read_progress *p)
+{
+    p->t0 = p->last = g5_now();
+    p->next = 1;
+}
+
+static void progress_piece(read_progress *p, int64_t k, int64_t maxp, int64_t first, int64_t count, int64_t piece)
+{
+    const double now = g5_now();
+    int64_t lo, len;
+    if (maxp < 10 || (k + 1) * 10 < p->next * maxp)
+        return;
+    while (p->next <= 10 && (k + 1) * 10 >= p->next * maxp)
+        p->next++;
+    if (now - p->t0 < 2 || now - p->last < 1 || k + 1 == maxp)
+        return;
+    p->last = now;
+    piece_range(first, count, piece, k, &lo, &len);
+    g5_progress("components: read %lld of %lld pieces (%.0f%%) in %.1fs, rank 0 at edge %lld of [%lld, %lld)",
+                (long long)(k + 1), (long long)maxp, 100.0 * (double)(k + 1) / (double)maxp, now - p->t0,
+                (long long)(lo + len), (long long)first, (long long)(first + count));
+}
 
 /* One thread per rank (or --overlap off): read piece k into the one
  * buffer, take it, read piece k + 1 into the same buffer. A read agrees
@@ -573,29 +594,6 @@ void cc_set_reader_share(double f) { fixed_share = f > 1 ? 1 : f; }
 
 /* x smoothed with a new sample y (x < 0: none yet). */
 static double smooth(double x, double y) { return x < 0 ? y : 0.75 * x + 0.25 * y; }
-
-static void progress_init(read_progress *p)
-{
-    p->t0 = p->last = g5_now();
-    p->next = 1;
-}
-
-static void progress_piece(read_progress *p, int64_t k, int64_t maxp, int64_t first, int64_t count, int64_t piece)
-{
-    const double now = g5_now();
-    int64_t lo, len;
-    if (maxp < 10 || (k + 1) * 10 < p->next * maxp)
-        return;
-    while (p->next <= 10 && (k + 1) * 10 >= p->next * maxp)
-        p->next++;
-    if (now - p->t0 < 2 || now - p->last < 1 || k + 1 == maxp)
-        return;
-    p->last = now;
-    piece_range(first, count, piece, k, &lo, &len);
-    g5_progress("components: read %lld of %lld pieces (%.0f%%) in %.1fs, rank 0 at edge %lld of [%lld, %lld)",
-                (long long)(k + 1), (long long)maxp, 100.0 * (double)(k + 1) / (double)maxp, now - p->t0,
-                (long long)(lo + len), (long long)first, (long long)(first + count));
-}
 
 /* Wait until *counter >= target (acquire), or *stop is set and the
  * counter stays below it: returns 0 then. Yields, then sleeps 20 us at a

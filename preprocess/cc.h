@@ -385,6 +385,10 @@ typedef struct cc_dist_local cc_dist_local;
 int cc_dist_local_create(int64_t n, int64_t count, cc_dist_local **out);
 int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t first_index, int nthreads);
 void cc_dist_local_free(cc_dist_local **l);  /* accepts NULL and *l == NULL */
+/* For tests: the pairs per rank and batch of the distributed path's
+ * exchanges (<= 0: the default, 2^18), so that small graphs take many
+ * batches. Process-wide; set it on every rank before the call. */
+void cc_dist_set_batch(int64_t pairs);
 /* The local ids handed out so far (*nloc) and gid[id], their original ids. */
 const int64_t *cc_dist_local_ids(const cc_dist_local *l, int64_t *nloc);
 int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **l, int nthreads, cc_result *r,

@@ -89,6 +89,10 @@
 #define EMPTY32 UINT32_MAX
 #define DIST_BATCH ((int64_t)1 << 18) /* pairs per rank and batch: 6 MiB sent */
 
+static int64_t batch_pairs = DIST_BATCH;  /* cc_dist_set_batch */
+
+void cc_dist_set_batch(int64_t pairs) { batch_pairs = pairs > 0 ? pairs : DIST_BATCH; }
+
 enum { X_GET, X_MIN, X_ADD_V, X_ADD_E };
 
 typedef struct dist {
@@ -217,7 +221,7 @@ static void dist_init(dist *d, MPI_Comm comm, int64_t n)
     d->first = d->rank * d->q + (d->rank < d->rem ? d->rank : d->rem);
     d->count = d->q + (d->rank < d->rem);
     /* 2 * batch * p int64 entries must fit an int count and displacement. */
-    d->batch = DIST_BATCH;
+    d->batch = batch_pairs;
     if (d->batch > INT_MAX / 4 / d->p)
         d->batch = INT_MAX / 4 / d->p;
 }

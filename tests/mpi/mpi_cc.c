@@ -229,6 +229,15 @@ static int check_small(int scale, int64_t m, int g, uint64_t seed)
 }
 
 static int labels_match_bfs_on_a_skewed_graph(void) { return check_graph(12, 16 << 12, 1); }
+/* the distributed path's exchanges in batches of 100 pairs: every gather,
+ * hook, jump and count, and the gather plan, over many batches */
+static int labels_match_bfs_in_small_exchange_batches(void)
+{
+    cc_dist_set_batch(100);
+    int ok = check_graph(12, 16 << 12, 9) & check_graph(11, 1 << 10, 10);
+    cc_dist_set_batch(0);
+    return ok;
+}
 static int labels_match_bfs_on_a_sparse_graph(void) { return check_graph(11, 1 << 10, 2); }
 /* sparse at every P (2 m < n: the distributed path's endpoint hash set)
  * and, at 1 and 2 ranks, more than one of its 2^16-tuple pieces: the set
@@ -421,6 +430,7 @@ int main(int argc, char **argv)
     MT_RUN(labels_match_bfs_on_a_skewed_graph);
     MT_RUN(labels_match_bfs_on_a_sparse_graph);
     MT_RUN(labels_match_bfs_on_a_sparse_graph_in_pieces);
+    MT_RUN(labels_match_bfs_in_small_exchange_batches);
     MT_RUN(fewer_edges_than_ranks);
     MT_RUN(no_edges_at_all);
     MT_RUN(labels_match_bfs_with_many_small_components);

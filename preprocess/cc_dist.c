@@ -71,6 +71,8 @@
  * n_l), f (8 B * n_b), the requests of a round (16 B per local vertex that
  * hooks, plus a sort scratch for the old-parent hooks), the jump targets
  * (32 B * n_b at most) and per batch 24 B * 2^18 sent plus what arrives.
+ * The gather plan of step 2: 4 B per local vertex of send order and 4 B
+ * per key received as owner, plus 16 B * P per batch of counts.
  * Step 3: two counters (16 B * n_b), the labels (4 B * n_b) and the
  * component list (40 B per component). O(N/P + M/P) plus O(components).
  */

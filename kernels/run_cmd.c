@@ -133,6 +133,10 @@ int run_cmd(int argc, char **argv)
     /* ---- open (the edges are streamed by kernel 1) ---- */
     double t0;
     G5_TRY(io_edges_open(comm, pos[0], &ef));
+    /* a JSON path it could not write is refused now, not after the kernels
+     * (an existing file is replaced, as before) */
+    if (o.json)
+        G5_TRY(io_file_check_output(comm, o.json, 1, pos[0]));
     const io_edges_meta *meta = io_edges_get_meta(ef);
     int64_t N = meta->nvertices, M = meta->nedges;
 

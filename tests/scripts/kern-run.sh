@@ -3,7 +3,9 @@
 # kern-run.sh - end-to-end checks of `g500 run` on a small generated graph:
 # validated runs at 1 and 2 ranks under cyclic and block, the output block's
 # keys in order, the JSON written, identical roots whatever the distribution,
-# and clean failures (missing file, bad option) with a non-zero exit.
+# and clean failures (missing file, bad option, a JSON path in a missing
+# directory or onto the edges file, both before kernel 1) with a non-zero
+# exit.
 set -u
 G500=${G500:-bin/g500}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
@@ -41,6 +43,12 @@ if mpirun -np 2 "$G500" run "$T/none.h5" >"$T/o" 2>"$T/e"; then ko "missing file
 else grep -q "none.h5" "$T/e" && ok "missing file: non-zero exit naming the file" || ko "missing file message: $(cat "$T/e")"; fi
 if "$G500" run "$T/e.h5" --roots 99 >"$T/o" 2>"$T/e"; then ko "--roots 99 accepted"
 else grep -q "roots" "$T/e" && ok "--roots 99 refused" || ko "--roots message"; fi
+if mpirun -np 2 "$G500" run "$T/e.h5" --roots 2 --json "$T/nodir/r.json" >"$T/o" 2>"$T/e"; then ko "--json into a missing directory accepted"
+else grep -q "nodir/r.json: cannot create: directory .*nodir does not exist" "$T/e" && ! grep -q "constructing the graph" "$T/e" &&
+    ok "--json into a missing directory: refused before kernel 1, naming it" || ko "--json missing directory: $(cat "$T/e")"; fi
+if mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --json "$T/e.h5" >"$T/o" 2>"$T/e"; then ko "--json onto the edges file accepted"
+else grep -q "e.h5: is the input file" "$T/e" && h5dump -H "$T/e.h5" >/dev/null 2>&1 && ok "--json onto the edges file refused, the file intact" ||
+    ko "--json onto the input: $(cat "$T/e")"; fi
 mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp >"$T/o" 2>/dev/null
 grep -qi "skipped" "$T/o" && ! grep -q "^sssp" "$T/o" && ok "--no-validate says so; --skip-sssp prints no sssp lines" || ko "--no-validate/--skip-sssp output"
 echo "$pass passed, $fail failed"

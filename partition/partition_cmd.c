@@ -152,13 +152,14 @@ int partition_cmd(int argc, char **argv)
         rc = side_path(rankfile, sizeof rankfile, c.output, ".rankfile");
     if (rc == G5_OK)
         rc = side_path(hostfile, sizeof hostfile, c.output, ".hostfile");
-    /* An existing placement file is refused before any work, not after it
-     * (it is checked again when created). The rankfile and hostfile belong
-     * to it and are replaced with it: a stale pair beside a removed
-     * placement file (as the pipeline's cache check leaves) is rewritten. */
-    if (rc == G5_OK && me == 0 && !c.force && access(c.output, F_OK) == 0)
-        rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", c.output);
+    /* An existing placement file, an input given as output or a missing
+     * directory is refused before any work, not after it (checked again
+     * when created). The rankfile and hostfile belong to it and are
+     * replaced with it: a stale pair beside a removed placement file (as
+     * the pipeline's cache check leaves) is rewritten. */
     rc = g5_agree(MPI_COMM_WORLD, rc);
+    for (int i = 0; i < 2 && rc == G5_OK; i++)
+        rc = io_file_check_output(MPI_COMM_WORLD, c.output, c.force, pos[i]);
     if (rc != G5_OK)
         return g5_cmd_fail("partition", rc);
     g5_log_init(MPI_COMM_WORLD, c.quiet);

@@ -11,7 +11,8 @@
 # under a timeout). The same for requests: fewer nodes than R / K, R not a
 # multiple of K, R != P without K, this host not in the topology, more
 # ranks than vertices, a node name too long for the placement file, a bad
-# --ranks. The two commands alternate between 2 and 4 processes. And an
+# --ranks, an output in a missing directory, the components file as output
+# (even with --force; it stays intact). The two commands alternate between 2 and 4 processes. And an
 # edges file and a components file damaged where only the last rank (or
 # the upper half of the ranks) reads them.
 # Prints "N passed, N failed".
@@ -113,6 +114,15 @@ expect "more ranks than vertices" 2 2 "e.h5: 256 vertices, fewer than the 1024 r
     $(part configs/three-level-4x4x4.conf --ranks 1024 --ranks-per-node 16)
 expect "negative ranks" 4 2 "--ranks and --ranks-per-node must be positive" \
     $(part configs/fat-tree-4x4.conf --ranks -4 --ranks-per-node 1)
+expect "an output in a missing directory, refused before the work" 2 1 "nodir/p.h5: cannot create: directory .*nodir does not exist" \
+    "$G500" partition -q "$w/e.h5" "$w/c.h5" --topology configs/fat-tree-4x4.conf --ranks 8 --ranks-per-node 1 \
+    -o "$w/out/nodir/p.h5"
+cp "$w/c.h5" "$w/c-copy.h5"
+expect "the components file as output, even with --force" 4 2 "c-copy.h5: is the input file" \
+    "$G500" partition -q "$w/e.h5" "$w/c-copy.h5" --topology configs/fat-tree-4x4.conf --ranks 8 --ranks-per-node 1 \
+    --force -o "$w/c-copy.h5"
+if cmp -s "$w/c.h5" "$w/c-copy.h5"; then echo "PASS the components file given as output is intact"; pass=$((pass + 1))
+else echo "FAIL the components file given as output was changed"; fail=$((fail + 1)); fi
 printf 'SwitchName=a Nodes=%s,n1\n' "$(printf 'z%.0s' $(seq 64))" >"$w/long.conf"
 expect "a node name too long for the placement file" 2 1 "long.conf: node name 'z+' is longer than 63 characters" \
     $(part "$w/long.conf" --ranks 2 --ranks-per-node 1)

@@ -16,6 +16,9 @@
 # (between + compute) / HDF5, the share of the stage's compute a machine
 # that reads this fast would still wait for (below 1: bound by reading).
 # At P > 1 a collective read also waits for the slowest rank's compute.
+# A run with more threads than cores (2 x 1 overlapped on 2 cores: a
+# reader and a compute thread per rank) is flagged: its HDF5 time includes
+# waits for a core, so its compute/read understates the compute.
 # The CPU times tell what an idle machine would take.
 # Ratios are against the plain baseline of the same SCALE in this run
 # (the 1 x 1 process's median); "paired" is the median over reps of the
@@ -100,14 +103,21 @@ for s in $SCALES; do
                 done
             done
             for ov in off on; do
-                grep "^$ov " "$TMP/whole" | awk -v s="$s" -v p="$1" -v t="$2" -v m="$m" -v ov="$ov" '
+                # threads per rank: a reader and a compute thread when
+                # overlapped at one thread; more than the cores, the
+                # reader's HDF5 time includes waits for a core, and a
+                # compute/read below 1 is then no read bound
+                tpr=$2; [ "$ov" = on ] && [ "$2" = 1 ] && tpr=2
+                over=$(( $1 * tpr > $(nproc) ))
+                grep "^$ov " "$TMP/whole" | awk -v s="$s" -v p="$1" -v t="$2" -v m="$m" -v ov="$ov" -v over="$over" '
                     { for (k = 2; k <= 9; k++) v[k, NR] = $k; v[10, NR] = $2 - $9; v[11, NR] = $2 - $9 + $5
                       v[12, NR] = $10 * 1048576 * p / m; v[13, NR] = $11; n = NR }
                     function med(k,   a, i, j, x) { for (i = 1; i <= n; i++) a[i] = v[k, i];
                         for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
                         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (HDF5 %.2fs, between %.2fs; CPU reader %.2fs, compute thread %.2fs; reader hashed %.0f%%) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f, peak RSS %.1f B/edge\n",
-                        s, p, t, ov, med(2), med(9), med(10), med(3), med(4), med(13), med(5), med(6), med(7), med(8), m / med(8), med(11) / med(9), med(12) }'
+                    END { if (!n) exit; printf "SCALE %s whole  ranks=%s threads=%s overlap=%-3s read %.2fs (HDF5 %.2fs, between %.2fs; CPU reader %.2fs, compute thread %.2fs; reader hashed %.0f%%) compute %.2fs (duplicates %.2fs) write %.2fs: stage %.2fs %.3e edges/s, compute/read %.2f%s, peak RSS %.1f B/edge\n",
+                        s, p, t, ov, med(2), med(9), med(10), med(3), med(4), med(13), med(5), med(6), med(7), med(8), m / med(8), med(11) / med(9),
+                        over ? " (more threads than cores: HDF5 time includes waits for a core, not a read bound)" : "", med(12) }'
             done
         done
     fi

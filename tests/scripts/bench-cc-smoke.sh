@@ -7,7 +7,8 @@
 # components count as the plain union-find's sets; at 2 ranks forest has
 # no paired ratio (plain runs at one rank only); bench/bench-cc.sh at
 # SCALE 12, one rep, prints the paired column and the six whole-stage
-# lines (three configurations, overlap off and on), with COLD=1 too.
+# lines (three configurations, overlap off and on), with COLD=1 too, the
+# compute/read of a run with more threads than cores flagged.
 . "$(dirname "${BASH_SOURCE[0]}")/cli-env.bash"
 BENCH_CC=${BUILD:-build}/bench/bench_cc
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -52,6 +53,17 @@ for cold in 0 1; do
         ok "bench-cc.sh COLD=$cold: the paired column and six whole-stage lines"
     else
         ko "bench-cc.sh COLD=$cold ($nwhole whole-stage lines): $sh_out"
+    fi
+    # 2 ranks x (reader + compute thread) is 4 threads: flagged when the
+    # machine has fewer cores; 1 x 1 without the reader never is
+    w21=$(grep '^SCALE 12 whole  ranks=2 threads=1 overlap=on' <<<"$sh_out")
+    w11=$(grep '^SCALE 12 whole  ranks=1 threads=1 overlap=off' <<<"$sh_out")
+    flag='more threads than cores'
+    if [ -n "$w21" ] && [ -n "$w11" ] && ! grep -q "$flag" <<<"$w11" &&
+        { [ "$(nproc)" -ge 4 ] || grep -q "$flag" <<<"$w21"; }; then
+        ok "bench-cc.sh COLD=$cold: compute/read flagged where the threads outnumber the cores"
+    else
+        ko "bench-cc.sh COLD=$cold: oversubscription flag: '$w21' / '$w11'"
     fi
 done
 echo "$pass passed, $fail failed"

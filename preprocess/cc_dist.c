@@ -426,10 +426,11 @@ static int exchange_kv(dist *d, int op, const kv *a, int64_t k, int64_t *changed
     return exchange(d, op, &a->k, &a->v, 2, k, NULL, changed);
 }
 
-/* The distinct targets of one jump round: keys in the order first met,
- * found through an open addressing table of their indices (int32, -1
- * empty) that doubles at half full. Most owned entries point at a few
- * roots, so the table stays small and in cache. */
+/* Distinct keys in the order first met, found through an open addressing
+ * table of their indices (int32, -1 empty) that doubles at half full, each
+ * with a value: the targets of one jump round (the values their owners
+ * answer), or the roots of step 3's counts (the sums). Most entries point
+ * at a few roots, so the table stays small and in cache. */
 typedef struct targets {
     int64_t *key, *val;   /* [cap_k]: the targets, then what their owners answer */
     int64_t n, cap_k;
@@ -509,8 +510,19 @@ static int64_t targets_index(targets *t, int64_t x)
             s = (s + 1) & ((uint64_t)t->cap - 1);
     }
     t->key[t->n] = x;
+    t->val[t->n] = 0;
     t->slot[s] = (int32_t)t->n;
     return t->n++;
+}
+
+/* t->val of key x += v (a key first met starts at 0). */
+static int targets_add(targets *t, int64_t x, int64_t v)
+{
+    const int64_t j = targets_index(t, x);
+    if (j < 0 || j > INT32_MAX)
+        return g5_error(G5_ERR_NOMEM, "components: count requests");
+    t->val[j] += v;
+    return G5_OK;
 }
 
 /* Pointer jumping until no owned entry changes on any rank: an owned
@@ -786,6 +798,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
     int32_t *lroot = NULL;
     kv *req = NULL;
     gplan plan;
+    targets sums;
     comp *mine = NULL, *all = NULL;
     int *cnts = NULL, *displ = NULL;
     int64_t *byroot = NULL;
@@ -793,6 +806,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
     double t = g5_now();
 
     memset(&plan, 0, sizeof plan);
+    memset(&sums, 0, sizeof sums);
     dist_init(&d, comm, l ? l->n : r->nvertices);
     if (rc == G5_OK && !l)
         rc = g5_error(G5_ERR_INTERNAL, "components: no local step to finish");
@@ -889,35 +903,26 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
     /* Step 3: counts at the roots' owners, the component list, labels. */
     t = g5_now();
     {
-        int64_t k = 0;
         const size_t nb = (size_t)(d.count ? d.count : 1);
         d.accv = g5_calloc(nb, sizeof *d.accv, "components: owned vertex counts");
         d.acce = g5_calloc(nb, sizeof *d.acce, "components: owned edge counts");
         G5_TRY(g5_agree(comm, d.accv && d.acce ? G5_OK : G5_ERR_NOMEM));
-        /* edges per local set, then per root (a set's members share fl) */
-        for (int64_t i = 0; i < nloc; i++)
+        /* edges per local set, then per root (a set's members share fl),
+         * summed per root here (one request per root and rank), then
+         * vertices per root likewise */
+        rc = targets_reset(&sums);
+        for (int64_t i = 0; rc == G5_OK && i < nloc; i++)
             if (lroot[i] == i && ecnt[i] > 0)
-                k++;
-        req = g5_malloc((size_t)(k + d.count + 1) * sizeof *req, "components: count requests");
-        rc = g5_agree(comm, req ? G5_OK : G5_ERR_NOMEM);
-        if (rc != G5_OK)
-            goto out;
-        k = 0;
-        for (int64_t i = 0; i < nloc; i++)
-            if (lroot[i] == i && ecnt[i] > 0)
-                req[k++] = (kv){fl[i], ecnt[i]};
-        k = combine(req, k, 1);
-        G5_TRY(g5_agree(comm, k < 0 ? G5_ERR_NOMEM : G5_OK));
-        G5_TRY(exchange_kv(&d, X_ADD_E, req, k, NULL));
-        k = 0;
-        for (int64_t i = 0; i < d.count; i++)
+                rc = targets_add(&sums, fl[i], ecnt[i]);
+        G5_TRY(g5_agree(comm, rc));
+        G5_TRY(exchange(&d, X_ADD_E, sums.key, sums.val, 1, sums.n, NULL, NULL));
+        rc = targets_reset(&sums);
+        for (int64_t i = 0; rc == G5_OK && i < d.count; i++)
             if (d.f[i] >= 0)
-                req[k++] = (kv){d.f[i], 1};
-        k = combine(req, k, 1);
-        G5_TRY(g5_agree(comm, k < 0 ? G5_ERR_NOMEM : G5_OK));
-        G5_TRY(exchange_kv(&d, X_ADD_V, req, k, NULL));
-        free(req);
-        req = NULL;
+                rc = targets_add(&sums, d.f[i], 1);
+        G5_TRY(g5_agree(comm, rc));
+        G5_TRY(exchange(&d, X_ADD_V, sums.key, sums.val, 1, sums.n, NULL, NULL));
+        targets_free(&sums);
     }
     {
         int64_t nmine = 0, ncomp = 0;
@@ -986,6 +991,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
     r->t_label = g5_now() - t;
 out:
     gplan_free(&plan);
+    targets_free(&sums);
     dist_free(&d);
     free(gid);
     free(ecnt);

@@ -44,8 +44,9 @@
  *    also the canonical tie-break. Values only fall, so the rounds end.
  *
  * 3. Canonical labels. Vertices are counted at their root's owner (each
- *    rank sends one (root, count) per distinct root of its block), edges per
- *    local set and then per root. Every rank then gathers the list of
+ *    rank sends one (root, count) per distinct root of its block, summed
+ *    through a small hash table of the roots), edges per local set and
+ *    then per root likewise. Every rank then gathers the list of
  *    (vertices, root, edges) of all components - O(number of components),
  *    for Graph500 graphs a few hundred at SCALE 20 - orders it (vertices
  *    descending, ties by root = smallest vertex ascending) and labels its

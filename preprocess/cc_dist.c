@@ -74,8 +74,9 @@
  * (32 B * n_b at most) and per batch 24 B * 2^18 sent plus what arrives.
  * The gather plan of step 2: 4 B per local vertex of send order and 4 B
  * per key received as owner, plus 16 B * P per batch of counts.
- * Step 3: two counters (16 B * n_b), the labels (4 B * n_b) and the
- * component list (40 B per component). O(N/P + M/P) plus O(components).
+ * Step 3: two counters (16 B * n_b), the labels (4 B * n_b), the sums
+ * per distinct root (about 24 B each) and the component list (40 B per
+ * component). O(N/P + M/P) plus O(components).
  */
 #include "cc.h"
 #include "common.h"

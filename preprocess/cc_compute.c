@@ -286,11 +286,12 @@ static int result_begin(MPI_Comm comm, int64_t n, int64_t count, int merge, cc_r
     r->meta.nvertices = n;
     /* auto: the tree's vertex arrays (forest 12 B, labels 4 B, merge buffer
      * 4 B per vertex) against the distributed path's endpoint arrays (about
-     * 48 B for each of up to 2 endpoints per tuple of the largest slab) and
-     * slab; re-measured on the streamed tree path (docs/components.md,
-     * Measured peak RSS): at edge factor 1, SCALE 22, the distributed path
-     * is the smaller from P = 4 (102.7 MiB against 108.5), where 4
-     * maxcount = n;
+     * 48 B for each of up to 2 endpoints per tuple of the largest slab);
+     * re-measured with both paths streamed (docs/components.md, Measured
+     * peak RSS, eighth session): at edge factor 1, SCALE 22, the
+     * distributed path is clearly the smaller from P = 4 (91.3 MiB against
+     * 124.7), where 4 maxcount = n, and about equal at 2 (126.4 against
+     * 129.2), where the tree computes 2.5x faster after the read;
      * all ranks see the same n, p and maxcount, so they take one path. */
     if (merge == CC_MERGE_AUTO)
         merge = (p >= CC_AUTO_RANKS || 4 * maxcount <= n) && p > 1 ? CC_MERGE_DISTRIBUTED

@@ -174,10 +174,10 @@ static void radix_kv(kv *a, kv *tmp, int64_t k)
     }
 }
 
-/* Sort by key and keep one entry per key: the minimum (sum = 0) or the
- * sum (sum = 1) of its values. Returns the new count, or -1 when the sort's
+/* Sort by key and keep one entry per key, with the minimum of its values
+ * (the hooks of old parents). Returns the new count, or -1 when the sort's
  * scratch cannot be allocated (the error is recorded). */
-static int64_t combine(kv *a, int64_t k, int sum)
+static int64_t combine(kv *a, int64_t k)
 {
     int64_t o = 0;
     if (k == 0)
@@ -189,9 +189,7 @@ static int64_t combine(kv *a, int64_t k, int sum)
     free(tmp);
     for (int64_t i = 1; i < k; i++) {
         if (a[i].k == a[o].k) {
-            if (sum)
-                a[o].v += a[i].v;
-            else if (a[i].v < a[o].v)
+            if (a[i].v < a[o].v)
                 a[o].v = a[i].v;
         } else {
             a[++o] = a[i];
@@ -881,7 +879,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
             if (fl[i] > m && fl[i] != gid[i])
                 req[ka + kh++] = (kv){fl[i], m};
         }
-        kh = combine(req + ka, kh, 0);
+        kh = combine(req + ka, kh);
         rc = kh < 0 ? G5_ERR_NOMEM : G5_OK;
         k = ka + kh;
         G5_TRY(g5_agree(comm, rc));

@@ -34,7 +34,7 @@ HDF5_LIBS := $(shell pkg-config --libs $(HDF5_PC))
 CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
 CRITERION_LIBS := $(shell pkg-config --libs criterion)
 
-MODULES := common io gen preprocess topo partition kernels report
+MODULES := common io gen components topo partition kernels report cli
 OPT ?= -O3 -march=native
 SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CPPFLAGS := -D_GNU_SOURCE $(addprefix -I,$(MODULES)) $(HDF5_CFLAGS)
@@ -48,7 +48,7 @@ else
 Q := @
 endif
 
-MAIN_SRC := common/main.c
+MAIN_SRC := cli/main.c
 LIB_SRC := $(filter-out $(MAIN_SRC),$(wildcard $(addsuffix /*.c,$(MODULES))))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libg500.a
@@ -78,7 +78,7 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(G500): $(BUILD)/common/main.o $(LIB)
+$(G500): $(BUILD)/cli/main.o $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@

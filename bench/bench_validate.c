@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "common.h"
-#include "kern_report.h"
+#include "kern_validate.h"
+#include "rep_run.h"
 
 static int64_t (*E)[2];
 static float *W;

@@ -33,7 +33,7 @@
  *   /component_edges     int64 [C]  non-self-loop input tuples per component
  *                                   (duplicates counted: the TEPS edge count)
  *   root attributes: format="g500-components", version=1, scale, nvertices,
- *   nedges, seed, edges_content_id, and the statistics (see preprocess/).
+ *   nedges, seed, edges_content_id, and the statistics (see components/).
  *
  * placement-<topo>.h5 (written by partition)
  *   /owner        int32 [N]    rank owning each original vertex, -1 for
@@ -295,7 +295,7 @@ void io_edges_close(io_edges **f);
 #define IO_HIST_BINS 40   /* log2 size bins: bin k holds sizes [2^k, 2^(k+1)) */
 
 /* Root attributes of components.h5: the identity of the edges file it was
- * computed from, then the statistics (preprocess/cc.h fills them). */
+ * computed from, then the statistics (components/cc.h fills them). */
 typedef struct io_components_meta {
     int version;
     int scale;

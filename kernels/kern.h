@@ -4,7 +4,7 @@
  * (graph construction), root sampling, kernel 2 (direction-optimizing BFS),
  * kernel 3 (delta-stepping SSSP), communication accounting and the
  * conversion of results to original vertex ids for validation. The report
- * half of this folder (validation, statistics, output) is kern_report.h.
+ * half of this folder (validation, statistics, output) is kern_validate.h.
  *
  * Errors: as everywhere in g500 (common.h): G5_OK or a negative G5_ERR_*
  * with a one-line message. Every function marked collective returns the same
@@ -176,7 +176,7 @@ const int64_t *kern_bfs_parent(const kern_bfs *b);  /* [nlocal], owned by b */
 /* Not collective, untimed. Memory of b that only kern_bfs_run uses (the two
  * vertex queues, 8 bytes per local vertex; *bytes: out, its size): between
  * searches the caller may use it as scratch, e.g. the validator's `work`
- * (kern_report.h). The next kern_bfs_run overwrites it; the parent array
+ * (kern_validate.h). The next kern_bfs_run overwrites it; the parent array
  * is not part of it. Owned by b. */
 void *kern_bfs_scratch(kern_bfs *b, size_t *bytes);
 
@@ -213,7 +213,7 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist);
  * returned ([nlocal] int64, owned by s); dist as above (may be NULL).
  * Valid until the next kern_sssp_run, which reinitialises the words and
  * never reads what was there: so the caller may also overwrite the array
- * once done with it (e.g. as the validator's `work`, kern_report.h; its
+ * once done with it (e.g. as the validator's `work`, kern_validate.h; its
  * size is 8 (nlocal + 1) bytes). Call once per search: the words are
  * results afterwards, not state. */
 int64_t *kern_sssp_take_result(kern_sssp *s, float *dist);

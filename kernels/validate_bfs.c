@@ -5,7 +5,7 @@
  * chunk of the file (IO_EDGES_CHUNK_ROWS edges) at a time (weights are not
  * read: BFS treats every edge as weight 1).
  */
-#include "kern_report.h"
+#include "kern_validate.h"
 
 #include "common.h"
 

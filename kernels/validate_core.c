@@ -109,7 +109,7 @@
  * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
  * they are allocated otherwise. Nothing else depends on where they live.
  */
-#include "kern_report.h"
+#include "kern_validate.h"
 
 #include "common.h"
 
@@ -960,7 +960,7 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
         c.rdispl = c.rcount + c.nranks;
         c.cursor = c.rdispl + c.nranks;
     }
-    /* the caller's idle memory when it is large enough (kern_report.h) */
+    /* the caller's idle memory when it is large enough (kern_validate.h) */
     size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
         jmem = work;

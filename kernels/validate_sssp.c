@@ -5,7 +5,7 @@
  * chunk of the file (IO_EDGES_CHUNK_ROWS edges) at a time (edges
  * and float32 weights together).
  */
-#include "kern_report.h"
+#include "kern_validate.h"
 
 #include "common.h"
 

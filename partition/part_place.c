@@ -104,7 +104,7 @@ void part_result_free(part_result **r)
 }
 
 /* The status of a collective MPI call e, agreed: with MPI_ERRORS_RETURN
- * (common/main.c) a call can fail on one rank only, and that rank must not
+ * (cli/main.c) a call can fail on one rank only, and that rank must not
  * skip the next collective the others enter. */
 static int mpi_agreed(MPI_Comm comm, int e, const char *what)
 {

@@ -4,7 +4,7 @@
  * decides what to rebuild (`g500 report --check DIR ...`).
  *
  * Make trusts a file by its presence and time stamp. Every stage writes a
- * temporary name and renames it when complete (io_file, kern_write_json), so
+ * temporary name and renames it when complete (io_file, rep_write_run_json), so
  * presence already means "complete when written"; this check adds what Make
  * cannot see, cheaply (one open and a few attributes per file, no data read):
  *   - the file opens as HDF5 with the expected format and version (a file

@@ -11,10 +11,10 @@
  *   run-NAME.json       kernel results; NAME labels the series ("cyclic",
  *                       "fat-tree-4x4-np4-rpn1", ...); run-NAME.txt, when
  *                       present, is the Graph500 block the run printed
- * The JSON is the kernels' "g500-run" result (kernels/report_json.c):
+ * The JSON is the kernels' "g500-run" result (report/rep_json.c):
  * bfs.time / bfs.nedge and sssp.* per root, comm.bytes and comm.hop_bytes
  * as nranks x nranks matrices, bfs_levels as objects {level, time,
- * frontier, direction}. A flat layout with the kern_report field names
+ * frontier, direction}. A flat layout with the rep_run field names
  * (bfs_time, comm_bytes, bfs_level_time, ...) at any depth is accepted too.
  * Harmonic-mean TEPS are recomputed from the per-root arrays as
  * 1 / mean(time_i / nedge_i) (Graph500 reference, Norris 1940),

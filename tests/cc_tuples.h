@@ -5,7 +5,7 @@
  * a splitmix64 stream, a skewed random tuple list (a giant, small sets,
  * self-loops, optionally one repeated pair), and the brute-force counts the
  * statistics are checked against (a sort of the normalised pairs).
- * Independent of preprocess/: nothing here calls the code under test.
+ * Independent of components/: nothing here calls the code under test.
  */
 #ifndef G500_TESTS_CC_TUPLES_H
 #define G500_TESTS_CC_TUPLES_H

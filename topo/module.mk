@@ -34,7 +34,7 @@ fuzz: $(FUZZ_TOPO)
 # Benchmark: parse time and hop lookups per second for 1e3..1e6 nodes.
 #   make bench-topo
 .PHONY: bench bench-topo
-$(BUILD)/bench/bench_topo: topo/bench/bench_topo.c $(LIB) $(FLAGS_FILE)
+$(BUILD)/bench/bench_topo: bench/bench_topo.c $(LIB) $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@

@@ -150,7 +150,7 @@ static int a_failed_write_in_a_later_round_fails_everywhere(void)
 int main(int argc, char **argv)
 {
     int rank, provided;
-    /* As common/main.c: gen_write calls MPI from the master thread of its
+    /* As cli/main.c: gen_write calls MPI from the master thread of its
      * parallel region while the other threads generate. */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

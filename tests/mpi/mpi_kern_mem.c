@@ -31,7 +31,7 @@
 #include "common.h"
 #include "kern.h"
 #include "kern_impl.h"
-#include "kern_report.h"
+#include "kern_validate.h"
 #include "kern_testgraph.h"
 #include "mpitest.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "kern_report.h"
+#include "kern_validate.h"
 #include "mpitest.h"
 
 #define N 100
@@ -33,7 +33,7 @@ static int64_t bfs_parent[N], bfs_depth[N];
 static int64_t sp_parent[N];
 static float sp_dist[N];            /* float32 sums, as the kernel's */
 static int64_t chunk = 5;
-/* memory lent to the validators (kern_report.h `work`); NULL: none */
+/* memory lent to the validators (kern_validate.h `work`); NULL: none */
 static void *work;
 static size_t work_bytes;
 
@@ -795,7 +795,7 @@ static int t_lent_memory_gives_the_same_results(void)
 int main(int argc, char **argv)
 {
     int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* as common/main.c */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* as cli/main.c */
     build_graph();
     serial_trees();
     MT_RUN(t_correct_bfs_passes);

@@ -2,7 +2,7 @@
 /*
  * part_test_util.h - what the placement unit tests share (test_part.c,
  * test_part_io.c): a graph with its components computed here by a plain
- * union-find (independently of preprocess/ and partition/), a machine of
+ * union-find (independently of components/ and partition/), a machine of
  * R ranks on two-level switch trees, a reproducible random graph, and the
  * placement of a graph on a machine on one process (MPI_COMM_SELF; the
  * suites call MPI_Init). Header-only (static), test code.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_report.c - statistics, the Graph500 output block and the JSON result
- * (kernels/report_*.c). Expected statistics are worked out by hand in the
+ * (report/rep_*.c). Expected statistics are worked out by hand in the
  * comments; the output block is parsed back line by line against the key
  * list of the reference code v3.0.1, written out here independently; the
  * JSON is parsed back with a small recursive-descent parser.
@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "common.h"
-#include "kern_report.h"
+#include "kern_validate.h"
+#include "rep_run.h"
 
 #define NEAR(a, b, rel) (fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)) + 1e-300)
 
@@ -28,8 +29,8 @@ Test(stats, even_count_quartiles_average_two_middle_values)
     /* sorted 1 2 3 4: q1 = (x[0]+x[1])/2 = 1.5, median = (2+3)/2 = 2.5,
      * q3 = (x[3]+x[2])/2 = 3.5, mean 2.5, var = (2.25+0.25+0.25+2.25)/3 = 5/3 */
     const double x[] = {4, 1, 3, 2};
-    kern_stats s;
-    kern_stats_of(x, 4, &s);
+    rep_stats s;
+    rep_stats_of(x, 4, &s);
     cr_expect_eq(s.min, 1.0, "min %g", s.min);
     cr_expect_eq(s.firstquartile, 1.5, "q1 %g", s.firstquartile);
     cr_expect_eq(s.median, 2.5, "median %g", s.median);
@@ -44,8 +45,8 @@ Test(stats, odd_count_quartiles_pick_order_statistics)
     /* sorted 1 3 5 7 9: (n-1)/4 = n/4 = 1 -> q1 = 3; median x[2] = 5;
      * q3 = x[3] = 7; var = (16+4+0+4+16)/4 = 10 */
     const double x[] = {5, 1, 9, 3, 7};
-    kern_stats s;
-    kern_stats_of(x, 5, &s);
+    rep_stats s;
+    rep_stats_of(x, 5, &s);
     cr_expect_eq(s.firstquartile, 3.0, "q1 %g", s.firstquartile);
     cr_expect_eq(s.median, 5.0, "median %g", s.median);
     cr_expect_eq(s.thirdquartile, 7.0, "q3 %g", s.thirdquartile);
@@ -58,8 +59,8 @@ Test(stats, six_values)
     /* 1..6: (n-1)/4 = 1, n/4 = 1 -> q1 = 2; median (3+4)/2 = 3.5;
      * q3: x[5-1] = 5 twice -> 5; var = 17.5/5 = 3.5 */
     const double x[] = {6, 5, 4, 3, 2, 1};
-    kern_stats s;
-    kern_stats_of(x, 6, &s);
+    rep_stats s;
+    rep_stats_of(x, 6, &s);
     cr_expect_eq(s.firstquartile, 2.0);
     cr_expect_eq(s.median, 3.5);
     cr_expect_eq(s.thirdquartile, 5.0);
@@ -69,8 +70,8 @@ Test(stats, six_values)
 Test(stats, one_value_has_zero_stddev)
 {
     const double x[] = {7};
-    kern_stats s;
-    kern_stats_of(x, 1, &s);
+    rep_stats s;
+    rep_stats_of(x, 1, &s);
     cr_expect(s.min == 7 && s.firstquartile == 7 && s.median == 7 && s.thirdquartile == 7 &&
               s.max == 7 && s.mean == 7, "every order statistic is the value");
     cr_expect_eq(s.stddev, 0.0, "stddev of one sample %g", s.stddev);
@@ -79,9 +80,9 @@ Test(stats, one_value_has_zero_stddev)
 Test(stats, input_is_not_reordered)
 {
     double x[] = {3, 1, 2};
-    kern_stats s;
-    kern_stats_of(x, 3, &s);
-    cr_expect(x[0] == 3 && x[1] == 1 && x[2] == 2, "kern_stats_of sorted its input");
+    rep_stats s;
+    rep_stats_of(x, 3, &s);
+    cr_expect(x[0] == 3 && x[1] == 1 && x[2] == 2, "rep_stats_of sorted its input");
 }
 
 Test(stats, teps_harmonic_mean_and_norris_stddev)
@@ -92,9 +93,9 @@ Test(stats, teps_harmonic_mean_and_norris_stddev)
      * Norris: sqrt(7/30000) / ((.07/3)^2 sqrt(2)) = 19.839002... */
     const double t[] = {1, 2, 4};
     const int64_t m[] = {100, 100, 100};
-    kern_stats s;
+    rep_stats s;
     double hm, hs;
-    kern_teps_stats(t, m, 3, &s, &hm, &hs);
+    rep_teps_stats(t, m, 3, &s, &hm, &hs);
     cr_expect(NEAR(hm, 42.857142857142857, 1e-13), "harmonic mean %.17g", hm);
     cr_expect(NEAR(hs, 19.839002137983, 1e-11), "harmonic stddev %.17g", hs);
     cr_expect(NEAR(s.min, 25, 1e-13), "min TEPS %g", s.min);
@@ -110,9 +111,9 @@ Test(stats, teps_uses_per_root_edge_counts)
      * 2/.015 = 133.33..., not the 150 of the arithmetic mean. */
     const double t[] = {1, 1};
     const int64_t m[] = {200, 100};
-    kern_stats s;
+    rep_stats s;
     double hm;
-    kern_teps_stats(t, m, 2, &s, &hm, NULL);
+    rep_teps_stats(t, m, 2, &s, &hm, NULL);
     cr_expect(NEAR(hm, 133.33333333333333, 1e-13), "harmonic mean %.17g", hm);
     cr_expect(NEAR(s.max, 200, 1e-13) && NEAR(s.min, 100, 1e-13), "min %g max %g", s.min, s.max);
 }
@@ -126,9 +127,9 @@ static int64_t g_roots[4] = {1, 5, 9, 13};
 static double g_bv[4] = {0.1, 0.2, 0.3, 0.4};
 static double g_sv[4] = {0.5, 0.6, 0.7, 0.8};
 
-static kern_report sample_report(void)
+static rep_run sample_report(void)
 {
-    kern_report r;
+    rep_run r;
     memset(&r, 0, sizeof r);
     r.scale = 16; r.edgefactor = 16; r.nranks = 2; r.nthreads = 1; r.nroots = 4;
     r.roots = g_roots;
@@ -197,20 +198,20 @@ static int parse_block(const char *text, parsed *out, int max)
     return n;
 }
 
-static char *print_block(const kern_report *r)
+static char *print_block(const rep_run *r)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert(f);
-    cr_assert_eq(kern_print_graph500(f, r), G5_OK, "print failed: %s", g5_error_msg());
+    cr_assert_eq(rep_print_graph500(f, r), G5_OK, "print failed: %s", g5_error_msg());
     fclose(f);
     return buf;
 }
 
 Test(graph500, every_reference_key_in_order_with_values)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     char *text = print_block(&r);
     char keys[80][40];
     int nk = expected_keys(1, 1, keys);
@@ -246,7 +247,7 @@ Test(graph500, every_reference_key_in_order_with_values)
 
 Test(graph500, bfs_only_run_has_no_sssp_lines)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     r.sssp_done = 0;
     char *text = print_block(&r);
     char keys[80][40];
@@ -262,7 +263,7 @@ Test(graph500, bfs_only_run_has_no_sssp_lines)
 
 Test(graph500, unvalidated_run_says_so)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     r.validated = 0;
     char *text = print_block(&r);
     parsed got[100];
@@ -425,7 +426,7 @@ static void tmpdir(char *dir, size_t n)
 
 Test(json, valid_with_per_root_arrays_and_stats)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     int64_t cb[4] = {0, 10, 20, 0}, hb[4] = {0, 30, 60, 0};
     double lt[3] = {0.1, 0.2, 0.05};
     int64_t lf[3] = {1, 100, 5};
@@ -435,7 +436,7 @@ Test(json, valid_with_per_root_arrays_and_stats)
     char dir[64], path[128];
     tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/sub/dir/run.json", dir);
-    cr_assert_eq(kern_write_json(path, &r), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(rep_write_run_json(path, &r), G5_OK, "%s", g5_error_msg());
     jv *v = parse_file(path);
     cr_assert_eq(v->t, J_OBJ);
     cr_expect_str_eq(jget(v, "format")->str, "g500-run");
@@ -493,7 +494,7 @@ Test(json, valid_with_per_root_arrays_and_stats)
 
 Test(json, nan_and_inf_become_null_and_missing_parts_null)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     double bt[4] = {NAN, INFINITY, 1, 2};
     r.bfs_time = bt;
     r.sssp_done = 0;
@@ -501,7 +502,7 @@ Test(json, nan_and_inf_become_null_and_missing_parts_null)
     char dir[64], path[128];
     tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/run.json", dir);
-    cr_assert_eq(kern_write_json(path, &r), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(rep_write_run_json(path, &r), G5_OK, "%s", g5_error_msg());
     jv *v = parse_file(path);
     jv *t = jget(jget(v, "bfs"), "time");
     cr_expect_eq(t->items[0]->t, J_NULL, "NaN written as null");
@@ -515,7 +516,7 @@ Test(json, nan_and_inf_become_null_and_missing_parts_null)
 
 Test(json, unwritable_directory_fails_without_output)
 {
-    kern_report r = sample_report();
+    rep_run r = sample_report();
     char dir[64], path[160];
     tmpdir(dir, sizeof dir);
     /* a regular file where a directory is needed */
@@ -523,7 +524,7 @@ Test(json, unwritable_directory_fails_without_output)
     FILE *f = fopen(path, "w");
     fclose(f);
     snprintf(path, sizeof path, "%s/file/run.json", dir);
-    int rc = kern_write_json(path, &r);
+    int rc = rep_write_run_json(path, &r);
     cr_expect_eq(rc, G5_ERR_IO, "status %d", rc);
     cr_expect(strstr(g5_error_msg(), "run.json") != NULL, "message names the path: %s", g5_error_msg());
 }

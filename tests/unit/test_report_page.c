@@ -94,7 +94,7 @@ static void make_placement(const char *name, uint64_t edges_id, int nranks, int 
     cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
 }
 
-/* The kernels' "g500-run" schema (kernels/report_json.c). Two roots, 2
+/* The kernels' "g500-run" schema (report/rep_json.c). Two roots, 2
  * ranks; BFS TEPS 1000/0.5 = 2000 and 1000/0.25 = 4000, so the harmonic mean
  * is 1 / mean(0.0005, 0.00025) = 2666.67; SSSP 1 / mean(0.001, 0.002) = 666.7.
  * The writer's own harmonic_mean_teps is deliberately wrong: the report
@@ -111,7 +111,7 @@ static const char *run_json =
     " \"comm\": {\"total_bytes\": 300, \"total_hop_bytes\": 900,\n"
     "          \"bytes\": [[0, 100], [200, 0]], \"hop_bytes\": [[0, 300], [600, 0]]}}\n";
 
-/* The flat layout with kern_report's field names, also accepted; no SSSP,
+/* The flat layout with rep_run's field names, also accepted; no SSSP,
  * no communication matrices. */
 static const char *flat_json =
     "{\"nranks\": 2, \"bfs_time\": [1.0, 1.0], \"bfs_nedge\": [1000, 1000],\n"

@@ -7,7 +7,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "kern_report.h"
+#include "kern_validate.h"
 
 Test(vblock, ranges_tile_the_vertices_and_owner_agrees)
 {

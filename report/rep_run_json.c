@@ -14,7 +14,7 @@
  * and closed, and only then renamed to path; any failure removes the
  * temporary file, so a reader never sees half a result.
  */
-#include "kern_report.h"
+#include "rep_run.h"
 
 #include "common.h"
 
@@ -166,7 +166,7 @@ static void j_int_array(json *j, const int64_t *v, int64_t n)
     fputc(']', j->f);
 }
 
-static void j_stats(json *j, const char *key, const kern_stats *s)
+static void j_stats(json *j, const char *key, const rep_stats *s)
 {
     j_key(j, key);
     j_open(j, '{');
@@ -188,7 +188,7 @@ static void j_kernel(json *j, const char *name, int done, int n, const double *t
         j_null(j);
         return;
     }
-    kern_stats s;
+    rep_stats s;
     double hm, hs;
     j_open(j, '{');
     j_key(j, "time");
@@ -207,24 +207,24 @@ static void j_kernel(json *j, const char *name, int done, int n, const double *t
     fputc(']', j->f);
     j_key(j, "validate_time");
     j_num_array(j, vt, vt ? n : 0);
-    kern_stats_of(t, n, &s);
+    rep_stats_of(t, n, &s);
     j_stats(j, "time_stats", &s);
     double *md = malloc((size_t)(n > 0 ? n : 1) * sizeof *md);
     if (md) {
         for (int i = 0; i < n; i++)
             md[i] = (double)m[i];
-        kern_stats_of(md, n, &s);
+        rep_stats_of(md, n, &s);
         free(md);
     } else {
-        kern_stats_of(NULL, 0, &s);
+        rep_stats_of(NULL, 0, &s);
     }
     j_stats(j, "nedge_stats", &s);
-    kern_teps_stats(t, m, n, &s, &hm, &hs);
+    rep_teps_stats(t, m, n, &s, &hm, &hs);
     j_stats(j, "teps_stats", &s);
     j_key(j, "harmonic_mean_teps"); j_num(j, hm);
     j_key(j, "harmonic_stddev_teps"); j_num(j, hs);
     if (vt) {
-        kern_stats_of(vt, n, &s);
+        rep_stats_of(vt, n, &s);
         j_stats(j, "validate_stats", &s);
     } else {
         j_key(j, "validate_stats");
@@ -254,7 +254,7 @@ static int64_t matrix_total(const int64_t *m, int n)
     return t;
 }
 
-static void write_report(json *j, const kern_report *r)
+static void write_report(json *j, const rep_run *r)
 {
     j_open(j, '{');
     j_key(j, "format"); j_str(j, "g500-run");
@@ -340,7 +340,7 @@ static int make_parent_dirs(const char *path)
     return G5_OK;
 }
 
-int kern_write_json(const char *path, const kern_report *r)
+int rep_write_run_json(const char *path, const rep_run *r)
 {
     if (!path || !*path || !r)
         return g5_error(G5_ERR_ARG, "JSON output: no path or no report");

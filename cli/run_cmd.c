@@ -30,7 +30,8 @@
 #include "common.h"
 #include "io.h"
 #include "kern.h"
-#include "kern_report.h"
+#include "kern_validate.h"
+#include "rep_run.h"
 #include "topo.h"
 
 #include <math.h>
@@ -124,7 +125,7 @@ int run_cmd(int argc, char **argv)
     float *dl = NULL, *dout = NULL;
     int *rank_node = NULL, *node_hops = NULL, nnodes = 0;
     kern_levels lv = {0};
-    kern_report rep;
+    rep_run rep;
     memset(&rep, 0, sizeof rep);
     double *arrays = NULL;
     int64_t *iarrays = NULL;
@@ -368,9 +369,9 @@ int run_cmd(int argc, char **argv)
                         lv.bottom_up[k] ? "bottom-up" : "top-down", (long long)lv.frontier[k], lv.time[k]);
         g5_progress("peak RSS (max over ranks) %.1f MiB = %.1f bytes per input edge",
                     rep.peak_rss_max / 1048576.0, (double)rep.peak_rss_max * P / (double)M);
-        st = kern_print_graph500(stdout, &rep);
+        st = rep_print_graph500(stdout, &rep);
         fflush(stdout);
-        if (st == G5_OK && o.json) st = kern_write_json(o.json, &rep);
+        if (st == G5_OK && o.json) st = rep_write_run_json(o.json, &rep);
     }
     rc = g5_agree(comm, st);
 out:

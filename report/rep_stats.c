@@ -19,7 +19,7 @@
  * Departures from the reference, both for n < 2 only: the stddev of one
  * sample is 0 (the reference divides 0 by 0), and the harmonic stddev is 0.
  */
-#include "kern_report.h"
+#include "rep_run.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,7 +31,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void stats_sorted(const double *xs, int n, kern_stats *out)
+static void stats_sorted(const double *xs, int n, rep_stats *out)
 {
     out->min = xs[0];
     out->firstquartile = 0.5 * (xs[(n - 1) / 4] + xs[n / 4]);
@@ -40,7 +40,7 @@ static void stats_sorted(const double *xs, int n, kern_stats *out)
     out->max = xs[n - 1];
 }
 
-void kern_stats_of(const double *x, int n, kern_stats *out)
+void rep_stats_of(const double *x, int n, rep_stats *out)
 {
     if (n <= 0 || !x) {
         out->min = out->firstquartile = out->median = out->thirdquartile = NAN;
@@ -72,14 +72,14 @@ void kern_stats_of(const double *x, int n, kern_stats *out)
         free(xs);
 }
 
-void kern_teps_stats(const double *time, const int64_t *nedge, int n, kern_stats *out,
+void rep_teps_stats(const double *time, const int64_t *nedge, int n, rep_stats *out,
                      double *hmean, double *hstddev)
 {
     double small[128];
     double *spe = n <= 128 ? small : malloc((size_t)(n > 0 ? n : 1) * sizeof *spe);
-    kern_stats s;
+    rep_stats s;
     if (n <= 0 || !spe) {
-        kern_stats_of(NULL, 0, out);
+        rep_stats_of(NULL, 0, out);
         if (hmean) *hmean = NAN;
         if (hstddev) *hstddev = NAN;
         if (spe && spe != small) free(spe);
@@ -87,7 +87,7 @@ void kern_teps_stats(const double *time, const int64_t *nedge, int n, kern_stats
     }
     for (int i = 0; i < n; i++)
         spe[i] = time[i] / (double)nedge[i];
-    kern_stats_of(spe, n, &s);
+    rep_stats_of(spe, n, &s);
     if (spe != small)
         free(spe);
     out->min = 1.0 / s.max;

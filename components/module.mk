@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# preprocess/module.mk - the connected-components benchmark.
+# components/module.mk - the connected-components benchmark.
 #   make bench-cc [BENCH_CC_SCALES="20 22"]   in-memory union-find vs a plain
 #                                             one, and the whole stage
 BENCH_CC := $(BUILD)/bench/bench_cc

@@ -358,7 +358,7 @@ int cc_dup_needs_slab(const cc_dup *d, int64_t count);
 /* The name of a merge path ("tree", "distributed", "auto"). Not collective. */
 const char *cc_merge_name(int merge);
 
-/* Internal to preprocess/ (cc_dist.c, called by cc_compute_merge): the
+/* Internal to components/ (cc_dist.c, called by cc_compute_merge): the
  * distributed path up to the edge counts. Fills r's labels (its block),
  * ncomp, comp_vertices, comp_edges, rounds and the link, merge and label
  * times; adds this rank's slab's self-loops and non-loop tuples to
@@ -368,7 +368,7 @@ int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t c
                        int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
                        int64_t *nonloop);
 
-/* Internal to preprocess/: the distributed path's local step taken piece
+/* Internal to components/: the distributed path's local step taken piece
  * by piece (cc_dist.c; cc_compute_file streams the slab through it, as
  * the tree path streams through its forest). The endpoints of the slab's
  * non-loop tuples get local ids 0, 1, ... as they are first seen (a direct

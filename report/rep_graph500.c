@@ -14,7 +14,7 @@
  * Additions (after the reference keys, so parsers are unaffected): a line
  * "validation: SKIPPED (--no-validate)" when the run was not validated.
  */
-#include "kern_report.h"
+#include "rep_run.h"
 
 #include "common.h"
 
@@ -37,7 +37,7 @@ static void put_harmonic(FILE *f, const char *prefix, const char *key, double v)
     fprintf(f, "%-*s!  %g\n", KEYW - 3, k, v);
 }
 
-static void put_stats(FILE *f, const char *prefix, const char *suffix, const kern_stats *s)
+static void put_stats(FILE *f, const char *prefix, const char *suffix, const rep_stats *s)
 {
     static const char *names[7] = {"min", "firstquartile", "median", "thirdquartile",
                                    "max", "mean", "stddev"};
@@ -52,9 +52,9 @@ static void put_stats(FILE *f, const char *prefix, const char *suffix, const ker
 
 static void put_teps(FILE *f, const char *prefix, const double *t, const int64_t *m, int n)
 {
-    kern_stats s;
+    rep_stats s;
     double hm, hs;
-    kern_teps_stats(t, m, n, &s, &hm, &hs);
+    rep_teps_stats(t, m, n, &s, &hm, &hs);
     put_g(f, prefix, "min_TEPS", s.min);
     put_g(f, prefix, "firstquartile_TEPS", s.firstquartile);
     put_g(f, prefix, "median_TEPS", s.median);
@@ -64,10 +64,10 @@ static void put_teps(FILE *f, const char *prefix, const double *t, const int64_t
     put_g(f, prefix, "harmonic_stddev_TEPS", hs);
 }
 
-int kern_print_graph500(FILE *out, const kern_report *r)
+int rep_print_graph500(FILE *out, const rep_run *r)
 {
     const int n = r->nroots;
-    kern_stats s;
+    rep_stats s;
 
     fprintf(out, "%-*s%d\n", KEYW, "SCALE:", r->scale);
     fprintf(out, "%-*s%d\n", KEYW, "edgefactor:", r->edgefactor);
@@ -76,11 +76,11 @@ int kern_print_graph500(FILE *out, const kern_report *r)
     fprintf(out, "%-*s%d\n", KEYW, "num_mpi_processes:", r->nranks);
     fprintf(out, "%-*s%g\n", KEYW, "construction_time:", r->construction_time);
     if (r->bfs_done) {
-        kern_stats_of(r->bfs_time, n, &s);
+        rep_stats_of(r->bfs_time, n, &s);
         put_stats(out, "bfs  ", "time", &s);
     }
     if (r->sssp_done) {
-        kern_stats_of(r->sssp_time, n, &s);
+        rep_stats_of(r->sssp_time, n, &s);
         put_stats(out, "sssp ", "time", &s);
     }
     const int64_t *nedge = r->bfs_done ? r->bfs_nedge : r->sssp_done ? r->sssp_nedge : NULL;
@@ -91,7 +91,7 @@ int kern_print_graph500(FILE *out, const kern_report *r)
             return G5_ERR_NOMEM;
         for (int i = 0; i < n; i++)
             m[i] = (double)nedge[i];
-        kern_stats_of(m, n, &s);
+        rep_stats_of(m, n, &s);
         if (m != small)
             free(m);
         static const char *names[7] = {"min", "firstquartile", "median", "thirdquartile",
@@ -109,11 +109,11 @@ int kern_print_graph500(FILE *out, const kern_report *r)
     if (r->sssp_done)
         put_teps(out, "sssp ", r->sssp_time, r->sssp_nedge, n);
     if (r->bfs_done) {
-        kern_stats_of(r->bfs_validate_time, n, &s);
+        rep_stats_of(r->bfs_validate_time, n, &s);
         put_stats(out, "bfs  ", "validate", &s);
     }
     if (r->sssp_done) {
-        kern_stats_of(r->sssp_validate_time, n, &s);
+        rep_stats_of(r->sssp_validate_time, n, &s);
         put_stats(out, "sssp ", "validate", &s);
     }
     if (!r->validated)

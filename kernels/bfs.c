@@ -6,67 +6,39 @@
  *
  * Algorithm (Beamer, Asanovic, Patterson, "Direction-Optimizing Breadth-First
  * Search", SC 2012). Each level runs either
- *   top-down: the frontier is a queue of local vertices; each thread scans
- *   their rows; a neighbour owned here is claimed by setting its bit in the
- *   visited bitmap (an atomic fetch-or when the team has more than one
- *   thread: the thread that flips the bit owns the vertex and writes its
- *   parent with a plain store); a remote one becomes an 8-byte message
- *   (pid << 32 | parent pid) in the thread's buffer for its owner; the
- *   buffers are packed by destination and exchanged with one MPI_Alltoallv
- *   (kern_exchange), and the receivers claim the targets the same way;
- *   bottom-up: the frontier is a bitmap over the pid space; each thread takes
- *   whole words of unvisited local vertices and scans each one's row until a
- *   neighbour is in the frontier; it owns those words of the visited bitmap,
- *   of the next frontier and of the parent array, so there are no atomics.
- *   The frontier reaches every rank by one MPI_Allgatherv of each rank's own
- *   words when it is dense (each rank's range starts on a 64-bit word, see
- *   kern.h), and as an allgathered list of 4-byte pids when the list is
- *   smaller than the bitmap (decided from the agreed frontier size).
- * Switching: Beamer's first test alone, both ways: a level runs bottom-up
- * when the edges out of the frontier m_f exceed the unexplored edges
- * m_u / alpha (alpha = 14), top-down otherwise. m_u is exact (the edges of
- * the vertices not yet reached). Beamer's second test (back to top-down
- * when the frontier is below n / beta) sends the last big level of these
- * graphs (40 000 vertices at SCALE 20, each with edges to scan) top-down,
- * while bottom-up it only has the ~600 vertices still unreached to examine:
- * 3.3 ms -> 0.4 ms of CPU at SCALE 20. All counts come from one
- * MPI_Allgather per level (each rank's new vertices, their edges, a failure
- * flag), so every rank takes the same branch and knows the counts of a list
- * exchange without another round. This is the
- * bitmap-when-dense, vertex-messages-when-sparse exchange of Intel's
- * compressed distributed BFS (parent/vertex decoupling,
- * "seeds/intel-energy-efficient-bfs").
+ *   top-down: the frontier is a queue of local vertices; threads scan their
+ *   rows; a local neighbour is claimed by setting its bit in the visited
+ *   bitmap (atomic fetch-or; the thread that flips the bit writes the
+ *   parent); a remote one becomes an 8-byte message (pid << 32 | parent pid)
+ *   to its owner, exchanged with one MPI_Alltoallv (kern_exchange);
+ *   bottom-up: the frontier is a bitmap over the pid space; each thread owns
+ *   whole words of unvisited local vertices and scans each row until a
+ *   neighbour is in the frontier (no atomics). The frontier reaches every
+ *   rank by one MPI_Allgatherv of each rank's words when dense, or as a list
+ *   of 4-byte pids when that is smaller (Intel's compressed distributed BFS:
+ *   bitmaps when dense, vertex messages when sparse).
+ * Switching: Beamer's first test, both ways: bottom-up when the edges out of
+ * the frontier m_f exceed m_u / alpha (alpha = 14, m_u the exact unexplored
+ * edges), top-down otherwise. His second test (back to top-down below n /
+ * beta) is left out: on these graphs it sends the last big level top-down
+ * although bottom-up only has the few unreached vertices to examine. All
+ * counts come from one MPI_Allgather per level (new vertices, their edges, a
+ * failure flag), so every rank takes the same branch.
  *
- * Work avoided on purpose:
- *   - one rank (P == 1): no MPI call inside the levels (no exchange, no
- *     allgather; the frontier bitmaps swap instead of being gathered);
- *   - the parent array is not cleared per search: the visited bitmap alone
- *     decides what is reached, parent[v] is written exactly once when v is
- *     claimed, and one pass at the end writes -1 for the unreached vertices
- *     that have a row (vertices without a row are -1 from creation and
- *     never written);
- *   - a top-down claim tests the visited bit (an L2-resident bitmap) before
- *     touching anything else, so edges into visited vertices cost one load;
- *   - the edges out of the new frontier (m_f) are summed while claiming;
- *   - a top-down level is spread over the team when its frontier has many
- *     edges even if it has few vertices (the first levels are a few hubs),
- *     with dynamic chunks sized from the frontier length;
- *   - software prefetch where the hardware cannot guess the address:
- *     bottom-up, the first levels examine ~1.3 columns per unvisited vertex
- *     (its first neighbours are hubs already in the frontier), so each
- *     vertex costs one cache miss at the start of its row; a cursor 64
- *     unvisited vertices ahead prefetches those row starts (23.3 -> 17.1 ms
- *     of CPU per search at SCALE 20, one thread). Top-down, the parent slot
- *     and row bounds of an unvisited target 16 columns ahead.
+ * Work avoided: at P == 1 no MPI call inside the levels; parent is not
+ * cleared per search (the visited bitmap decides, one pass writes -1 for the
+ * unreached at the end); a top-down claim tests the visited bit first; m_f
+ * is summed while claiming; a top-down level with few vertices but many
+ * edges is still spread over the team; row starts are prefetched ahead where
+ * the hardware cannot guess them (bottom-up 64 unvisited vertices ahead,
+ * top-down 16 columns ahead).
  *
- * Data: parent int64 [nlocal] holds the parent's pid (-1 unreached, valid
- * after kern_bfs_run); visited and zero-degree bitmaps [nlocal bits] (zero-
- * degree vertices and padding pre-set so bottom-up skips them); queue and
- * next queue uint32 [nlocal] (one block, lent between searches as scratch:
- * kern_bfs_scratch); the local next-frontier bitmap and the global
- * frontier bitmap [pid space / 8 bytes]; at P > 1 two frontier lists of
- * at most pid-space/32 uint32 each (a list is used only below that size).
- * 8 + 8 + 1/4 + 3 pid-space/(8 nlocal) bytes per vertex.
+ * Data: parent int64 [nlocal] (pid, -1 unreached); visited and zero-degree
+ * bitmaps [nlocal bits]; queue and next queue uint32 [nlocal] (lent between
+ * searches as scratch: kern_bfs_scratch); next-frontier and global frontier
+ * bitmaps [pid space / 8 bytes]; at P > 1 two frontier lists of at most
+ * pid-space/32 uint32. About 8 + 8 + 1/4 + 3 pid-space/(8 nlocal) bytes per
+ * vertex.
  */
 #include "kern_impl.h"
 

@@ -1,92 +1,43 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * construct.c - kernel 1 of Graph500: build the distributed undirected graph
- * (a CSR per rank) from this rank's block of the edge list, either streamed
- * from the edges file in bounded chunks or taken from memory.
+ * (a CSR per rank) from this rank's block of the edge list, streamed from the
+ * edges file in bounded chunks or taken from memory.
  *
- * Algorithm: two passes over the edges, each in rounds of `chunk` edges per
- * rank (every rank makes the same number of rounds; a rank with fewer edges
- * takes part with empty rounds). In a round, threads take slices of the
- * edges, locate both ends (owner, local row: a mask and a shift for cyclic
- * with P a power of two; for a placement one load from its N-entry
- * new_of_old map, prefetched KERN_AHEAD edges ahead, and the owner of the
- * new label from a rank table, O(1) without a binary search) and put every
- * entry for this rank into a round buffer, branch-free; entries for other
- * ranks are counted, and at P > 1 both ends' pids are kept per edge so the
- * packing loop does not locate them again. Remote entries go out in one
- * kern_exchange (MPI_Alltoallv). Then each thread applies the round's local
- * and received entries whose row lies in its own row range (no atomics, no
- * per-thread arrays).
- *   Pass 1 (count): the row lengths before merging, counted in rowptr
- *   itself (row v in rowptr[v + 1]); remote entries travel as their
- *   4-byte local row. Pass 1 also reads every non-loop weight and checks
- *   it is k * 2^-24 for an integer k in [0, 2^24) (the generator's are;
- *   on the bits, vectorised), and the ranks agree on the flag with
- *   the allreduce that closes the pass: the weight layout (kern_impl.h,
- *   kern_w) is decided before anything is stored. rowptr = prefix sum; the
- *   entry records (uint32 column + 3-byte k, 7 bytes; column + float bits,
- *   8, when some weight is not such a multiple) are allocated once at
- *   their exact pre-merge size.
- *   Pass 2 (fill): remote entries travel as 12-byte (row, column pid,
- *   weight key) records, the key being k or the float's bits (both order
- *   like the weights); each entry is stored as one 7-byte record at its
- *   row's cursor (rowptr itself, shifted back after): one cache line per
- *   random store (two arrays, column and weight, measured ~25% slower
- *   fills), and no 8-byte-per-entry array ever exists. The random stores
- *   go in staged blocks (prefetch cursors, advance and prefetch targets,
- *   store) so their misses overlap; records are stored with exact-size
- *   stores (a neighbour may be another thread's). A digest of the
- *   edges seen by each pass must agree (the file cannot change in between
- *   unnoticed).
- *   Merge: each row is gathered as 64-bit keys (weight key << 32 | column)
- *   into per-thread scratch in (weight, column) order at once, the order
- *   kernel 3 wants: rows of KERN_BUCKET_ROW entries or more are bucketed by
- *   weight straight from the arrays then sorted per bucket, shorter rows
- *   gathered on the stack and sorted as integers. Walking the keys in that
- *   order, an entry whose column was already seen (a per-thread bitmap over
- *   the pid space, cleared after each row) is a duplicate with a larger or
- *   equal weight and is dropped: the kept entry is the smallest weight, as
- *   a sort by column would keep (shortest paths are unchanged). Kept
- *   entries are written back to the front of their row, and the number
- *   merged away is recorded in dup (one byte per row; 255 and more go to
- *   a sorted escape table, dup_big), which is how the graph keeps the raw
- *   degree (the TEPS count of kern_reached_edges: kept + merged, self-loops
- *   excluded) in 1 byte per vertex instead of 4. Rows are compacted
- *   in place (threads compact their blocks, then blocks move down in order)
- *   and the merged-away tail's pages released; then the records are split
- *   into the graph's col and w3 (or w) walking down from the end, releasing
- *   the records' pages as they are copied, so the split costs no extra
- *   resident memory. When pass 1 chose floats
- *   but every kept weight on every rank is a multiple of 2^-24 after all
- *   (the odd ones were on self-loops or heavier duplicates), the floats are
- *   rewritten in place as 3-byte integers, so the layout depends on the kept
- *   graph only (one allreduce'd flag, the one that closes construction).
- *   The graph records rows_by_weight, so csr_sort.c has nothing left to do.
+ * Two passes, each in rounds of `chunk` edges per rank (every rank makes the
+ * same number of rounds; one with fewer edges takes part with empty rounds).
+ * In a round, threads locate both ends of each edge (owner and local row: a
+ * mask and shift for cyclic with P a power of two; for a placement one
+ * prefetched load from new_of_old and a rank table), keep local entries in a
+ * round buffer and send the rest in one kern_exchange (MPI_Alltoallv); each
+ * thread then applies the entries whose row is in its own row range (no
+ * atomics, no per-thread arrays).
+ *   Pass 1 counts row lengths in rowptr and checks whether every non-loop
+ *   weight is k * 2^-24 (the generator's are): the ranks agree on the flag,
+ *   which fixes the weight layout (kern_impl.h, kern_w) before anything is
+ *   stored: 7-byte records (uint32 column + 3-byte k), or 8 with float bits.
+ *   Pass 2 stores each entry at its row's cursor, in staged blocks so the
+ *   random stores' cache misses overlap. A digest of the edges seen by each
+ *   pass must agree (the file cannot change in between unnoticed).
+ *   Merge: each row is sorted by (weight, column), the order kernel 3 wants;
+ *   a repeated column is a duplicate with a larger or equal weight and is
+ *   dropped (shortest paths unchanged). The number merged away is kept in
+ *   dup (one byte per row, an escape table for 255 and more), so the raw
+ *   degree behind the TEPS count (kern_reached_edges) costs 1 byte per
+ *   vertex. Rows are compacted in place, freed pages released, and the
+ *   records split into col and w3 (or w) from the end without extra memory.
  *
- * Timing. When streaming, the file reads (io_edges_read_slab, untimed per
- * the spec) happen inside this function; their seconds are returned so the
- * driver times kernel 1 as elapsed minus reads, i.e. the routing, counting,
- * filling and merging work of both passes.
+ * Timing: when streaming, the file reads (untimed per the spec) happen here
+ * and their seconds are returned, so the driver times kernel 1 as elapsed
+ * minus reads.
  *
- * Memory per rank, with nraw entries before merging, nnz after, nl local
- * vertices, C = chunk edges per round (default 2^18-2^20, default_chunk):
- *   pass 1: rowptr 8 nl + round buffer 24 C (+ file chunk 20 C; at P > 1
- *           + endpoint pids 8 C + sent/received rows up to 8 C each)
- *   pass 2: + records 7 nraw (8 nraw with floats) + dup nl
- *           (+ records up to 24 C each way)
- *   merge:  the same, tail pages released; per thread a bitmap of the pid
- *           space (pid space / 8 bytes) and scratch for the longest row
- *           (8 bytes per entry + its bucket starts); split: 7 nnz
- *           throughout (blocks of 2^20 entries copied, then released)
- *   final:  rowptr 8 (nl+1) + dup nl (+ 8 per escape) + col 4 nnz +
- *           weights 3 nnz (4 nnz for weights that are not multiples of
- *           2^-24).
- * The edge list is never held. At edgefactor 16 (nraw ~ 2.00 M for M input
- * edges, nnz ~ 1.87 M at SCALE 20, 1.94 M at SCALE 24) the peak is
- * 7 nraw + 9 nl ~ 14.56 bytes per input edge plus the chunk buffers (16.56
- * with float weights; it was 8 nraw + 12 nl = 16.75 with 64-bit entry
- * words and a uint32 raw degree), and the graph is ~13.7-14.1 (15.6-16.0
- * with floats).
+ * Memory per rank (nraw entries before merging, nnz after, nl local
+ * vertices, C chunk edges): pass 1 rowptr 8 nl + buffers ~24-60 C; pass 2
+ * + records 7 nraw (8 with floats) + dup nl; merge adds per thread a bitmap
+ * of the pid space / 8 and scratch for the longest row; final graph
+ * 8 (nl+1) + nl + 4 nnz + 3 nnz (4 nnz for float weights). The edge list is
+ * never held. At edgefactor 16 the peak is about 7 nraw + 9 nl, ~14.6 bytes
+ * per input edge plus the chunk buffers.
  */
 #include "io.h"
 #include "kern_impl.h"
@@ -96,17 +47,12 @@
 #include <time.h>
 
 /* Edges per rank per round, by default. Each round costs a few OpenMP
- * fork/joins, and at P > 1 an all-to-all and its waits for descheduled
- * ranks on a shared machine: 2^20 measured 0.94-2.80 s against 2.17-3.37 s
- * for 2^18 (SCALE 20, 1 rank x 2 threads, alternated, load 4-5), and at 2
- * ranks x 1 thread 15.2-16.3 s against 20.9-24.4 s (load 27). So rounds
- * stay 2^20 edges (~44 MiB of round buffers per rank, up to ~98 at P > 1)
- * except at one rank on a small graph, where those buffers are several
- * bytes per input edge: there a round is count / KERN_ROUNDS rounded down
- * to a power of two, at least 2^18 (one chunk of the edges file; ~11 MiB
- * of buffers, 3 bytes per input edge less at SCALE 20, and no slower:
- * 11.1-13.4 s against 12.8-16.0 s, alternated, load 15-28; docs/kernels.md).
- * The rank count matters, not the rank: every rank picks the same way. */
+ * fork/joins and, at P > 1, an all-to-all whose waits for descheduled ranks
+ * add up, so rounds stay 2^20 edges (~44 MiB of round buffers per rank, up
+ * to ~98 at P > 1). At one rank on a small graph those buffers would be
+ * several bytes per input edge: there a round is count / KERN_ROUNDS rounded
+ * down to a power of two, at least 2^18 (one chunk of the edges file).
+ * The rank count decides, not the rank: every rank picks the same way. */
 #define KERN_CHUNK_MIN ((int64_t)1 << 18)
 #define KERN_CHUNK_MAX ((int64_t)1 << 20)
 #define KERN_ROUNDS 64

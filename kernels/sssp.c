@@ -3,107 +3,44 @@
  * sssp.c - kernel 3 of Graph500: distributed single-source shortest paths by
  * delta-stepping with light/heavy edge separation, OpenMP inside each rank.
  *
- * Algorithm (Meyer and Sanders, "Delta-stepping: a parallelizable shortest
+ * Algorithm: Meyer and Sanders, "Delta-stepping: a parallelizable shortest
  * path algorithm", J. Algorithms 49(1), 2003, with the bucket fusion of the
- * GAP Benchmark Suite: Beamer, Asanovic, Patterson, arXiv:1508.03619, and
- * Zhang et al., "Optimizing ordered graph algorithms with GraphIt", CGO
- * 2020). Vertices wait in buckets of width delta by tentative distance;
- * light edges have w < delta, heavy edges w >= delta. A round processes
- * bucket k (the lowest non-empty one over all ranks):
- *   - the light edges of bucket k's vertices, in local passes repeated until
- *     bucket k is empty on this rank (improved vertices go to bucket k or
- *     k+1; a thread expands its own new bucket-k entries at once while they
- *     are few: bucket fusion), then the exchange; bucket k is repeated in
- *     further rounds while any rank received or holds bucket-k work;
- *   - once bucket k is empty everywhere, its settled vertices (each expanded
- *     entry still current) relax their heavy edges once, in the same round
- *     as bucket k+1's light edges (fused), or alone when the next non-empty
- *     bucket is further away (empty buckets are skipped by the minimum).
- * At one rank a bucket therefore costs one round. Rows are sorted by weight
- * (csr_sort.c), so the light edges are a prefix: the light loop stops at the
- * first heavy weight and the heavy loop starts at a binary-searched split.
- * A bucket entry whose distance bits are no longer its vertex's is stale and
- * skipped, so a vertex is expanded once per distinct improvement. An entry
- * never goes below the lowest open bucket: a heavy edge whose float sum
- * rounds down into a finished bucket joins the open one, where it is
- * expanded (light and heavy) like any other entry, so the result stays
- * exact (label-correcting) whatever the rounding.
+ * GAP Benchmark Suite (Beamer, Asanovic, Patterson, arXiv:1508.03619) and
+ * GraphIt (Zhang et al., CGO 2020). Buckets have width delta; light edges
+ * have w < delta. A round takes the lowest non-empty bucket k over all ranks
+ * and relaxes its light edges until it is empty here (a thread expands its
+ * own few new bucket-k entries at once: fusion), exchanging while any rank
+ * holds bucket-k work; then its settled vertices relax their heavy edges
+ * once, fused with bucket k+1's light edges. Rows are sorted by weight
+ * (csr_sort.c), so light edges are a prefix. Stale entries are skipped. No
+ * entry goes below the lowest open bucket, so float rounding loses nothing:
+ * the result is exact (label-correcting).
  *
- * Filtering before the state word: ub[l] is one byte per vertex, ceil(d *
- * 64) of a past tentative distance d of l (255: unknown or >= 254/64), hence
- * an upper bound of the current one even when threads race on it. An edge
- * whose fl(du + w) * 64 >= ub[l] cannot improve l and is skipped from the
- * byte alone (exact: scaling by 64 is exact in float). The bytes of a rank
- * stay in L2 at SCALE 20 where the 8-byte state words do not; at SCALE 18
- * only 6% of the relaxations reach a state word. gub[] does the same for
- * remote targets against the best distance already sent. The tested key is
- * capped at 254 (ub_key), so the byte 255 always lets a candidate through.
+ * Filters: ub[l], one byte per vertex, is ceil(64 d) of a past tentative
+ * distance of l (an upper bound even under races); a candidate with
+ * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
+ * for remote targets. Entries are prefetched ahead (expand_range), heavy
+ * edges relaxed eight at a time with AVX2 (relax_heavy) and compare-and-swaps
+ * batched (relax_defer): the loops are bound by memory latency.
  *
- * Memory latency, not instructions, bounds the loops at SCALE 20 (the CSR
- * far exceeds the last-level cache): list entries are taken in chunks and
- * the state word and row bound of the entry PF_FAR ahead, the first row
- * lines of the entry PF_NEAR ahead, are prefetched (expand_range); heavy
- * edges are relaxed eight at a time with AVX2 (relax_heavy); a relaxation
- * that passes the bound byte waits in a per-thread batch with its state
- * word prefetched (relax_defer), since its compare-and-swap is a full
- * barrier on x86. The order of relaxations does not change the result.
+ * Distribution: a remote target gets at most one message per round, and only
+ * for a distance better than its `ghost` word (the best sent). Ghost slots
+ * come from a rank/select index of one 64-bit word per 32 pids (Jacobson,
+ * "Space-efficient static trees and graphs", FOCS 1989): nothing grows with
+ * N times P. A round ends with one MPI_Allgather (counts, lowest bucket,
+ * failure flag, capacity) and, when some rank has messages, one
+ * MPI_Alltoallv of 12-byte (target, parent, distance) messages; buffers are
+ * sized in kern_sssp_create. P == 1 communicates nothing.
  *
- * Distribution: relaxations of a remote vertex are filtered through its
- * `ghost` word, the best (distance, parent) ever sent to that vertex in this
- * search: only a strictly better distance is sent, and at most one message
- * per target per round (the word's top bit marks "queued this round"; the
- * thread that sets it lists the pid for its destination rank). Ghost words
- * and their bound bytes (gub) exist only for the ghosts, the distinct remote
- * columns of this rank's rows, found in kern_sssp_create: slot = rank of the
- * pid among the ghosts, read from a rank/select index of one 64-bit word per
- * 32 pids (low half: ghost bits; high half: ghosts below the word; Jacobson,
- * "Space-efficient static trees and graphs", FOCS 1989, in the interleaved
- * form that costs one cache line per lookup like a direct index). So a rank
- * holds N/4 bytes of index (the BFS frontier bitmap is N/8) plus 9 bytes per
- * ghost, at most its local edges, instead of 9 bytes per pid: nothing here
- * grows with N times P. A round ends with one MPI_Allgather of each
- * rank's row [messages to each rank (P), lowest bucket it holds or sends to,
- * failure flag, receive capacity] and, only when some rank has messages (an
- * agreed count), one MPI_Alltoallv of 12-byte messages (target pid, parent
- * pid, float distance). The sender counts the buckets of what it sends, so
- * the gathered minimum is the next bucket and the receivers apply without
- * another collective. With P == 1 there is no communication at all. The
- * send and receive buffers are sized once in kern_sssp_create from the
- * graph (distinct remote targets; pairs (local vertex, other rank) adjacent),
- * which bound one round's traffic, so the timed loop allocates only bucket
- * and list growth, whose failure travels in the gathered row.
+ * Encoding: vertex state is one 64-bit word (float32 distance bits << 32 |
+ * parent pid), all ones when unreached, replaced by compare-and-swap only
+ * with a strictly smaller distance, so distance and parent change together
+ * and zero-weight edges make no cycle. The result (least fixpoint of
+ * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
  *
- * Data encoding: the state of local vertex l is one 64-bit word
- * (float32 distance bits << 32 | parent pid), initially all ones
- * (unreached). A relaxation is a compare-and-swap loop that succeeds only
- * for a strictly smaller distance, so distance and parent always change
- * together (no torn pairs between threads) and parent pointers cannot form a
- * cycle through zero-weight edges. Non-negative float bits order like the
- * values. Distances are float32 sums like the weights, returned as float32;
- * d[v] = fl(d[parent] + w) exactly for the kept (smallest) weight, and the
- * result (the least fixpoint of d[v] = min fl(d[u] + w)) does not depend on
- * the order of relaxations, hence not on ranks or threads. Bucket entries
- * are 64-bit (distance bits << 32 | local vertex) in per-thread growable
- * vectors per bucket. A bucket's vectors are handed to the frontier by
- * swapping, not copied (gather_list; the settled lists to the heavy list
- * likewise), and freed as soon as the bucket is finished everywhere
- * (bucket_release): the buckets' capacity follows the entries waiting, not
- * the largest each bucket index ever held over the roots.
- *
- * Memory per rank: 9 bytes per local vertex (state, bound byte); when
- * P > 1, N/4 bytes of ghost index, 9 bytes per ghost and 12 bytes per
- * message slot (bounded as above); during a search, the bucket entries
- * (8 bytes, about one per improvement, in vectors at most twice their
- * size), the settled and heavy lists and the frontier. After a search
- * (workspace_trim) the buckets and queues are freed and the four other
- * lists of a thread keep at most 64 KiB each, so between roots, while the
- * driver converts and validates, SSSP holds its fixed arrays only.
- * Measured (bench_sssp s22.h5 3 0.03, 2026-11-22; see docs/kernels.md,
- * *SSSP memory*): 1x2: held between roots 36 MiB (9 B per local vertex),
- * lists at most 51 MiB during a search (83 with copies and recycling);
- * 2x1, per rank: 1.0 M ghosts, held 50.6 MiB, lists at most 30 MiB.
- * g500 run's peak is now kernel 1's at SCALE 20 and 22, 1x2 and 2x1
- * (SCALE 22 2x1: 22.7 -> 20.2 B/edge; 1x2: 18.8 -> 18.2).
+ * Memory per rank: 9 bytes per local vertex; at P > 1, N/4 bytes of ghost
+ * index, 9 per ghost, 12 per message slot; during a search 8 bytes per bucket
+ * entry, lists trimmed to 64 KiB per thread afterwards (workspace_trim).
  */
 #include "kern_impl.h"
 

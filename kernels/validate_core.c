@@ -1,113 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_core.c - collective validation of a BFS or SSSP tree against the
- * input edge list, streamed in bounded chunks (Graph500 specification
- * sections on validation; the reference code v3.0.1 validate.c performs the
- * same checks in another way, see REFERENCE-NOTES.md section 1).
+ * input edge list, streamed in bounded chunks (Graph500 specification,
+ * validation; the reference code's validate.c makes the same checks another
+ * way). Results are in original vertex ids, block-distributed
+ * (kern_vblock_owner): parent[v] in [0, N) or -1, parent[root] = root; SSSP
+ * adds dist[v] (+INFINITY when unreached). Self-loops are ignored.
  *
- * Data: results in ORIGINAL vertex ids, block-distributed as io_block_range
- * does (kern_vblock_owner). parent[v] in [0, N) or -1 (unreached);
- * parent[root] = root. SSSP adds dist[v] (+INFINITY when unreached). The
- * edge list is read through a kern_edge_reader; each rank reads its own
- * block of the M tuples, chunk edges at a time, so no rank ever holds more
- * than one chunk of edges plus the queries it answers for that chunk.
- *
- * The checks, by name (a failure reports the first one in this order, chosen
- * across ranks, with a vertex or edge showing it):
- *   'parent range'               every parent is -1 or in [0, N)
- *   'root is own parent'         parent[root] = root
- *   'root distance'              (SSSP) dist[root] = 0
- *   'parent and distance agree'  (SSSP) parent = -1 exactly when dist = +inf;
- *                                dist is never NaN or -inf
- *   'parent chain reaches root'  following parents from a reached vertex
- *                                reaches the root: no cycle, no parent that
- *                                is unreached
- *   'edge joins reached and unreached'
- *                                no input edge has one end reached and the
- *                                other unreached, so the reached set is a
- *                                union of components; with the previous
- *                                check it is exactly the root's component
- *   'edge levels differ by at most one'          (BFS)
- *   'no edge shortens a distance'                (SSSP)
- *                                for every input edge (u, v, w) between
- *                                reached vertices: d[v] <= d[u] + w and
- *                                d[u] <= d[v] + w (BFS: w = 1, d = depth)
- *   'tree edge is an input edge'                 (BFS)
- *   'tree edge is a tight input edge'            (SSSP)
- *                                every reached v != root has an input edge
- *                                (parent[v], v), and for SSSP one of the
- *                                duplicates has d[v] = d[parent] + w
- * BFS depths are rebuilt from the tree, so tree edges join levels differing
- * by exactly one by construction; the level rule then checks every input
- * edge. Self-loops are ignored by every check.
- *
- * Float tolerance (SSSP): weights and distances are float32 (the kernel's
- * sums are float32, so a float array loses nothing), widened exactly to
- * double for every check, which is computed in double; a ~ b
- * means |a - b| <= 1e-6 + 1e-6 |b| (absolute plus relative 1e-6), and
- * "d[v] <= d[u] + w" is d[v] <= d[u] + w + 1e-6 + 1e-6 |d[u] + w|. BFS
- * depths are integers and compared exactly.
- *
- * TEPS edge count: input tuples that are not self-loops with both ends
- * reached, duplicates counted (the reference code's rule); identical for BFS
- * and SSSP.
+ * Checks, in the order a failure is reported (the first across ranks, with a
+ * vertex or edge showing it): 'parent range'; 'root is own parent';
+ * (SSSP) 'root distance', 'parent and distance agree'; 'parent chain reaches
+ * root'; 'edge joins reached and unreached' (so the reached set is exactly
+ * the root's component); 'edge levels differ by at most one' (BFS) or 'no
+ * edge shortens a distance' (SSSP); 'tree edge is an input edge' (BFS) or
+ * 'tree edge is a tight input edge' (SSSP). BFS depths are rebuilt from the
+ * tree. SSSP compares in double: a ~ b means |a - b| <= 1e-6 + 1e-6 |b|.
+ * TEPS edge count: non-self-loop input tuples with both ends reached,
+ * duplicates counted (the reference code's rule), the same for BFS and SSSP.
  *
  * Algorithm:
  *  1. local checks of each rank's block (range, root, parent/dist);
- *  2. depth by pointer jumping (Wyllie's list ranking): every reached vertex
- *     keeps (ancestor, hops) packed in one 64-bit word (hops << 32 |
- *     ancestor; N < 2^32 - 2, as for the kernels' pids; SSSP, which needs no
- *     depths, keeps the 32-bit ancestor alone); each round it asks
- *     its ancestor's owner for the ancestor's word and replaces its own,
- *     doubling the distance covered, until its ancestor is the root. A round
- *     goes through the vertices in batches of the reader's chunk (one MPI_Alltoallv
- *     of queries and one of answers per batch), so its buffers are bounded;
- *     an answer may already include the ancestor's own jump of this round,
- *     which only covers more distance (the word always names the ancestor
- *     exactly `hops` steps up). After round k every vertex of depth <= 2^k
- *     is done; a round that finishes nobody means every vertex still
- *     pending never reaches the root (the pending vertex nearest the root
- *     would otherwise finish: its ancestor is done), i.e. it sits on or
- *     hangs from a cycle or an unreached parent. O(log depth) rounds.
- *     An ancestor in the rank's own block is never asked for: at one rank
- *     a round is one parallel pass over the words, read and written with
- *     relaxed atomics (either value read is a correct answer); at P > 1 a
- *     batch buckets every ancestor by owner with no branch on the owner
- *     (as the edge stream does), answers its own bucket in place and the
- *     others through the exchange, then replaces the words in one parallel
- *     pass that reads every answer from one array.
- *     BFS then rewrites each word as (depth << 32 | parent), the ancestor
- *     being the root everywhere, so an edge check reads one word per end.
- *  3. each chunk of edges: the endpoints of every non-self-loop edge owned
- *     by other ranks are sent to their owners (MPI_Alltoallv of ids, routed
- *     by a parallel counting sort), which reply with (parent, value) where
- *     value is the depth (BFS, from the words) or distance (SSSP, from dist;
- *     the jump words are freed first); endpoints in the rank's own block are
- *     read in place (so at one rank nothing travels; at P > 1 they are
- *     bucketed with the others, so the checks never branch on an owner,
- *     but never sent): BFS one word, SSSP the
- *     distance alone, finite exactly when reached (phase 1), and the parent
- *     only when the edge is tight enough to be the tree edge. The reading
- *     rank checks the edge (OpenMP, dynamic schedule), counts it for TEPS,
- *     and marks each endpoint that the edge confirms as a tight tree edge,
- *     or sends it to its owner, which marks it. While the threads check
- *     chunk k, the master thread reads chunk k + 1 into a second buffer
- *     (HDF5 and MPI are called from the master thread only, as
- *     MPI_THREAD_FUNNELED allows; nested parallelism stays off, so the
- *     reader's own loops run on the master alone).
+ *  2. depth by pointer jumping (Wyllie's list ranking): each reached vertex
+ *     keeps (hops << 32 | ancestor) in one word (SSSP the ancestor alone) and
+ *     replaces it with its ancestor's word each round, in batches of one
+ *     chunk (one MPI_Alltoallv of queries and one of answers), until the
+ *     ancestor is the root; a round that finishes nobody means the pending
+ *     vertices hang from a cycle or an unreached parent. O(log depth)
+ *     rounds; ancestors in the rank's own block are answered in place.
+ *  3. per chunk of edges, endpoints owned by other ranks are sent to their
+ *     owners, which reply with (parent, depth or distance); the reading rank
+ *     checks the edge, counts it for TEPS and marks the endpoint the edge
+ *     confirms as a tight tree edge. The master thread reads chunk k + 1
+ *     while the others check chunk k (MPI_THREAD_FUNNELED).
  *  4. every reached vertex other than the root must be marked.
- * Every phase ends with an agreement, so all ranks take the same path and
- * return the same status and message.
+ * Every phase ends with an agreement: all ranks return the same status.
  *
- * Memory per vertex of this rank's block, besides the caller's parent (and
- * dist): the jump word (8 bytes, kept for BFS depths; SSSP keeps only the
- * ancestor, 4 bytes, freed before the edge stream) and one bit of
- * confirmation; the edge stream's buffers (two chunks of edges, and at
- * P > 1 the queries and answers of the endpoints of one chunk)
- * are bounded by the chunk, the jump's by the same chunk of vertices. The
- * jump words go into the caller's `work` memory when it offers enough
- * (kern_validate_work_bytes), e.g. the BFS queues, idle between searches;
- * they are allocated otherwise. Nothing else depends on where they live.
+ * Memory per vertex of the rank's block, besides parent (and dist): the jump
+ * word (8 bytes; 4 for SSSP, freed before the edge stream) and one bit; the
+ * edge stream's buffers are bounded by the chunk. The jump words use the
+ * caller's idle `work` memory when it is large enough
+ * (kern_validate_work_bytes).
  */
 #include "kern_validate.h"
 
@@ -681,9 +613,8 @@ static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst,
 
 /* P > 1: the queries of one chunk. Every endpoint of every non-self-loop
  * edge is bucketed by its owner, this rank's own included, without a
- * branch on the owner (a random one, mispredicted about every other
- * endpoint: at 4 ranks on 2 cores that made the routing 2x slower than
- * main's): slot[2j + e] gets its index in sq (grown as needed), -1 for a
+ * branch on the owner (a random one would be mispredicted about every
+ * other endpoint): slot[2j + e] gets its index in sq (grown as needed), -1 for a
  * self-loop. The own bucket, sq[*own_lo .. *own_lo + *own_n), is answered in
  * place (nothing is sent to this rank: scount[rank] = 0, the bucket stays
  * in sq between the others); scount and sdispl describe what travels;

@@ -2,12 +2,13 @@
 # g500: one non-recursive Makefile. Objects under $(BUILD), automatic header
 # dependencies, a rebuild when flags change, quiet unless V=1, sanitizers as
 # a switch (make SANITIZE=address|undefined builds into build/<sanitizer>).
-# Stages may add rules in <dir>/module.mk; sources are found by wildcard.
+# Sources are found by wildcard; test rules are in tests/module.mk, the
+# benchmarks in bench/bench.mk, the pipeline in pipeline.mk.
 #
 #   make              build bin/g500 (installs missing Debian packages as root)
 #   make test         unit tests (Criterion) and MPI tests at 1, 2 and 4 ranks
 #   make pipeline     the whole pipeline on a small default (see README)
-#   make bench        the benchmarks (see README)
+#   make bench        the benchmarks (bench/bench.mk)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -115,5 +116,5 @@ clean:
 help:
 	@sed -n 's/^#   //p' Makefile
 
--include $(wildcard $(addsuffix /module.mk,$(MODULES)) tests/module.mk pipeline.mk)
+include tests/module.mk bench/bench.mk pipeline.mk
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

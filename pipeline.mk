@@ -7,7 +7,6 @@
 #   make kernels      rerun only the timed kernels (both placements) on the
 #                     cached files, then the report
 #   make report       rewrite RUN/report/ from what RUN holds
-#   make bench        every stage's bench-* target, one table results/bench/index.md
 #   make pipeline-clean   remove RUN
 #
 # Variables (make pipeline SCALE=20 TOPO=configs/x.conf NP=16 ...):
@@ -71,7 +70,7 @@ P_MPI_PLACED := OMP_NUM_THREADS=$(THREADS) $(MPIRUN_PLACED) $(G500)
 # depend on a phony target and are always remade.
 P_FORCE := $(if $(P_FORCE_KERNELS),p-force)
 
-.PHONY: pipeline pipeline-files kernels report bench pipeline-clean p-check p-force
+.PHONY: pipeline pipeline-files kernels report pipeline-clean p-check p-force
 
 # The cache check runs before a sub-make so that Make stats the files only
 # after untrustworthy ones are gone.
@@ -143,16 +142,3 @@ $(P_RUN_CYC): $(P_EDGES) $(TOPO) $(P_FORCE) | $(G500) $(P_RUN_COMP)
 $(P_REPORT): $(P_EDGES) $(P_COMP) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) | $(G500)
 	$(G500) report '$(RUN)' --quiet
 
-# ---- benchmarks -----------------------------------------------------------
-# Every bench-* target a module.mk defines, one after the other (timings
-# must not overlap); a failing one is reported and the others still run.
-P_BENCHES := $(filter-out bench,$(shell sed -n 's/^\(bench-[A-Za-z0-9_-]*\):.*/\1/p' $(wildcard $(addsuffix /module.mk,$(MODULES)))))
-
-# A module.mk may also add `bench: bench-x`: Make runs those first, and the
-# script only lists them.
-ifneq ($(filter bench,$(MAKECMDGOALS)),)
-P_BENCH_T0 := $(shell date +%s)
-endif
-bench: $(G500)
-	@MAKE_CMD='$(MAKE_COMMAND)' scripts/bench-all.sh --since '$(P_BENCH_T0)' \
-	  --already '$(filter bench-%,$^)' $(filter-out $^,$(P_BENCHES))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_graph.h - the opening the kernel benchmarks share (bench_bfs.c,
- * bench_bfs_ab.c, bench_sssp.c): MPI start and usage line, then the graph
+ * bench_sssp.c): MPI start and usage line, then the graph
  * built once from an edges file as `g500 run` builds it (each rank reads
  * its block of the tuples with io_edges_read_slab, kern_graph_build on the
  * cyclic or block distribution, the tuples freed) and the Graph500 keys

@@ -1106,7 +1106,6 @@ void kern_graph_free(kern_graph **gp)
 }
 
 int64_t kern_graph_nlocal(const kern_graph *g) { return g->nlocal; }
-int64_t kern_graph_nnz_local(const kern_graph *g) { return g->nnz; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)
 {
@@ -1128,5 +1127,3 @@ void kern_graph_build_times(const kern_graph *g, double t[6])
     memcpy(t, g->build_time, sizeof g->build_time);
 }
 int64_t kern_graph_degree(const kern_graph *g, int64_t l) { return g->rowptr[l + 1] - g->rowptr[l]; }
-const kern_dist *kern_graph_dist(const kern_graph *g) { return g->dist; }
-MPI_Comm kern_graph_comm(const kern_graph *g) { return g->comm; }

@@ -151,9 +151,7 @@ void kern_dist_free(kern_dist **dp)
 }
 
 int kern_dist_kind_of(const kern_dist *d) { return d->kind; }
-int64_t kern_dist_nvertices(const kern_dist *d) { return d->nvertices; }
 int64_t kern_dist_n_active(const kern_dist *d) { return d->n_active; }
-int64_t kern_dist_nlocal(const kern_dist *d, int rank) { return d->nlocal[rank]; }
 
 int kern_dist_locate(const kern_dist *d, int64_t v, int *owner, int64_t *local)
 {

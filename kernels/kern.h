@@ -62,9 +62,7 @@ int kern_dist_load_placement(MPI_Comm comm, const char *path, int64_t nvertices,
                              int *nnodes);
 void kern_dist_free(kern_dist **d);              /* accepts NULL, *d == NULL */
 int kern_dist_kind_of(const kern_dist *d);
-int64_t kern_dist_nvertices(const kern_dist *d);
 int64_t kern_dist_n_active(const kern_dist *d);   /* N for cyclic/block */
-int64_t kern_dist_nlocal(const kern_dist *d, int rank);
 /* Not collective. Owner and local index of original vertex v; returns 0 (and
  * leaves the outputs alone) if v has no owner (isolated under a placement,
  * or out of range), 1 otherwise. Any rank can ask about any vertex. */
@@ -110,7 +108,6 @@ int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64
                           double *read_seconds, kern_graph **out);
 void kern_graph_free(kern_graph **g);            /* accepts NULL, *g == NULL */
 int64_t kern_graph_nlocal(const kern_graph *g);
-int64_t kern_graph_nnz_local(const kern_graph *g);   /* directed entries here */
 int64_t kern_graph_nnz_global(const kern_graph *g);
 /* Not collective. This rank's construction phases in elapsed seconds: t[0]
  * pass 1 (count), t[1] pass 2 (fill), t[2] sort, merge and compaction (reads
@@ -126,8 +123,6 @@ int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (
 int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge);
 /* Local degree of local vertex l (CSR row length). */
 int64_t kern_graph_degree(const kern_graph *g, int64_t l);
-const kern_dist *kern_graph_dist(const kern_graph *g);
-MPI_Comm kern_graph_comm(const kern_graph *g);
 
 /* ---- communication accounting ------------------------------------------- *
  * Every exchange made by kern_bfs_run and kern_sssp_run adds the bytes this

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# pipeline-bench.sh - scripts/bench-all.sh, behind `make bench`: every bench
+# pipeline-bench.sh - bench/bench-all.sh, behind `make bench`: every bench
 # target runs, one failing does not stop the others, the stage tables are
 # gathered under one header with date and commit, an old table is marked,
 # the wall-time chart is drawn, and the exit status reports the failure.
@@ -20,7 +20,7 @@ chmod +x "$TMP/fakemake"
 printf '# old\n\nan old table\n' > "$TMP/w/results/bench/old.md"
 touch -d '2020-01-01' "$TMP/w/results/bench/old.md"
 cd "$TMP/w"
-MAKE_CMD=$TMP/fakemake "$ROOT/scripts/bench-all.sh" bench-gen bench-bad bench-cc > "$TMP/out" 2>&1
+MAKE_CMD=$TMP/fakemake "$ROOT/bench/bench-all.sh" bench-gen bench-bad bench-cc > "$TMP/out" 2>&1
 rc=$?
 idx=results/bench/index.md
 check "exit status is non-zero when a target failed" test $rc -ne 0
@@ -39,8 +39,8 @@ check "the wall-time chart is drawn" test -s results/bench/bench-times.png
 check "index.md links the chart" grep -q '(bench-times.png)' $idx
 check "no temporary left" absent '\.tmp\.' <(ls results/bench)
 
-# Targets Make ran before the script (a module.mk's `bench: bench-x`).
-MAKE_CMD=$TMP/fakemake "$ROOT/scripts/bench-all.sh" --already "bench-first" bench-gen > "$TMP/out" 2>&1
+# Targets Make ran before the script (a rule's `bench: bench-x`).
+MAKE_CMD=$TMP/fakemake "$ROOT/bench/bench-all.sh" --already "bench-first" bench-gen > "$TMP/out" 2>&1
 check "all ok: exit status 0" test $? -eq 0
 check "a target run before is listed without a time" grep -q '^| bench-first | ok (ran first.* | - |' $idx
 finish

@@ -3,10 +3,10 @@
 # bench-all.sh - `make bench`: run every stage's bench target in turn and
 # gather their tables into one page, results/bench/index.md.
 #
-#   scripts/bench-all.sh [--since EPOCH] [--already "bench-x ..."] bench-gen bench-cc ...
+#   bench/bench-all.sh [--since EPOCH] [--already "bench-x ..."] bench-gen bench-cc ...
 #
 # MAKE_CMD names make. --already lists targets Make ran before this script
-# (a module.mk may add `bench: bench-x`); they get a row without a time.
+# (a rule may add `bench: bench-x`); they get a row without a time.
 # --since: when `make bench` started (tables older than that are marked).
 #
 # A bench-<stage> target may write results/bench/<stage>.md (and PNGs
@@ -42,7 +42,7 @@ for t in $already; do
     names+=("$t"); status+=("ok (ran first, as a prerequisite of bench)"); secs+=("-")
 done
 if [ $# -eq 0 ] && [ -z "$already" ]; then
-    echo "bench: no bench-* target is defined in any module.mk yet" >&2
+    echo "bench: no bench-* target is defined in bench/bench.mk" >&2
 fi
 for t in "$@"; do
     echo "==== $t" >&2

@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: MIT
-# topo/module.mk - the topology parser's libFuzzer target.
+# tests/module.mk - test rules beyond the generic ones in the Makefile.
 #
 #   make fuzz            fuzz the topology parser (FUZZ_TIME seconds, default 600)
-#
-# The target is built with clang -fsanitize=fuzzer,address,undefined from
-# the topo library files and common/common.c; common.h includes
-# mpi.h, so mpicc's include and link flags are passed, but nothing calls
-# MPI. `make test` runs it briefly (tests/scripts/fuzz-topo.sh).
 
+# Fault-injection tests: the k-th allocation on one rank fails. The
+# library's calls are routed to the test's wrappers at link time, so
+# production code carries no test hook.
+$(BUILD)/tests/mpi/mpi_bfs_faults: LDFLAGS += -Wl,--wrap=realloc
+$(BUILD)/tests/mpi/mpi_part_faults: LDFLAGS += -Wl,--wrap=g5_malloc -Wl,--wrap=g5_calloc
+
+# The topology parser's libFuzzer target, built with clang
+# -fsanitize=fuzzer,address,undefined from the topo library files and
+# common/common.c; common.h includes mpi.h, so mpicc's include and link
+# flags are passed, but nothing calls MPI. `make test` runs it briefly
+# (tests/scripts/fuzz-topo.sh).
 FUZZ_TIME ?= 600
 FUZZ_TOPO := build/fuzz/fuzz_topo
 FUZZ_TOPO_SRC := topo/fuzz/fuzz_topo.c topo/topo.c topo/topo_map.c common/common.c
@@ -17,7 +23,7 @@ FUZZ_FLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra \
              -Itopo -Icommon $(shell $(MPICC) --showme:compile)
 
 .PHONY: fuzz
-$(FUZZ_TOPO): $(FUZZ_TOPO_DEPS) topo/module.mk
+$(FUZZ_TOPO): $(FUZZ_TOPO_DEPS) tests/module.mk
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)fcc=$$(topo/fuzz/need-clang) && \
@@ -30,15 +36,3 @@ fuzz: $(FUZZ_TOPO)
 	$(FUZZ_TOPO) -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
 	  -dict=topo/fuzz/topo.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
 	  build/fuzz/corpus topo/fuzz/corpus
-
-# Benchmark: parse time and hop lookups per second for 1e3..1e6 nodes.
-#   make bench-topo
-.PHONY: bench bench-topo
-$(BUILD)/bench/bench_topo: bench/bench_topo.c $(LIB) $(FLAGS_FILE)
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
-
-bench-topo: $(BUILD)/bench/bench_topo
-	$(BUILD)/bench/bench_topo
-

@@ -96,6 +96,9 @@ typedef struct part_input {
     const int *node_hops;          /* [nnodes][nnodes], row major, 0 diagonal */
     double tolerance;              /* edge balance tolerance, e.g. 0.05       */
     int order;                     /* enum part_order; 0 = BFS               */
+    int64_t exchange_records;      /* records per process per exchange round
+                                    * (<= 0: 2^21); tests lower it to run many
+                                    * rounds; results never depend on it      */
 } part_input;
 
 typedef struct part_metrics {

@@ -22,12 +22,6 @@
 
 #include "common.h"
 
-#define PX_DEFAULT_CHUNK ((int64_t)1 << 21)
-static int64_t px_chunk_records = PX_DEFAULT_CHUNK;
-
-int64_t px_chunk(void) { return px_chunk_records; }
-void px_set_chunk(int64_t records) { px_chunk_records = records > 0 ? records : PX_DEFAULT_CHUNK; }
-
 int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
                 const int64_t *sendbuf, int64_t **recvbuf, int64_t *nrecv,
                 int64_t *recvcounts)

@@ -10,11 +10,10 @@
 #include <mpi.h>
 #include <stdint.h>
 
-/* Records sent per process per round are bounded (default 2^21) so that
- * MPI's int counts never overflow and buffers stay small. Tests lower it to
- * exercise many rounds; results never depend on it. */
-int64_t px_chunk(void);
-void px_set_chunk(int64_t records);   /* <= 0: back to the default */
+/* Records sent per process per round are bounded (part_input's
+ * exchange_records, default PX_DEFAULT_CHUNK) so that MPI's int counts
+ * never overflow and buffers stay small; results never depend on it. */
+#define PX_DEFAULT_CHUNK ((int64_t)1 << 21)
 
 /* Block owner by shift when blocks are an equal power of two (N = 2^SCALE
  * over a power-of-two count), by division otherwise: the per-edge hot

@@ -10,7 +10,7 @@
  * and the vertex block B_p = part_block_range(N, p, P) for which it holds
  * label, degree, BFS position and, at the end, new_label and owner. All
  * work on vertices is done by the block's owner; edge-side work sends
- * records to owners with px_exchange, in rounds of at most px_chunk() records
+ * records to owners with px_exchange, in rounds of at most part_input.exchange_records records
  * so memory stays bounded by the slab, not by M.
  *
  * Steps (each local phase ends in g5_agree, so every rank takes the same
@@ -60,6 +60,7 @@ struct ctx {
     int64_t N, C, vf, vc;
     const part_input *in;
     px_blockdiv vdiv;    /* vertex -> process */
+    int64_t chunk;       /* records per process per exchange round */
 };
 
 static inline int own(const struct ctx *c, int64_t v) { return px_blockdiv_owner(&c->vdiv, v); }
@@ -168,14 +169,14 @@ static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width
 }
 
 /* Routes the endpoints of this slab's non-self-loop tuples to their
- * owners, in agreed rounds of half a px_chunk() tuples: a record {x}
+ * owners, in agreed rounds of half a c->chunk tuples: a record {x}
  * (width 1) or {x, other endpoint} (width 2) per endpoint, and calls
  * visit(arg, records, n) on each round's received records (all with x in
  * this block). Collective; agreed status. */
 typedef void (*route_visit)(void *arg, const int64_t *rec, int64_t n);
 static int route_endpoints(const struct ctx *c, int width, route_visit visit, void *arg)
 {
-    int64_t m = c->in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t m = c->in->nedges_local, chunk = (c->chunk + 1) / 2, rounds = 0;
     int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
     int rc;
 
@@ -415,7 +416,7 @@ static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int6
                      int *levels_out)
 {
     const int64_t *L = c->in->label;
-    int64_t rounds = 0, CH = px_chunk();
+    int64_t rounds = 0, CH = c->chunk;
     int64_t *rowptr = NULL, *fill = NULL, *adj = NULL, *cand = NULL, *counts = NULL;
     int64_t *front = NULL, *newl = NULL, nfront = 0, nnew = 0, assigned = 0;
     int64_t *buf = NULL, *rbuf = NULL, nr = 0;
@@ -848,7 +849,7 @@ static int measure(const struct ctx *c, part_result *res)
     const part_input *in = c->in;
     const int64_t *E = in->edges;
     int R = c->R;
-    int64_t m = in->nedges_local, chunk = (px_chunk() + 1) / 2, rounds = 0;
+    int64_t m = in->nedges_local, chunk = (c->chunk + 1) / 2, rounds = 0;
     int64_t *counts = NULL, *rcounts = NULL, *buf = NULL, *rbuf = NULL, *reply = NULL, *ans = NULL;
     int64_t *slot = NULL, *acc = NULL, *gacc = NULL, nr = 0, na = 0, nacc = 3 * (3 + (int64_t)R);
     int rc = G5_OK, bad = G5_OK;
@@ -1014,6 +1015,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     c.R = R;
     c.N = in->nvertices;
     c.C = C;
+    c.chunk = in->exchange_records > 0 ? in->exchange_records : PX_DEFAULT_CHUNK;
     MPI_Comm_size(comm, &c.P);
     MPI_Comm_rank(comm, &c.me);
     rc = check_input(&c);

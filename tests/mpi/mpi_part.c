@@ -17,7 +17,7 @@
 
 static int me, P, order = PART_ORDER_BFS;
 
-static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
+static int run_rounds(MPI_Comm comm, int64_t efirst, int64_t ecount, int64_t rounds_records, part_result **res)
 {
     int pme, pn;
     int64_t vf, vc;
@@ -28,8 +28,14 @@ static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
         .nvertices = N, .nedges_local = ecount, .edges = E + 2 * efirst, .label = label + vf,
         .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
         .rank_node = rank_node, .nnodes = 8, .node_hops = hops, .tolerance = 0.05, .order = order,
+        .exchange_records = rounds_records,
     };
     return part_place(comm, &in, res);
+}
+
+static int run(MPI_Comm comm, int64_t efirst, int64_t ecount, part_result **res)
+{
+    return run_rounds(comm, efirst, ecount, 0, res);
 }
 
 static int same(const part_result *a, const part_result *whole)
@@ -61,12 +67,10 @@ static int same_result_for_any_process_count(void)
     int ok = 1;
     int64_t ef, ec;
     part_result *whole = NULL, *dist = NULL;
-    px_set_chunk(0);
     MT_CHECK(run(MPI_COMM_SELF, 0, M, &whole) == G5_OK, "one process: %s", g5_error_msg());
     part_block_range(M, me, P, &ef, &ec);
-    px_set_chunk(777);   /* many exchange rounds */
-    MT_CHECK(run(MPI_COMM_WORLD, ef, ec, &dist) == G5_OK, "%d processes: %s", P, g5_error_msg());
-    px_set_chunk(0);
+    /* many exchange rounds */
+    MT_CHECK(run_rounds(MPI_COMM_WORLD, ef, ec, 777, &dist) == G5_OK, "%d processes: %s", P, g5_error_msg());
     if (ok) {
         ok = same(dist, whole);
         MT_CHECK(whole->giant_split, "the giant must be split over %d ranks", R);

@@ -16,6 +16,7 @@
  */
 #include "cc.h"
 #include "common.h"
+#include "json.h"
 #include "part.h"
 
 #include <errno.h>
@@ -118,28 +119,40 @@ static void components_table(FILE *o, const char *path, const io_components_meta
 static void components_json(FILE *o, const char *path, const io_components_meta *m)
 {
     int last = 0;
-    fprintf(o, "{\"file\": \"%s\", \"format\": \"%s\", \"version\": %d, \"scale\": %d, "
-               "\"nvertices\": %lld, \"nedges\": %lld, \"seed\": %llu, \"edges_content_id\": \"%016llx\",\n",
-            path, IO_COMPONENTS_FORMAT, m->version, m->scale, (long long)m->nvertices,
-            (long long)m->nedges, (unsigned long long)m->seed, (unsigned long long)m->edges_content_id);
-    fprintf(o, " \"ncomponents\": %lld, \"ncomponents_with_isolated\": %lld, \"isolated_vertices\": %lld,\n",
-            (long long)m->ncomponents, (long long)m->ncomponents_all, (long long)m->isolated_vertices);
-    fprintf(o, " \"giant_vertices\": %lld, \"giant_edges\": %lld, \"giant_vertex_share\": %.9g, "
-               "\"giant_active_share\": %.9g, \"giant_edge_share\": %.9g,\n",
-            (long long)m->giant_vertices, (long long)m->giant_edges, m->giant_vertex_share,
-            m->giant_active_share, m->giant_edge_share);
-    fprintf(o, " \"largest_nongiant_vertices\": %lld, \"largest_nongiant_edges\": %lld,\n",
-            (long long)m->second_vertices, (long long)m->second_edges);
-    fprintf(o, " \"self_loops\": %lld, \"nonloop_edges\": %lld, \"distinct_edges\": %lld, \"duplicate_edges\": %lld,\n",
-            (long long)m->self_loops, (long long)m->nonloop_edges, (long long)m->distinct_edges,
-            (long long)m->duplicate_edges);
+    g5_json j;
+    g5_json_init(&j, o, 1);
+    g5_json_begin_object(&j);
+    g5_json_kv_string(&j, "file", path);
+    g5_json_kv_string(&j, "format", IO_COMPONENTS_FORMAT);
+    g5_json_kv_int(&j, "version", m->version);
+    g5_json_kv_int(&j, "scale", m->scale);
+    g5_json_kv_int(&j, "nvertices", m->nvertices);
+    g5_json_kv_int(&j, "nedges", m->nedges);
+    g5_json_key(&j, "seed");
+    g5_json_uint(&j, m->seed);
+    g5_json_key(&j, "edges_content_id");
+    g5_json_hex64(&j, m->edges_content_id);
+    g5_json_kv_int(&j, "ncomponents", m->ncomponents);
+    g5_json_kv_int(&j, "ncomponents_with_isolated", m->ncomponents_all);
+    g5_json_kv_int(&j, "isolated_vertices", m->isolated_vertices);
+    g5_json_kv_int(&j, "giant_vertices", m->giant_vertices);
+    g5_json_kv_int(&j, "giant_edges", m->giant_edges);
+    g5_json_kv_double(&j, "giant_vertex_share", m->giant_vertex_share);
+    g5_json_kv_double(&j, "giant_active_share", m->giant_active_share);
+    g5_json_kv_double(&j, "giant_edge_share", m->giant_edge_share);
+    g5_json_kv_int(&j, "largest_nongiant_vertices", m->second_vertices);
+    g5_json_kv_int(&j, "largest_nongiant_edges", m->second_edges);
+    g5_json_kv_int(&j, "self_loops", m->self_loops);
+    g5_json_kv_int(&j, "nonloop_edges", m->nonloop_edges);
+    g5_json_kv_int(&j, "distinct_edges", m->distinct_edges);
+    g5_json_kv_int(&j, "duplicate_edges", m->duplicate_edges);
     for (int k = 0; k < IO_HIST_BINS; k++)
         if (m->size_hist[k])
             last = k;
-    fprintf(o, " \"size_hist_log2\": [");
-    for (int k = 0; k <= last; k++)
-        fprintf(o, "%s%lld", k ? ", " : "", (long long)m->size_hist[k]);
-    fprintf(o, "]}\n");
+    g5_json_key(&j, "size_hist_log2");
+    g5_json_ints(&j, m->size_hist, last + 1);
+    g5_json_end_object(&j);
+    g5_json_finish(&j);
 }
 
 /* Rank 0: component-size distribution (size, number of components of that
@@ -286,13 +299,28 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
     rc = g5_agree(comm, rc);
     if (rc == G5_OK && rank == 0) {
         if (cfg->json)
-            fprintf(out, "{\"file\": \"%s\", \"format\": \"%s\", \"version\": %lld, \"scale\": %lld, "
-                         "\"edgefactor\": %lld, \"nvertices\": %lld, \"nedges\": %lld, \"seed\": %llu, "
-                         "\"rmat_a\": %g, \"rmat_b\": %g, \"rmat_c\": %g, \"generator\": \"%s\", "
-                         "\"content_id\": \"%016llx\"}\n",
-                    path, IO_EDGES_FORMAT, (long long)version, (long long)scale, (long long)ef,
-                    (long long)nv, (long long)ne, (unsigned long long)seed, a, b, cc, gen,
-                    (unsigned long long)cid);
+        {
+            g5_json j;
+            g5_json_init(&j, out, 1);
+            g5_json_begin_object(&j);
+            g5_json_kv_string(&j, "file", path);
+            g5_json_kv_string(&j, "format", IO_EDGES_FORMAT);
+            g5_json_kv_int(&j, "version", version);
+            g5_json_kv_int(&j, "scale", scale);
+            g5_json_kv_int(&j, "edgefactor", ef);
+            g5_json_kv_int(&j, "nvertices", nv);
+            g5_json_kv_int(&j, "nedges", ne);
+            g5_json_key(&j, "seed");
+            g5_json_uint(&j, seed);
+            g5_json_kv_double(&j, "rmat_a", a);
+            g5_json_kv_double(&j, "rmat_b", b);
+            g5_json_kv_double(&j, "rmat_c", cc);
+            g5_json_kv_string(&j, "generator", gen);
+            g5_json_key(&j, "content_id");
+            g5_json_hex64(&j, cid);
+            g5_json_end_object(&j);
+            g5_json_finish(&j);
+        }
         else
             fprintf(out, "%s: edge list (g500-edges v%lld)\n"
                          "  SCALE %lld, edgefactor %lld: %lld vertices, %lld edge tuples\n"

@@ -12,6 +12,8 @@
 
 #include "common.h"
 #include "io.h"
+#include "json.h"
+#include "part_internal.h"
 
 int part_save(MPI_Comm comm, const char *path, int force, const part_result *res,
               const io_placement_meta *meta, const int *rank_node,
@@ -88,12 +90,19 @@ int part_stats_print(io_file *f, FILE *out, int json)
     }
     if (me == 0) {
         if (json) {
-            fprintf(out, "{\"file\": \"%s\", \"topology\": \"%s\", \"ranks_per_node\": %d, "
-                    "\"nnodes\": %d, \"n_giant\": %lld, \"tolerance\": %g, \"placement\": ",
-                    io_file_path(f), m.topology, m.ranks_per_node, m.nnodes,
-                    (long long)m.n_giant, m.tolerance);
-            part_print_table(out, 1, m.nvertices, m.n_active, m.nranks, pm);
-            fprintf(out, "}\n");
+            g5_json j;
+            g5_json_init(&j, out, 1);
+            g5_json_begin_object(&j);
+            g5_json_kv_string(&j, "file", io_file_path(f));
+            g5_json_kv_string(&j, "topology", m.topology);
+            g5_json_kv_int(&j, "ranks_per_node", m.ranks_per_node);
+            g5_json_kv_int(&j, "nnodes", m.nnodes);
+            g5_json_kv_int(&j, "n_giant", m.n_giant);
+            g5_json_kv_double(&j, "tolerance", m.tolerance);
+            g5_json_key(&j, "placement");
+            part_metrics_json(&j, m.nvertices, m.n_active, m.nranks, pm);
+            g5_json_end_object(&j);
+            g5_json_finish(&j);
         } else {
             fprintf(out, "%s: placement of SCALE %d on %d ranks, %d nodes of %s",
                     io_file_path(f), m.scale, m.nranks, m.nnodes, m.topology);

@@ -10,6 +10,9 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "json.h"
+#include "part.h"
+
 /* Records sent per process per round are bounded (part_input's
  * exchange_records, default PX_DEFAULT_CHUNK) so that MPI's int counts
  * never overflow and buffers stay small; results never depend on it. */
@@ -78,5 +81,10 @@ int px_sort_pairs(MPI_Comm comm, int status, int64_t *recs, int64_t n, int64_t *
 
 /* Sort width-2 records lexicographically (in place). */
 void px_sort2(int64_t *recs, int64_t n);
+
+/* The quality table as a JSON object value (part_output.c), for
+ * part_print_table and the placement file's statistics. */
+void part_metrics_json(g5_json *j, int64_t nvertices, int64_t n_active, int nranks,
+                       const part_metrics m[PART_NSCHEMES]);
 
 #endif

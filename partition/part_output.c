@@ -15,32 +15,48 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "json.h"
+#include "part_internal.h"
+
+void part_metrics_json(g5_json *j, int64_t nvertices, int64_t n_active, int nranks,
+                       const part_metrics m[PART_NSCHEMES])
+{
+    g5_json_begin_object(j);
+    g5_json_kv_int(j, "nvertices", nvertices);
+    g5_json_kv_int(j, "n_active", n_active);
+    g5_json_kv_int(j, "nranks", nranks);
+    g5_json_key(j, "schemes");
+    g5_json_begin_object(j);
+    for (int s = 0; s < PART_NSCHEMES; s++) {
+        const part_metrics *M = &m[s];
+        g5_json_key(j, part_scheme_name(s));
+        g5_json_begin_object(j);
+        g5_json_kv_int(j, "total_edges", M->total_edges);
+        g5_json_kv_int(j, "cut_edges", M->cut_edges);
+        g5_json_kv_int(j, "hop_cut", M->hop_cut);
+        g5_json_kv_double(j, "edge_imbalance", M->edge_imbalance);
+        g5_json_kv_double(j, "vertex_imbalance", M->vertex_imbalance);
+        g5_json_kv_double(j, "bytes_per_vertex", M->bytes_per_vertex);
+        if (M->rank_edges && M->rank_vertices) {
+            g5_json_key(j, "rank_edges");
+            g5_json_ints(j, M->rank_edges, nranks);
+            g5_json_key(j, "rank_vertices");
+            g5_json_ints(j, M->rank_vertices, nranks);
+        }
+        g5_json_end_object(j);
+    }
+    g5_json_end_object(j);
+    g5_json_end_object(j);
+}
 
 void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
                       int nranks, const part_metrics m[PART_NSCHEMES])
 {
     if (json) {
-        fprintf(out, "{\"nvertices\": %lld, \"n_active\": %lld, \"nranks\": %d, \"schemes\": {",
-                (long long)nvertices, (long long)n_active, nranks);
-        for (int s = 0; s < PART_NSCHEMES; s++) {
-            const part_metrics *M = &m[s];
-            fprintf(out, "%s\n  \"%s\": {\"total_edges\": %lld, \"cut_edges\": %lld, \"hop_cut\": %lld, "
-                    "\"edge_imbalance\": %.6f, \"vertex_imbalance\": %.6f, \"bytes_per_vertex\": %.4f",
-                    s ? "," : "", part_scheme_name(s), (long long)M->total_edges,
-                    (long long)M->cut_edges, (long long)M->hop_cut, M->edge_imbalance,
-                    M->vertex_imbalance, M->bytes_per_vertex);
-            if (M->rank_edges && M->rank_vertices) {
-                fprintf(out, ", \"rank_edges\": [");
-                for (int r = 0; r < nranks; r++)
-                    fprintf(out, "%s%lld", r ? ", " : "", (long long)M->rank_edges[r]);
-                fprintf(out, "], \"rank_vertices\": [");
-                for (int r = 0; r < nranks; r++)
-                    fprintf(out, "%s%lld", r ? ", " : "", (long long)M->rank_vertices[r]);
-                fprintf(out, "]");
-            }
-            fprintf(out, "}");
-        }
-        fprintf(out, "\n}}\n");
+        g5_json j;
+        g5_json_init(&j, out, 1);
+        part_metrics_json(&j, nvertices, n_active, nranks, m);
+        g5_json_finish(&j);
         return;
     }
     fprintf(out, "placement quality: %lld vertices, %lld active (%.1f%% isolated), %d ranks\n",

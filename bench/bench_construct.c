@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     else rc = kern_dist_load_placement(comm, dist, meta->nvertices, &d, NULL, NULL, NULL);
     if ((rc = g5_agree(comm, rc))) goto out;
     int64_t first, count;
-    io_block_range(meta->nedges, me, P, &first, &count);
+    g5_range_split(meta->nedges, me, P, &first, &count);
     if (memory) {
         edges = malloc(((size_t)count + 1) * 2 * sizeof(int64_t));
         weights = malloc(((size_t)count + 1) * sizeof(float));

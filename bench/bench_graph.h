@@ -64,7 +64,7 @@ static inline int bench_graph_load(MPI_Comm comm, const char *path, int block, i
         goto out;
     const io_edges_meta *meta = io_edges_get_meta(ef);
     int64_t first, count;
-    io_block_range(meta->nedges, me, p, &first, &count);
+    g5_range_split(meta->nedges, me, p, &first, &count);
     edges = malloc(((size_t)count + 1) * 2 * sizeof(int64_t));
     w = malloc(((size_t)count + 1) * sizeof(float));
     rc = g5_agree(comm, edges && w ? G5_OK : g5_error(G5_ERR_NOMEM, "%s: no memory", who));

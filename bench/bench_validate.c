@@ -119,7 +119,7 @@ int main(int argc, char **argv)
             if (par[adj[k]] == -1) { par[adj[k]] = u; q[qt++] = adj[k]; }
     }
     int64_t first, count;
-    kern_vblock_range(n, rank, p, &first, &count);
+    g5_range_split(n, rank, p, &first, &count);
     kern_edge_reader rd = {.nvertices = n, .nedges = m, .chunk = 0, .read = mem_read};
     double tb = 1e30, ts = 1e30;
     int64_t nedge = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * edges_read.c - time to read a whole edges file with the checked reader
- * (io_edges_open + io_edges_read_slab of each rank's io_block_range slab in
+ * (io_edges_open + io_edges_read_slab of each rank's g5_range_split slab in
  * batches of 2^20 rows, edges and weights), as every later stage reads it.
  * Prints "seconds edges/s" on rank 0. Used by bench/bench-gen.sh.
  *   mpirun -np P build/bench/edges_read FILE
@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     rc = io_edges_open(MPI_COMM_WORLD, argc > 1 ? argv[1] : "", &e);
     if (rc == G5_OK) {
         int64_t m = io_edges_get_meta(e)->nedges, first, count, batch = (int64_t)1 << 20, rounds;
-        io_block_range(m, rank, size, &first, &count);
+        g5_range_split(m, rank, size, &first, &count);
         int64_t *ed = malloc(sizeof(int64_t) * 2 * batch);
         float *w = malloc(sizeof(float) * batch);
         rounds = (m / size + 1 + batch - 1) / batch;

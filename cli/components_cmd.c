@@ -42,13 +42,6 @@ struct components_cfg {
     int64_t piece;
 };
 
-static void block_range(int64_t m, int rank, int p, int64_t *first, int64_t *count)
-{
-    int64_t q = m / p, r = m % p;
-    *first = rank * q + (rank < r ? rank : r);
-    *count = q + (rank < r);
-}
-
 /* enum cc_merge of an option value, -1 if unknown */
 static int merge_of(const char *s)
 {
@@ -98,7 +91,7 @@ static int run(const struct components_cfg *cfg, const char *in)
     const io_edges_meta *em = io_edges_get_meta(e);
     if (em->nvertices > CC_MAX_VERTICES)
         rc = g5_error(G5_ERR_ARG, "%s: SCALE %d is above what components handles (30)", in, em->scale);
-    block_range(em->nedges, rank, p, &first, &count);
+    g5_range_split(em->nedges, rank, p, &first, &count);
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     /* refuse an output it could not write now, not after the work */
     G5_TRY(io_file_check_output(MPI_COMM_WORLD, cfg->out, cfg->force, in));
@@ -145,7 +138,7 @@ static int run(const struct components_cfg *cfg, const char *in)
     m.edges_content_id = em->content_id;
     t = g5_now();
     G5_TRY(io_components_create(MPI_COMM_WORLD, cfg->out, &m, res->ncomp, cfg->force, &w));
-    block_range(em->nvertices, rank, p, &lfirst, &lcount);
+    g5_range_split(em->nvertices, rank, p, &lfirst, &lcount);
     /* both paths hold at least this rank's block of rows */
     if (lfirst < res->label_first || lfirst + lcount > res->label_first + res->label_count)
         rc = g5_error(G5_ERR_INTERNAL, "components: rows [%lld, %lld) are not in this rank's labels",

@@ -210,8 +210,8 @@ int partition_cmd(int argc, char **argv)
         rc = g5_error(G5_ERR_ARG, "%s: %lld vertices, fewer than the %d ranks to place them on", pos[0],
                       (long long)N, R);
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
-    io_block_range(io_edges_get_meta(ef)->nedges, me, P, &efirst, &ecount);
-    part_block_range(N, me, P, &vfirst, &vcount);
+    g5_range_split(io_edges_get_meta(ef)->nedges, me, P, &efirst, &ecount);
+    g5_range_split(N, me, P, &vfirst, &vcount);
     edges = g5_malloc((size_t)(ecount + 1) * 2 * sizeof(int64_t), "partition: edge slab");
     label = g5_malloc((size_t)(vcount + 1) * sizeof(int64_t), "partition: labels");
     cv = g5_malloc((size_t)(C + 1) * sizeof(int64_t), "partition: component sizes");

@@ -221,7 +221,7 @@ int run_cmd(int argc, char **argv)
     G5_TRY(kern_bfs_create(g, &bfs));
     int64_t nl = kern_graph_nlocal(g), bfirst, bcount;
     const int same_ids = kern_ids_are_original(g);
-    kern_block_range(N, me, P, &bfirst, &bcount);
+    g5_range_split(N, me, P, &bfirst, &bcount);
     if (!same_ids && !o.no_validate) po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
     arrays = calloc(4 * (size_t)nroots, sizeof(double));
     iarrays = calloc(2 * (size_t)nroots, sizeof(int64_t));

@@ -106,6 +106,22 @@ int64_t g5_peak_rss(void)
     return (int64_t)ru.ru_maxrss * 1024; /* Linux reports KiB */
 }
 
+void g5_range_split(int64_t n, int rank, int nranks, int64_t *first, int64_t *count)
+{
+    int64_t q = n / nranks, r = n % nranks;
+    *first = rank * q + (rank < r ? rank : r);
+    *count = q + (rank < r ? 1 : 0);
+}
+
+int g5_range_owner(int64_t n, int nranks, int64_t v)
+{
+    int64_t q = n / nranks, r = n % nranks;
+    int64_t big = r * (q + 1); /* items held by the ranks with one more */
+    if (v < big)
+        return (int)(v / (q + 1));
+    return (int)(r + (v - big) / q);
+}
+
 void *g5_malloc(size_t bytes, const char *what)
 {
     void *p = malloc(bytes ? bytes : 1);

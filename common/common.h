@@ -2,6 +2,7 @@
 /*
  * common.h - the small layer every stage shares: status codes, the error
  * message, agreement of a status across ranks, rank-0 progress logging,
+ * the even split of a range, the counted all-to-all exchange,
  * command-line options, timers and memory figures.
  *
  * Error convention (the whole project): library functions return an int
@@ -75,6 +76,39 @@ int64_t g5_peak_rss(void);
  * g5_error(G5_ERR_NOMEM, "what: cannot allocate N bytes"). */
 void *g5_malloc(size_t bytes, const char *what);
 void *g5_calloc(size_t n, size_t size, const char *what);
+
+/* ---- the even split of a range -------------------------------------------
+ * [0, n) over nranks: rank r holds [*first, *first + *count), the first
+ * n % nranks ranks one item more than the others. Not collective. */
+void g5_range_split(int64_t n, int rank, int nranks, int64_t *first, int64_t *count);
+/* The rank whose part of g5_range_split(n, ., nranks) holds v (0 <= v < n). */
+int g5_range_owner(int64_t n, int nranks, int64_t v);
+
+/* ---- the counted all-to-all exchange (exchange.c) -------------------------
+ * Records of one MPI datatype travel between all ranks in two collective
+ * steps; the caller makes room for what arrives in between, its own way.
+ *
+ *   g5_exchange_counts: this rank sends sc[r] records to rank r; every rank
+ *     learns how many it receives from each (MPI_Alltoall): rc[r], their
+ *     displacements rd[r] (packed in rank order) and the total *nrecv.
+ *     status is the caller's status so far: a rank that already failed
+ *     sends nothing (its sc is zeroed) but still takes part. Returns status,
+ *     or a local error; not agreed: pass it on to g5_exchange_data.
+ *   g5_exchange_data: agree on status (say, one rank could not make room),
+ *     then the records (MPI_Alltoallv: sc[r] records from sbuf + sd[r] to
+ *     rank r, rc[r] from rank r into rbuf + rd[r]), then agree on that.
+ *     Returns the agreed status, the same on every rank.
+ *
+ * An answer goes back along the reverse pattern: g5_exchange_data with
+ * (rc, rd) as what is sent and (sc, sd) as what is received. Counts and
+ * displacements are in records ([nranks] int each), so a contiguous type
+ * of k bytes carries up to INT_MAX records per rank. what names the data in
+ * error messages. */
+int g5_exchange_counts(MPI_Comm comm, int status, int *sc, int *rc, int *rd, int64_t *nrecv,
+                       const char *what);
+int g5_exchange_data(MPI_Comm comm, int status, MPI_Datatype type, const void *sbuf,
+                     const int *sc, const int *sd, void *rbuf, const int *rc, const int *rd,
+                     const char *what);
 
 /* ---- command-line options ------------------------------------------------
  * A subcommand declares a table of g5_opt, each pointing at a field of its

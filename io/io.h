@@ -283,9 +283,6 @@ void io_edges_set_checksum_verify(io_edges *f, int verify);
  * (io_chunks.c); any other layout by collective H5Dread. */
 int io_edges_read_slab(io_edges *f, int64_t first, int64_t count,
                        int64_t *edges, float *weights);
-/* The slab [first, count) of rank `rank` of `nranks` when M items are split
- * as evenly as possible (the first M % nranks ranks get one more). */
-void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count);
 /* Collective. Accepts *f == NULL. */
 void io_edges_close(io_edges **f);
 

@@ -50,13 +50,6 @@ void io_edges_set_checksum_verify(io_edges *f, int verify)
     f->verify = verify;
 }
 
-void io_block_range(int64_t m, int rank, int nranks, int64_t *first, int64_t *count)
-{
-    int64_t q = m / nranks, r = m % nranks;
-    *first = q * rank + (rank < r ? rank : r);
-    *count = q + (rank < r ? 1 : 0);
-}
-
 static int check_meta(const char *path, const io_edges_meta *m)
 {
     if (m->scale < 1 || m->scale > IO_EDGES_SCALE_MAX)

@@ -1075,7 +1075,7 @@ int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64
     *read_seconds = 0;
     const io_edges_meta *meta = io_edges_get_meta(ef);
     int64_t first, count;
-    io_block_range(meta->nedges, me, P, &first, &count);
+    g5_range_split(meta->nedges, me, P, &first, &count);
     if (chunk <= 0) chunk = default_chunk(count, P);
     if (meta->nvertices != d->nvertices)
         return g5_agree(comm, g5_error(G5_ERR_MISMATCH, "%s: %lld vertices, the distribution has %lld",

@@ -2,7 +2,7 @@
 /*
  * convert.c - results of the kernels (per-rank arrays indexed by local
  * vertex, parents as pids) into what the validator reads: original ids,
- * block-distributed over [0, N) by kern_block_range. Untimed.
+ * block-distributed over [0, N) by g5_range_split. Untimed.
  *
  * Each reached local vertex becomes one 16-byte record (original id and
  * original parent id as 32-bit words: N < 2^32 as for pids, float32
@@ -41,7 +41,7 @@ int kern_to_original_ex(kern_graph *g, const int64_t *parent, const float *dist,
     const kern_dist *d = g->dist;
     int P = g->nranks, me = g->rank, ok = 1, all = 1;
     int64_t N = d->nvertices, first, count, nl = g->nlocal;
-    kern_block_range(N, me, P, &first, &count);
+    g5_range_split(N, me, P, &first, &count);
     int64_t *cnt = calloc((size_t)P * 2, sizeof(int64_t)), *pos = cnt + P;
     if (conv_chunk < 1) conv_chunk = CONV_CHUNK;
     int64_t chunk = nl < conv_chunk ? nl : conv_chunk;

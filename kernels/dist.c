@@ -2,7 +2,7 @@
 /*
  * dist.c - the vertex distributions of the kernels (kern.h): cyclic (v mod P,
  * local v / P, as the Graph500 reference code), block (the even split of
- * [0, N) that io_block_range makes) and a placement file's relabelling
+ * [0, N) that g5_range_split makes) and a placement file's relabelling
  * (new_label + rank_offsets: each rank owns a contiguous range of
  * [0, n_active), isolated vertices own nothing).
  *
@@ -56,13 +56,6 @@ static int dist_finish(kern_dist *d)
     return G5_OK;
 }
 
-void kern_block_range(int64_t n, int rank, int nranks, int64_t *first, int64_t *count)
-{
-    int64_t q = n / nranks, r = n % nranks;
-    *count = q + (rank < r ? 1 : 0);
-    *first = rank * q + (rank < r ? rank : r);
-}
-
 int kern_dist_create_cyclic(MPI_Comm comm, int64_t nvertices, kern_dist **out)
 {
     int rc = dist_alloc(comm, nvertices, KERN_DIST_CYCLIC, out);
@@ -80,7 +73,7 @@ int kern_dist_create_block(MPI_Comm comm, int64_t nvertices, kern_dist **out)
     if (rc) return rc;
     kern_dist *d = *out;
     for (int r = 0; r < d->nranks; r++)
-        kern_block_range(nvertices, r, d->nranks, &d->first[r], &d->nlocal[r]);
+        g5_range_split(nvertices, r, d->nranks, &d->first[r], &d->nlocal[r]);
     d->first[d->nranks] = nvertices;
     if ((rc = dist_finish(d))) kern_dist_free(out);
     return rc;

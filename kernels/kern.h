@@ -18,7 +18,7 @@
  *              roots and the JSON speak.
  * owner, local rank r = owner(v) holds v as local index l in [0, nlocal[r]).
  *              cyclic: r = v mod P, l = v / P (the reference code's layout);
- *              block:  r, l from the even split of [0, N) (io_block_range);
+ *              block:  r, l from the even split of [0, N) (g5_range_split);
  *              placement file: g = new_label[v] in [0, n_active), r is the
  *              rank with rank_offsets[r] <= g < rank_offsets[r+1], l = g -
  *              rank_offsets[r]; isolated vertices (g >= n_active) have no
@@ -96,7 +96,7 @@ int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                         const float *weights, int64_t count, int64_t chunk,
                         kern_graph **out);
 /* Collective, timed except for the reads. The same construction streaming
- * this rank's block of the edges file (io_block_range of the file's nedges)
+ * this rank's block of the edges file (g5_range_split of the file's nedges)
  * in chunks of `chunk` edges (<= 0: default), read twice (once per pass),
  * so the edge list is never held in memory. ef: in, open (io.h), borrowed;
  * its nvertices must equal d's (G5_ERR_MISMATCH). read_seconds: out, the
@@ -221,13 +221,10 @@ void *kern_sssp_scratch(kern_sssp *s, size_t *bytes);
 const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s);
 
 /* ---- results in original ids ----------------------------------------------- */
-/* The block range of vertices of `rank` of `nranks` over [0, n): the first
- * n % nranks ranks get one more (the same rule as io_block_range). */
-void kern_block_range(int64_t n, int rank, int nranks, int64_t *first, int64_t *count);
 
 /* Collective, untimed. Convert local results (parent: in, [nlocal] pids or
  * -1; dist: in, [nlocal] or NULL) into original ids block-distributed over
- * N (parent_out: out, [count of kern_block_range(N, rank, P)], -1 for
+ * N (parent_out: out, [count of g5_range_split(N, rank, P)], -1 for
  * unreached; dist_out: out, same size, +INFINITY for unreached, ignored when
  * dist is NULL). */
 int kern_to_original(kern_graph *g, const int64_t *parent, const float *dist,

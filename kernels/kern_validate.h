@@ -11,8 +11,8 @@
  *
  * Vertex distribution of results handed to validation: ORIGINAL vertex ids,
  * block-distributed: rank r of P holds the entries for v in [first,
- * first+count) where io_block_range(nvertices, r, P, &first, &count)
- * (io/io.h): the first N % P ranks get one vertex more. kern_vblock_owner
+ * first+count) where g5_range_split(nvertices, r, P, &first, &count)
+ * (common.h): the first N % P ranks get one vertex more. g5_range_owner
  * gives the owner of a vertex under the same rule.
  *
  * The validation rules, the float tolerance and the TEPS edge-count rule are
@@ -89,12 +89,5 @@ typedef struct kern_edge_reader {
 int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
                          const int64_t *parent, const float *dist, void *work,
                          size_t work_bytes, int64_t *nedge_out);
-
-/* Owner rank of vertex v when n vertices are block-distributed over p ranks
- * as io_block_range does. Not collective. */
-int kern_vblock_owner(int64_t n, int p, int64_t v);
-/* This rank's block [*first, *first + *count) (same rule as io_block_range,
- * usable before the io layer is linked). Not collective. */
-void kern_vblock_range(int64_t n, int rank, int p, int64_t *first, int64_t *count);
 
 #endif

@@ -4,7 +4,7 @@
  * input edge list, streamed in bounded chunks (Graph500 specification,
  * validation; the reference code's validate.c makes the same checks another
  * way). Results are in original vertex ids, block-distributed
- * (kern_vblock_owner): parent[v] in [0, N) or -1, parent[root] = root; SSSP
+ * (g5_range_owner): parent[v] in [0, N) or -1, parent[root] = root; SSSP
  * adds dist[v] (+INFINITY when unreached). Self-loops are ignored.
  *
  * Checks, in the order a failure is reported (the first across ranks, with a
@@ -149,22 +149,6 @@ static void fail_merge(vfail *f, const vfail *t)
         *f = *t;
 }
 
-int kern_vblock_owner(int64_t n, int p, int64_t v)
-{
-    int64_t q = n / p, rem = n % p;
-    int64_t big = rem * (q + 1); /* vertices held by the ranks with one more */
-    if (v < big)
-        return (int)(v / (q + 1));
-    return (int)(rem + (v - big) / q);
-}
-
-void kern_vblock_range(int64_t n, int rank, int p, int64_t *first, int64_t *count)
-{
-    int64_t q = n / p, rem = n % p;
-    *count = q + (rank < rem ? 1 : 0);
-    *first = rank * q + (rank < rem ? rank : rem);
-}
-
 /* Reusable buffers for one all-to-all exchange pattern. */
 typedef struct xbuf {
     void *p;
@@ -206,41 +190,29 @@ typedef struct vctx {
     MPI_Datatype t_i64, t_info;
 } vctx;
 
-/* Exchange counts, then the data: sbuf holds scount[r] items for rank r at
- * sdispl[r]; the received items land in rb (grown as needed). */
+/* Exchange counts, then the data (g5_exchange_counts/_data): sbuf holds
+ * scount[r] items for rank r at sdispl[r]; the received items land in rb
+ * (grown as needed). */
 static int exchange(vctx *c, const void *sbuf, MPI_Datatype type, size_t size, xbuf *rb,
                     int64_t *nrecv, const char *what)
 {
-    if (MPI_Alltoall(c->scount, 1, MPI_INT, c->rcount, 1, MPI_INT, c->comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoall of counts failed");
-    int64_t tot = 0;
-    for (int r = 0; r < c->nranks; r++) {
-        c->rdispl[r] = (int)tot;
-        tot += c->rcount[r];
-    }
-    if (tot > INT32_MAX)
-        return g5_error(G5_ERR_INTERNAL, "validation: %" PRId64 " items for one rank in one chunk", tot);
-    int rc = xbuf_need(rb, (size_t)(tot ? tot : 1) * size, what);
-    /* A failed allocation must still take part in the collective; it
-     * receives nothing into a NULL buffer only if tot is 0, so agree first. */
-    rc = g5_agree(c->comm, rc);
-    if (rc != G5_OK)
-        return rc;
-    if (MPI_Alltoallv(sbuf, c->scount, c->sdispl, type, rb->p, c->rcount, c->rdispl, type,
-                      c->comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoallv of %s failed", what);
-    *nrecv = tot;
-    return G5_OK;
+    char w[96];
+    snprintf(w, sizeof w, "validation: %s", what);
+    int rc = g5_exchange_counts(c->comm, G5_OK, c->scount, c->rcount, c->rdispl, nrecv, w);
+    if (rc == G5_OK)
+        rc = xbuf_need(rb, (size_t)(*nrecv ? *nrecv : 1) * size, what);
+    return g5_exchange_data(c->comm, rc, type, sbuf, c->scount, c->sdispl, rb->p, c->rcount,
+                            c->rdispl, w);
 }
 
 /* The reply goes back along the reverse pattern: what rank r sent us
  * (rcount[r] items) is answered with rcount[r] items into its sdispl. */
 static int reply(vctx *c, const void *sbuf, MPI_Datatype type, void *rbuf, const char *what)
 {
-    if (MPI_Alltoallv(sbuf, c->rcount, c->rdispl, type, rbuf, c->scount, c->sdispl, type,
-                      c->comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "validation: MPI_Alltoallv of %s replies failed", what);
-    return G5_OK;
+    char w[96];
+    snprintf(w, sizeof w, "validation: %s replies", what);
+    return g5_exchange_data(c->comm, G5_OK, type, sbuf, c->rcount, c->rdispl, rbuf, c->scount,
+                            c->sdispl, w);
 }
 
 static void displs_from_counts(vctx *c)
@@ -598,7 +570,7 @@ static inline void mark(uint8_t *confirmed, int64_t i)
 }
 
 /* Piece k of this rank's edge block: pieces are aligned on global multiples
- * of `chunk`, so with the file's chunk rows (validate_bfs.c) each read is one
+ * of `chunk`, so with the file's chunk rows (validate_file.c) each read is one
  * whole stored chunk. Reads *m edges into ed (and wt). */
 static int read_piece(const kern_edge_reader *rd, int64_t chunk, int64_t efirst, int64_t ecount,
                       int64_t k, int64_t *ed, float *wt, int64_t *m)
@@ -692,7 +664,7 @@ static int check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
     if (chunk > ((int64_t)1 << 24))
         chunk = (int64_t)1 << 24;
     int64_t efirst, ecount;
-    kern_vblock_range(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
+    g5_range_split(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
     int64_t nchunks = ecount ? (efirst + ecount - 1) / chunk - efirst / chunk + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
@@ -861,7 +833,7 @@ out:
 size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks)
 {
     int64_t first, count;
-    kern_vblock_range(nvertices, rank, nranks, &first, &count);
+    g5_range_split(nvertices, rank, nranks, &first, &count);
     return (size_t)(count ? count : 1) * sizeof(uint64_t);
 }
 
@@ -883,7 +855,7 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     if (rd->nvertices > J_MAX_N)
         return g5_error(G5_ERR_ARG, "%s validation: %" PRId64 " vertices, at most %" PRId64
                         " supported", dist ? "SSSP" : "BFS", rd->nvertices, J_MAX_N);
-    kern_vblock_range(c.n, c.rank, c.nranks, &c.first, &c.count);
+    g5_range_split(c.n, c.rank, c.nranks, &c.first, &c.count);
     c.scount = calloc((size_t)c.nranks * 5, sizeof(int));
     if (c.scount) {
         c.sdispl = c.scount + c.nranks;

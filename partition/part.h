@@ -27,7 +27,7 @@
  * Distribution: the stage runs on P processes for any R; no process holds
  * all M edges or an N-length array. Process p holds
  *   - a slab of edges (any split: the caller's choice),
- *   - the labels of vertex block part_block_range(N, p, P) (the first N % P
+ *   - the labels of vertex block g5_range_split(N, p, P) (the first N % P
  *     blocks one longer), and receives new_label and owner for that block.
  * The output depends only on the inputs and R, never on P.
  *
@@ -126,9 +126,6 @@ typedef struct part_result {
     int32_t *owner;                /* [block_count], -1 for isolated          */
     part_metrics metrics[PART_NSCHEMES];  /* replicated */
 } part_result;
-
-/* The vertex block [*first, *first + *count) of process p of P. */
-void part_block_range(int64_t n, int p, int nprocs, int64_t *first, int64_t *count);
 
 /* Collective on comm. Place, relabel and measure. in: this process's slab
  * and label block (see above); every replicated field equal on all ranks.

@@ -46,15 +46,6 @@ static inline int px_blockdiv_owner(const px_blockdiv *d, int64_t v)
     return (int)(d->r + (v - d->big) / d->q);
 }
 
-/* Owner process of vertex v under part_block_range(n, ., P). */
-static inline int px_block_owner(int64_t n, int nprocs, int64_t v)
-{
-    int64_t q = n / nprocs, r = n % nprocs, big = r * (q + 1);
-    if (v < big)
-        return (int)(v / (q + 1));
-    return (int)(r + (v - big) / q);
-}
-
 /* Collective. Exchange records of `width` int64: sendbuf holds, grouped by
  * destination process in order, sendcounts[p] records for process p. On
  * return *recvbuf (malloc'ed, caller frees; may be NULL when *nrecv == 0)

@@ -7,7 +7,7 @@
  * model and the encoding of the result).
  *
  * Data layout on process p of P: its slab of edge tuples (caller's split),
- * and the vertex block B_p = part_block_range(N, p, P) for which it holds
+ * and the vertex block B_p = g5_range_split(N, p, P) for which it holds
  * label, degree, BFS position and, at the end, new_label and owner. All
  * work on vertices is done by the block's owner; edge-side work sends
  * records to owners with px_exchange, in rounds of at most part_input.exchange_records records
@@ -80,13 +80,6 @@ const char *part_scheme_name(int scheme)
 double part_state_bytes(int64_t slots, int nranks)
 {
     return (double)slots * (28.0 + 2.0 / 8.0) + (double)nranks * (double)slots / 8.0;
-}
-
-void part_block_range(int64_t n, int p, int nprocs, int64_t *first, int64_t *count)
-{
-    int64_t q = n / nprocs, r = n % nprocs;
-    *first = p * q + (p < r ? p : r);
-    *count = q + (p < r ? 1 : 0);
 }
 
 void part_result_free(part_result **r)
@@ -603,7 +596,7 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
     double *cum = NULL;
     int rc = G5_OK;
 
-    part_block_range(ng, c->me, P, &pf, &pc);
+    g5_range_split(ng, c->me, P, &pf, &pc);
     counts = g5_calloc((size_t)P, sizeof(int64_t), "partition: counts");
     cur = g5_malloc((size_t)P * sizeof(int64_t), "partition: cursors");
     buf = g5_malloc((size_t)(c->vc + 1) * 3 * sizeof(int64_t), "partition: weight records");
@@ -618,12 +611,12 @@ static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos
     /* Weights to the position owners: {pos, degree, id}. */
     for (int64_t i = 0; i < c->vc; i++)
         if (pos[i] >= 0)
-            counts[px_block_owner(ng, P, pos[i])]++;
+            counts[g5_range_owner(ng, P, pos[i])]++;
     for (int p = 0, s = 0; p < P; p++)
         cur[p] = s, s += (int)counts[p];
     for (int64_t i = 0; i < c->vc; i++)
         if (pos[i] >= 0) {
-            int64_t k = cur[px_block_owner(ng, P, pos[i])]++;
+            int64_t k = cur[g5_range_owner(ng, P, pos[i])]++;
             buf[3 * k] = pos[i];
             buf[3 * k + 1] = deg[i];
             buf[3 * k + 2] = c->vf + i;
@@ -932,7 +925,7 @@ static int measure(const struct ctx *c, part_result *res)
             if (s == PART_PLACEMENT)
                 n = res->rank_offsets[k + 1] - res->rank_offsets[k];
             else
-                part_block_range(c->N, k, R, &f, &n);
+                g5_range_split(c->N, k, R, &f, &n);
             M->rank_vertices[k] = n;
             emax = M->rank_edges[k] > emax ? M->rank_edges[k] : emax;
             vmax = n > vmax ? n : vmax;
@@ -1020,7 +1013,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     MPI_Comm_rank(comm, &c.me);
     rc = check_input(&c);
     G5_TRY(g5_agree(comm, rc));
-    part_block_range(c.N, c.me, c.P, &c.vf, &c.vc);
+    g5_range_split(c.N, c.me, c.P, &c.vf, &c.vc);
     px_blockdiv_init(&c.vdiv, c.N, c.P);
 
     res = g5_calloc(1, sizeof *res, "partition: result");

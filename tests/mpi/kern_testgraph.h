@@ -52,7 +52,7 @@ static inline void kt_index(int64_t n, int64_t m, const int64_t *e, const float 
 /* Collective on MPI_COMM_WORLD. Creates *d, the distribution `kind`
  * (KERN_DIST_CYCLIC or KERN_DIST_BLOCK) of n vertices, and builds *g from
  * this rank's block of the m edges e[2 m] with weights w[m]
- * (kern_block_range(m, rank, P)), plus, on the last rank only, the nx edges
+ * (g5_range_split(m, rank, P)), plus, on the last rank only, the nx edges
  * xe[2 nx] with weights xw[nx]. Returns this rank's status (the caller
  * agrees); the caller frees *d and *g. */
 static inline int kt_build(int kind, int64_t n, int64_t m, const int64_t *e, const float *w,
@@ -63,7 +63,7 @@ static inline int kt_build(int kind, int64_t n, int64_t m, const int64_t *e, con
     int64_t first, count;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    kern_block_range(m, me, P, &first, &count);
+    g5_range_split(m, me, P, &first, &count);
     rc = kind == KERN_DIST_CYCLIC ? kern_dist_create_cyclic(MPI_COMM_WORLD, n, d)
                                   : kern_dist_create_block(MPI_COMM_WORLD, n, d);
     if (rc)
@@ -83,7 +83,7 @@ static inline int kt_build(int kind, int64_t n, int64_t m, const int64_t *e, con
 }
 
 /* Collective on comm. Gathers the block-distributed array of n values
- * (this rank's kern_block_range(n, rank, P) part in `mine`) into all[n] on
+ * (this rank's g5_range_split(n, rank, P) part in `mine`) into all[n] on
  * every rank. */
 static inline void kt_gather_block(MPI_Comm comm, int64_t n, const void *mine, void *all,
                                    MPI_Datatype type)
@@ -94,7 +94,7 @@ static inline void kt_gather_block(MPI_Comm comm, int64_t n, const void *mine, v
     int *c = malloc((size_t)P * sizeof(int)), *o = malloc((size_t)P * sizeof(int));
     for (int r = 0; r < P; r++) {
         int64_t f, k;
-        kern_block_range(n, r, P, &f, &k);
+        g5_range_split(n, r, P, &f, &k);
         c[r] = (int)k;
         o[r] = (int)f;
     }

@@ -72,7 +72,7 @@ static int out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_rig
     if (!e || !w) { MT_CHECK(0, "no memory for the test graph"); goto out; }
     make_edges(e, w);
     int64_t first, count;
-    kern_block_range(M, me, P, &first, &count);
+    g5_range_split(M, me, P, &first, &count);
     int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, N, &d);
     if (rc == G5_OK) rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
     MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());

@@ -78,7 +78,7 @@ static int write_file(const char *p, int repeated)
     m.seed = 3;
     m.rmat_a = 0.57; m.rmat_b = 0.19; m.rmat_c = 0.19;
     snprintf(m.generator, sizeof m.generator, "mpi_cc_file");
-    io_block_range(m.nedges, rank, nranks, &first, &count);
+    g5_range_split(m.nedges, rank, nranks, &first, &count);
     int64_t *e = malloc((size_t)(count + 1) * 16);
     float *wt = malloc((size_t)(count + 1) * sizeof *wt);
     for (int64_t i = 0; i < count; i++) {
@@ -148,7 +148,7 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
         first = 0;
         count = rank == 0 ? m : 0;
     } else {
-        io_block_range(m, rank, nranks, &first, &count);
+        g5_range_split(m, rank, nranks, &first, &count);
     }
     int64_t *ref_slab = malloc((size_t)(count + 1) * 16);
     rc = io_edges_open(MPI_COMM_WORLD, fp, &e);
@@ -285,7 +285,7 @@ static int a_damaged_chunk_in_a_later_piece_fails_every_rank(void)
         return 0;
     const int64_t m = ((int64_t)1 << SCALE) * EDGEFACTOR;
     int64_t first, count;
-    io_block_range(m, rank, nranks, &first, &count);
+    g5_range_split(m, rank, nranks, &first, &count);
     /* merge x threads x overlap */
     const int cfgs[][3] = {{CC_MERGE_TREE, 1, CC_OVERLAP_OFF}, {CC_MERGE_TREE, 2, CC_OVERLAP_OFF},
                            {CC_MERGE_TREE, 1, CC_OVERLAP_ON}, {CC_MERGE_TREE, 2, CC_OVERLAP_ON},

@@ -17,7 +17,7 @@
 
 static char dir[256];
 
-/* Read the file back in this rank's io_block_range slab and compare with
+/* Read the file back in this rank's g5_range_split slab and compare with
  * gen_slab; also compare the stored content id with the in-memory one. */
 static int check_file(const char *path, const gen_params *gp)
 {
@@ -32,7 +32,7 @@ static int check_file(const char *path, const gen_params *gp)
     if (rc != G5_OK)
         return ok;
     int64_t first, count;
-    io_block_range(g.nedges, rank, size, &first, &count);
+    g5_range_split(g.nedges, rank, size, &first, &count);
     int64_t *got = malloc(sizeof(int64_t) * 2 * (count + 1)), *want = malloc(sizeof(int64_t) * 2 * (count + 1));
     float *wg = malloc(sizeof(float) * (count + 1)), *ww = malloc(sizeof(float) * (count + 1));
     rc = io_edges_read_slab(e, first, count, got, wg);

@@ -91,7 +91,7 @@ static int mid_chunk_slabs_read_the_generated_rows(void)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int64_t m = (int64_t)16 << SCALE, first, count;
     /* Uneven slabs cut mid-chunk: rank r starts 333 * r + 17 rows in. */
-    io_block_range(m, rank, size, &first, &count);
+    g5_range_split(m, rank, size, &first, &count);
     if (rank > 0) {
         first += 333 * rank + 17;
         count -= 333 * rank + 17;

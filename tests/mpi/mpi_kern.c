@@ -183,7 +183,7 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
     kern_bfs *b = NULL;
     kern_sssp *s = NULL;
     int64_t first, count;
-    kern_block_range(t->m, me, P, &first, &count);
+    g5_range_split(t->m, me, P, &first, &count);
     if (kind == KERN_DIST_CYCLIC) rc = kern_dist_create_cyclic(comm, t->n, &d);
     else if (kind == KERN_DIST_BLOCK) rc = kern_dist_create_block(comm, t->n, &d);
     else {
@@ -199,7 +199,7 @@ static int run_all(MPI_Comm comm, const tgraph *t, int kind, int want, result *r
     if (rc) goto out;
     if ((rc = kern_bfs_create(g, &b)) || (rc = kern_sssp_create(g, 0.07, &s))) goto out;
     int64_t bf, bc, nl = kern_graph_nlocal(g);
-    kern_block_range(t->n, me, P, &bf, &bc);
+    g5_range_split(t->n, me, P, &bf, &bc);
     int64_t *pl = malloc((nl + 1) * sizeof(int64_t)), *po = malloc((bc + 1) * sizeof(int64_t));
     float *dl = malloc((nl + 1) * sizeof(float)), *dout = malloc((bc + 1) * sizeof(float));
     for (int i = 0; i < res->nroots; i++) {
@@ -345,7 +345,7 @@ static int out_of_range_edge_fails_on_every_rank(void)
     tgraph t;
     tgraph_make(&t, 8, 256, 512, 3);
     int64_t first, count;
-    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    g5_range_split(t.m, rank_, nranks_, &first, &count);
     if (rank_ == nranks_ - 1 && count > 0) t.e[2 * (first + count - 1)] = 999;
     kern_dist *d = NULL;
     kern_graph *g = NULL;
@@ -371,7 +371,7 @@ static int fewer_roots_than_asked_on_tiny_graph(void)
     kern_graph *g = NULL;
     int64_t first, count, roots[64];
     int nroots = -1;
-    kern_block_range(t.m, rank_, nranks_, &first, &count);
+    g5_range_split(t.m, rank_, nranks_, &first, &count);
     kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d);
     int rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
     MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());
@@ -402,8 +402,8 @@ static int bfs_reuse_leaves_no_stale_parent(void)
     kern_graph *g = NULL;
     kern_bfs *b = NULL;
     int64_t first, count, bf, bc;
-    kern_block_range(m, rank_, nranks_, &first, &count);
-    kern_block_range(n, rank_, nranks_, &bf, &bc);
+    g5_range_split(m, rank_, nranks_, &first, &count);
+    g5_range_split(n, rank_, nranks_, &bf, &bc);
     int64_t *po = malloc((bc + 1) * sizeof(int64_t)), all[50];
     kern_dist_create_cyclic(MPI_COMM_WORLD, n, &d);
     int rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
@@ -531,7 +531,7 @@ static int csr_exact_under_each_distribution(const tgraph *t, const int64_t *chu
 {
     int ok = 1;
     int64_t first, count;
-    kern_block_range(t->m, rank_, nranks_, &first, &count);
+    g5_range_split(t->m, rank_, nranks_, &first, &count);
     const char *names[] = {"cyclic", "block", "placement"};
     int kinds[] = {KERN_DIST_CYCLIC, KERN_DIST_BLOCK, KERN_DIST_PLACEMENT};
     for (int k = 0; k < 3; k++) {
@@ -600,7 +600,7 @@ static int write_edges_file(const tgraph *t, const char *path)
     snprintf(m.generator, sizeof m.generator, "mpi_kern");
     io_edges_writer *w = NULL;
     int64_t first, count;
-    kern_block_range(t->m, rank_, nranks_, &first, &count);
+    g5_range_split(t->m, rank_, nranks_, &first, &count);
     int rc = io_edges_create(MPI_COMM_WORLD, path, &m, 1, &w);
     if (rc == G5_OK) rc = io_edges_write_slab(w, first, count, t->e + 2 * first, t->w + first);
     if (rc == G5_OK) rc = io_edges_commit(&w, 7);

@@ -295,7 +295,7 @@ static int conversion_in_rounds_equals_one_round(void)
         kern_dist *d = NULL;
         kern_graph *g = NULL;
         int64_t first, count;
-        kern_block_range(t.m, me, P, &first, &count);
+        g5_range_split(t.m, me, P, &first, &count);
         int rc = kind == 0 ? kern_dist_create_cyclic(MPI_COMM_WORLD, t.n, &d)
                  : kind == 1 ? kern_dist_create_block(MPI_COMM_WORLD, t.n, &d)
                              : make_reversed(t.n, &d);
@@ -308,7 +308,7 @@ static int conversion_in_rounds_equals_one_round(void)
             MT_CHECK(kern_ids_are_original(g) == (P == 1 && kind < 2),
                      "kind %d at %d ranks: kern_ids_are_original = %d", kind, P, kern_ids_are_original(g));
             int64_t nl = g->nlocal, bf, bc;
-            kern_block_range(t.n, me, P, &bf, &bc);
+            g5_range_split(t.n, me, P, &bf, &bc);
             kern_sssp *s = NULL;
             int64_t *pl = malloc((nl + 1) * 8), *pa = malloc((bc + 1) * 8), *pb = malloc((bc + 1) * 8);
             float *dl = malloc((nl + 1) * 4), *xa = malloc((bc + 1) * 4), *xb = malloc((bc + 1) * 4);

@@ -184,7 +184,7 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
     int64_t N = t->n, bf, bc, nl = rc == G5_OK ? kern_graph_nlocal(g) : 0;
     int P;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    kern_block_range(N, me, P, &bf, &bc);
+    g5_range_split(N, me, P, &bf, &bc);
     int64_t *pl = malloc((nl + 1) * 8), *po = malloc((bc + 1) * 8), *par = malloc(N * 8);
     float *dl = malloc((nl + 1) * 4), *dout = malloc((bc + 1) * 4), *dist = malloc(N * 4);
     float *ref = malloc(N * sizeof(float));

@@ -23,7 +23,7 @@ static int run_rounds(MPI_Comm comm, int64_t efirst, int64_t ecount, int64_t rou
     int64_t vf, vc;
     MPI_Comm_rank(comm, &pme);
     MPI_Comm_size(comm, &pn);
-    part_block_range(N, pme, pn, &vf, &vc);
+    g5_range_split(N, pme, pn, &vf, &vc);
     part_input in = {
         .nvertices = N, .nedges_local = ecount, .edges = E + 2 * efirst, .label = label + vf,
         .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
@@ -68,7 +68,7 @@ static int same_result_for_any_process_count(void)
     int64_t ef, ec;
     part_result *whole = NULL, *dist = NULL;
     MT_CHECK(run(MPI_COMM_SELF, 0, M, &whole) == G5_OK, "one process: %s", g5_error_msg());
-    part_block_range(M, me, P, &ef, &ec);
+    g5_range_split(M, me, P, &ef, &ec);
     /* many exchange rounds */
     MT_CHECK(run_rounds(MPI_COMM_WORLD, ef, ec, 777, &dist) == G5_OK, "%d processes: %s", P, g5_error_msg());
     if (ok) {
@@ -110,7 +110,7 @@ static int one_bad_edge_fails_on_every_rank(void)
     int ok = 1, rc;
     int64_t ef, ec, save;
     part_result *dist = NULL;
-    part_block_range(M, me, P, &ef, &ec);
+    g5_range_split(M, me, P, &ef, &ec);
     save = E[2 * (M - 1)];
     E[2 * (M - 1)] = N + 5;   /* in the last process's slab only */
     rc = run(MPI_COMM_WORLD, ef, ec, &dist);

@@ -103,8 +103,8 @@ static int agreed_failure(int rc, int want, const char *label, long k)
 static int place(int order, double tol, part_result **res)
 {
     int64_t ef, ec, vf, vc;
-    part_block_range(M, me, P, &ef, &ec);
-    part_block_range(N, me, P, &vf, &vc);
+    g5_range_split(M, me, P, &ef, &ec);
+    g5_range_split(N, me, P, &vf, &vc);
     part_input in = {
         .nvertices = N, .nedges_local = ec, .edges = E + 2 * ef, .label = label + vf,
         .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
@@ -168,7 +168,7 @@ static int a_bad_label_in_one_block_fails_on_every_rank(void)
     int ok = 1, rc;
     int64_t vf, vc, v, save;
     part_result *res = NULL;
-    part_block_range(N, P - 1, P, &vf, &vc);
+    g5_range_split(N, P - 1, P, &vf, &vc);
     v = vf + vc - 1;   /* in the last rank's block only */
     save = label[v];
     label[v] = C + 3;

@@ -173,7 +173,7 @@ static int run_validate(const int64_t *parent, const float *dist, int64_t *nedge
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     int64_t first, count;
-    kern_vblock_range(N, rank, p, &first, &count);
+    g5_range_split(N, rank, p, &first, &count);
     memsrc src = {.fail_rank = fail_rank};
     kern_edge_reader rd = {.nvertices = N, .nedges = M, .chunk = chunk, .read = mem_read, .ctx = &src};
     g5_error_clear();
@@ -251,7 +251,7 @@ static int tiny_validate(const int64_t *parent, const float *dist, int64_t *nedg
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     int64_t first, count;
-    kern_vblock_range(3, rank, p, &first, &count);
+    g5_range_split(3, rank, p, &first, &count);
     kern_edge_reader rd = {.nvertices = 3, .nedges = 4, .chunk = 2, .read = tiny_read};
     g5_error_clear();
     return kern_validate_reader(MPI_COMM_WORLD, &rd, 0, parent + first, dist ? dist + first : NULL,
@@ -777,7 +777,7 @@ static int t_lent_memory_gives_the_same_results(void)
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     size_t need = kern_validate_work_bytes(N, rank, p);
     int64_t first, count;
-    kern_vblock_range(N, rank, p, &first, &count);
+    g5_range_split(N, rank, p, &first, &count);
     MT_CHECK(need == (size_t)count * 8, "work bytes %zu for %lld vertices", need, (long long)count);
     MT_CHECK(same_results_in(need, &touched), "exactly the bytes needed");
     /* the jump words were kept there: reached vertices have words */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test_common.c - option parsing and status messages of the common layer. */
+/* test_common.c - option parsing, status messages and the range split of
+ * the common layer. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -82,4 +83,28 @@ Test(error, message_and_code_round_trip)
     cr_expect_eq(rc, G5_ERR_FORMAT);
     cr_expect_str_eq(g5_error_msg(), "x.h5: dataset /edges missing");
     cr_expect_str_eq(g5_status_name(G5_ERR_FORMAT), "bad file format");
+}
+
+/* The even split of a range (g5_range_split, g5_range_owner): the parts
+ * tile [0, n), the first n % p ranks hold one more, and the owner agrees. */
+Test(range, ranges_tile_the_vertices_and_owner_agrees)
+{
+    const int64_t ns[] = {1, 2, 3, 7, 64, 100, 1000, 1023};
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
+        for (int p = 1; p <= 9; p++) {
+            int64_t n = ns[a], next = 0;
+            for (int r = 0; r < p; r++) {
+                int64_t first, count;
+                g5_range_split(n, r, p, &first, &count);
+                cr_assert_eq(first, next, "n %lld p %d rank %d starts at %lld, expected %lld",
+                             (long long)n, p, r, (long long)first, (long long)next);
+                cr_assert_eq(count, n / p + (r < n % p), "n %lld p %d rank %d holds %lld",
+                             (long long)n, p, r, (long long)count);
+                for (int64_t v = first; v < first + count; v++)
+                    cr_assert_eq(g5_range_owner(n, p, v), r, "n %lld p %d: owner of %lld",
+                                 (long long)n, p, (long long)v);
+                next = first + count;
+            }
+            cr_assert_eq(next, n, "n %lld p %d: ranges end at %lld", (long long)n, p, (long long)next);
+        }
 }

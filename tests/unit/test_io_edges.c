@@ -379,7 +379,7 @@ Test(io_edges, block_range_covers_every_item_once)
             int64_t next = 0;
             for (int r = 0; r < P; r++) {
                 int64_t f, c;
-                io_block_range(ms[k], r, P, &f, &c);
+                g5_range_split(ms[k], r, P, &f, &c);
                 cr_expect_eq(f, next, "m=%lld P=%d rank %d starts at %lld", (long long)ms[k], P, r, (long long)f);
                 cr_expect(c == ms[k] / P || c == ms[k] / P + 1, "balanced");
                 cr_expect_eq(c, ms[k] / P + (r < ms[k] % P), "the first m %% P ranks get one more");

@@ -180,11 +180,8 @@ int run_cmd(int argc, char **argv)
     G5_TRY(g5_agree(comm, rc));
     /* Kernel 1 read every chunk of the edge list with its Fletcher32
      * checksum verified; validation streams the list again for every key,
-     * unverified: with HDF5's own Fletcher32 re-verifying cost about 2.7x
-     * each read (docs/gen.md); with the direct reads' vectorised one it
-     * still adds 5-9% to each validation (SCALE 20, 1 x 2, 8 keys, three
-     * alternated pairs: BFS 0.231-0.240 s against 0.218-0.221, SSSP
-     * 0.202-0.203 against 0.189-0.193), for a file kernel 1 has checked. */
+     * unverified: re-verifying a file kernel 1 has checked would only add
+     * to every validation. */
     io_edges_set_checksum_verify(ef, 0);
     {
         double ph[6];

@@ -2,9 +2,9 @@
 /*
  * io_chunks.c - reading a Fletcher32-chunked dataset by direct chunk reads
  * (H5Dread_chunk, HDF5 1.10.2+) and verifying each chunk with our own
- * vectorised checksum (io_fletcher32.c) instead of HDF5's filter pipeline,
- * whose byte-at-a-time Fletcher32 was a third of the instructions of the
- * whole components stage.
+ * vectorised checksum (io_fletcher32.c) instead of HDF5's filter pipeline
+ * (a scalar Fletcher32 over 16-bit words and a copy through a library
+ * buffer), which bounds the stages that stream the edge list.
  *
  * Applies only to the layout gen writes: chunked along dim 0 (a chunk holds
  * whole rows), exactly one filter, Fletcher32, file type equal to the

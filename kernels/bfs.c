@@ -45,8 +45,8 @@
 #include <math.h>
 #include <omp.h>
 
-/* Direction rule and prefetch distances, chosen by measurement at SCALE 20
- * (docs/kernels.md): CPU time per search at one thread. */
+/* Direction rule and prefetch distances, chosen by the CPU time per search
+ * at SCALE 20 on one thread. */
 #define BFS_ALPHA 14
 #define TD_AHEAD 16             /* top-down: columns ahead */
 #define BU_AHEAD 64             /* bottom-up: unvisited vertices ahead */

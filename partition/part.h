@@ -70,8 +70,9 @@
  *   ID      original ids (random for Graph500's scrambled labels)
  *   DEGREE  highest degree first
  *   LEAVES  original ids, each degree-1 vertex right after its neighbour
- * The command's default is LEAVES (measured best, README); the others are
- * there to measure what the order buys. */
+ * The command's default is LEAVES (it cuts the fewest edges for one more
+ * pass; docs/partition.md); the others are there to measure what the order
+ * buys. */
 enum part_order { PART_ORDER_BFS = 0, PART_ORDER_ID = 1, PART_ORDER_DEGREE = 2, PART_ORDER_LEAVES = 3 };
 const char *part_order_name(int order);   /* "bfs", "id", "degree", "leaves" */
 

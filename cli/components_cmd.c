@@ -62,11 +62,10 @@ static int overlap_of(const char *s)
  * that come and go per piece (HDF5's per-read buffers of the collective
  * chunked read, the link's temporaries): every allocation below 32 MiB
  * (glibc's largest mmap threshold) comes from the heap, and the heap is
- * never trimmed, so such a buffer is faulted in once and recycled. Fresh
- * memory costs about as much as reading it here (docs/components.md:
- * SCALE 20, 1 x 1: 92.8 K -> 22 K page faults, system time 0.32 -> 0.17
- * s); the arrays above 32 MiB are mmapped and returned as before, and the
- * heap's high-water mark is what was live at once (peak RSS +2%). */
+ * never trimmed, so such a buffer is faulted in once and recycled: fresh
+ * memory costs about as much as reading it. The arrays above 32 MiB are
+ * still mmapped and returned, and the heap's high-water mark is what was
+ * live at once. */
 static void keep_freed_memory(void)
 {
     mallopt(M_MMAP_THRESHOLD, 32 << 20);

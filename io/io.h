@@ -101,7 +101,7 @@ void io_file_close(io_file **f);
 /* Reads verify Fletcher32 checksums by default. A reader that has already
  * read every chunk once with verification (kernel 1 reads the whole edge
  * list) may switch it off for later passes (validation streams the list
- * again for every search key): verification costs about 2.7x the read time.
+ * again for every search key), saving the checksum's cost on every pass.
  * Not collective; every rank should pass the same value. */
 void io_file_set_checksum_verify(io_file *f, int verify);
 hid_t io_file_hid(const io_file *f);

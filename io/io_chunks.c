@@ -178,11 +178,9 @@ int io_direct_read(io_direct *d, int verify, int64_t first, int64_t count, void 
         return G5_OK;
     }
     rc = read_rows(d, verify, first, first + count, buf);
-    /* The scratch chunk lives for one call only, as HDF5's own chunk buffer
-     * did: kept across calls it pinned 5 MiB in the middle of the heap
-     * (components never trims it), and the duplicate count's arrays that
-     * follow the reads then grew the heap past it (peak RSS +12 MiB at
-     * SCALE 20, 2 x 1). */
+    /* The scratch chunk lives for one call only: kept across calls it would
+     * pin 4 MiB in the middle of the heap (components never trims it), and
+     * the arrays allocated after the reads would grow the heap past it. */
     free(d->scratch);
     d->scratch = NULL;
     if (rc == 1)

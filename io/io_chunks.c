@@ -179,7 +179,7 @@ int io_direct_read(io_direct *d, int verify, int64_t first, int64_t count, void 
     }
     rc = read_rows(d, verify, first, first + count, buf);
     /* The scratch chunk lives for one call only: kept across calls it would
-     * pin 4 MiB in the middle of the heap (components never trims it), and
+     * pin a chunk in the middle of the heap (components never trims it), and
      * the arrays allocated after the reads would grow the heap past it. */
     free(d->scratch);
     d->scratch = NULL;

@@ -12,7 +12,8 @@
  * split into pieces, the number of pieces agreed across ranks first, because
  * MPI-IO implementations mishandle single requests near 2 GiB.
  *
- * Atomicity: a file is written as "<path>.tmp.<pid of rank 0>"; commit closes
+ * Atomicity (common/atomic.h): a file is written as "<path>.tmp.<pid of
+ * rank 0>" (g5_tmp_path); commit closes
  * it (collective flush), every rank fdatasyncs what it wrote, and rank 0
  * renames it. A killed writer (or a crash before the rename) leaves only a
  * .tmp. file, which no reader takes for the real one.
@@ -24,6 +25,7 @@
  */
 #include "io.h"
 
+#include "atomic.h"
 #include "common.h"
 
 #include <errno.h>
@@ -34,7 +36,7 @@
 #include <unistd.h>
 
 #define IO_PIECE_BYTES ((int64_t)256 << 20)
-#define IO_PATH_MAX 4096
+#define IO_PATH_MAX G5_PATH_MAX
 
 struct io_file {
     hid_t fid;
@@ -178,7 +180,7 @@ agree:
     f->writing = 1;
     f->wb_fd = -1;
     snprintf(f->path, sizeof f->path, "%s", path);
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, pid);
+    g5_tmp_path(f->tmp, sizeof f->tmp, path, pid);
     snprintf(f->format, sizeof f->format, "%s", format);
     fapl = make_fapl(comm);
     f->fid = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
@@ -219,10 +221,9 @@ int io_file_commit(io_file **fp)
     close_writeback(f);
     rc = g5_agree(f->comm, rc);
     if (rank_of(f->comm) == 0) {
-        if (rc == G5_OK && rename(f->tmp, f->path) != 0)
-            rc = g5_error(G5_ERR_IO, "%s: cannot rename %s into place: %s", f->path,
-                          f->tmp, strerror(errno));
-        if (rc != G5_OK)
+        if (rc == G5_OK)
+            rc = g5_rename_into_place(f->tmp, f->path);
+        else
             unlink(f->tmp);
     }
     rc = g5_agree(f->comm, rc);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "common.h"
 #include "json.h"
 #include "part_internal.h"
@@ -80,22 +81,19 @@ void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
 
 static int write_atomic(const char *path, int nranks, const char *const *host, int rankfile)
 {
-    char tmp[4096];
-    FILE *f;
-    int *slot = NULL, err = 0;
+    g5_atomic a;
+    int *slot = NULL, rc;
 
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return g5_error(G5_ERR_IO, "%s: path too long", path);
     if (rankfile) {
         slot = g5_calloc((size_t)nranks, sizeof(int), "rankfile slots");
         if (!slot)
             return G5_ERR_NOMEM;
     }
-    f = fopen(tmp, "w");
-    if (!f) {
+    if ((rc = g5_atomic_open(&a, path)) != G5_OK) {
         free(slot);
-        return g5_error(G5_ERR_IO, "%s: cannot create (%s)", tmp, strerror(errno));
+        return rc;
     }
+    FILE *f = a.f;
     for (int r = 0; r < nranks; r++) {
         if (rankfile) {
             /* Slot = how many earlier ranks share this host. */
@@ -106,19 +104,13 @@ static int write_atomic(const char *path, int nranks, const char *const *host, i
                     break;
                 }
             slot[r] = s;
-            err |= fprintf(f, "rank %d=%s slot=%d\n", r, host[r], s) < 0;
+            fprintf(f, "rank %d=%s slot=%d\n", r, host[r], s);
         } else {
-            err |= fprintf(f, "%s\n", host[r]) < 0;
+            fprintf(f, "%s\n", host[r]);
         }
     }
-    err |= fclose(f) != 0;
     free(slot);
-    if (err || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return g5_error(G5_ERR_IO, "%s: cannot write (%s)", path, strerror(e));
-    }
-    return G5_OK;
+    return g5_atomic_commit(&a);
 }
 
 int part_write_rankfile(const char *path, int nranks, const char *const *host_of_rank)

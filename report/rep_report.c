@@ -28,6 +28,7 @@
  */
 #include "report.h"
 
+#include "atomic.h"
 #include "common.h"
 #include "io.h"
 
@@ -738,8 +739,7 @@ static int commit_dir(report *r)
     G5_TRY(pathf(old, "%s/report.old.%ld", r->o->dir, (long)getpid()));
     if (access(final, F_OK) == 0 && rename(final, old) != 0)
         return g5_error(G5_ERR_IO, "%s: cannot move the old report aside: %s", final, strerror(errno));
-    if (rename(r->tmp, final) != 0)
-        return g5_error(G5_ERR_IO, "%s: cannot rename to %s: %s", r->tmp, final, strerror(errno));
+    G5_TRY(g5_rename_into_place(r->tmp, final));
     rm_tree(old);
 out:
     return rc;
@@ -762,7 +762,8 @@ int rep_write_report(const rep_options *o)
         return G5_ERR_NOMEM;
     r->o = o;
     also = o->quiet ? NULL : stdout;
-    G5_TRY(pathf(r->tmp, "%s/report.tmp.%ld", o->dir, (long)getpid()));
+    G5_TRY(pathf(path, "%s/report", o->dir));
+    G5_TRY(g5_tmp_path(r->tmp, sizeof r->tmp, path, (long)getpid()));
     G5_TRY(pathf(path, "%s/data", r->tmp));
     if (mkdir(r->tmp, 0777) != 0 || (made_tmp = 1, mkdir(path, 0777) != 0)) {
         rc = g5_error(G5_ERR_IO, "%s: cannot create: %s", r->tmp, strerror(errno));

@@ -4,15 +4,14 @@
  * every key documented in docs/validation.md; the report
  * command reads it).
  *
- Written through common/json.h, the one JSON emitter (escaping, NaN and
+ * Written through common/json.h, the one JSON emitter (escaping, NaN and
  * infinities as null).
  *
- * Atomic write: the file is written to "<path>.tmp.<pid>", flushed, synced
- * and closed, and only then renamed to path; any failure removes the
- * temporary file, so a reader never sees half a result.
+ * Atomic write (common/atomic.h): a reader never sees half a result.
  */
 #include "rep_run.h"
 
+#include "atomic.h"
 #include "common.h"
 #include "json.h"
 
@@ -199,26 +198,11 @@ int rep_write_run_json(const char *path, const rep_run *r)
     int rc = make_parent_dirs(path);
     if (rc != G5_OK)
         return rc;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return g5_error(G5_ERR_IO, "%s: cannot create %s: %s", path, tmp, strerror(errno));
+    g5_atomic a;
+    if ((rc = g5_atomic_open(&a, path)) != G5_OK)
+        return rc;
     g5_json j;
-    g5_json_init(&j, f, 1);
+    g5_json_init(&j, a.f, 1);
     write_report(&j, r);
-    int bad = fflush(f) != 0 || ferror(f);
-    bad |= fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        int e = errno;
-        unlink(tmp);
-        return g5_error(G5_ERR_IO, "%s: write failed: %s", tmp, strerror(e));
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return g5_error(G5_ERR_IO, "%s: cannot rename %s into place: %s", path, tmp, strerror(e));
-    }
-    return G5_OK;
+    return g5_atomic_commit(&a);
 }

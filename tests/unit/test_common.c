@@ -108,3 +108,76 @@ Test(range, ranges_tile_the_vertices_and_owner_agrees)
             cr_assert_eq(next, n, "n %lld p %d: ranges end at %lld", (long long)n, p, (long long)next);
         }
 }
+
+/* ---- atomic files (common/atomic.h) ---------------------------------------- */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic.h"
+
+static int exists(const char *p) { struct stat st; return stat(p, &st) == 0; }
+
+/* a fresh directory under /tmp; its path in dir[64] */
+static void tmpdir(char *dir)
+{
+    snprintf(dir, 64, "/tmp/g500-atomic-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+Test(atomic, commit_publishes_the_whole_file_and_leaves_no_temporary)
+{
+    char dir[64], path[128], line[64] = "";
+    tmpdir(dir);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    g5_atomic a;
+    cr_assert_eq(g5_atomic_open(&a, path), G5_OK);
+    cr_assert(exists(a.tmp), "the temporary exists while writing");
+    cr_assert(!exists(path), "the file is not there before the commit");
+    fprintf(a.f, "hello\n");
+    char tmp[sizeof a.tmp];
+    snprintf(tmp, sizeof tmp, "%s", a.tmp);
+    cr_assert_eq(g5_atomic_commit(&a), G5_OK, "%s", g5_error_msg());
+    cr_assert(!exists(tmp), "no temporary left");
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    fclose(f);
+    cr_assert_str_eq(line, "hello\n");
+    unlink(path);
+    rmdir(dir);
+}
+
+Test(atomic, abort_and_a_failed_write_leave_nothing)
+{
+    char dir[64], path[128], tmp[G5_PATH_MAX + 32];
+    tmpdir(dir);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    g5_atomic a;
+    cr_assert_eq(g5_atomic_open(&a, path), G5_OK);
+    fprintf(a.f, "half");
+    snprintf(tmp, sizeof tmp, "%s", a.tmp);
+    g5_atomic_abort(&a);
+    cr_assert(!exists(tmp) && !exists(path), "abort removes the temporary");
+
+    /* a write that fails (the disk is full) fails the commit */
+    cr_assert_eq(g5_atomic_open(&a, path), G5_OK);
+    snprintf(tmp, sizeof tmp, "%s", a.tmp);
+    fclose(a.f);
+    a.f = fopen("/dev/full", "w");
+    cr_assert_not_null(a.f);
+    fprintf(a.f, "data that does not fit\n");
+    cr_assert_eq(g5_atomic_commit(&a), G5_ERR_IO);
+    cr_assert(strstr(g5_error_msg(), path) != NULL, "the message names the file: %s", g5_error_msg());
+    cr_assert(!exists(tmp) && !exists(path), "nothing half-written is left");
+    rmdir(dir);
+}
+
+Test(atomic, a_missing_directory_is_an_io_error_naming_the_file)
+{
+    g5_atomic a;
+    cr_assert_eq(g5_atomic_open(&a, "/nonexistent-g500-dir/out.txt"), G5_ERR_IO);
+    cr_assert(strstr(g5_error_msg(), "/nonexistent-g500-dir/out.txt") != NULL, "%s", g5_error_msg());
+    cr_assert_null(a.f);
+    g5_atomic_abort(&a);   /* harmless after a failed open */
+}

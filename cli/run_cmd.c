@@ -2,50 +2,44 @@
 /*
  * run_cmd.c - `g500 run`: the timed Graph500 kernels on an edges file.
  *
- *   mpirun -np P g500 run EDGES.h5 [--placement cyclic|block|FILE.h5]
- *       [--roots 64] [--seed N] [--delta D] [--skip-sssp] [--no-validate]
- *       [--json PATH] [--topology FILE --ranks-per-node K]
+ *   mpirun -np P g500 run EDGES.h5 [--placement cyclic|block|components|FILE.h5]
+ *       [--topology FILE [--ranks-per-node K]] [--roots 64] [--seed N]
+ *       [--delta D] [--skip-sssp] [--no-validate] [--json PATH]
  *
- * Steps (as the Graph500 reference driver): kernel 1, construction, which
- * streams this rank's block of the edge list from the file in bounded chunks
- * (twice: count, then fill) so the edge list is never held; it is timed as
- * its elapsed time minus the seconds spent reading (reads are untimed by the
- * spec), maximum over ranks; validation streams the file again; the search
- * keys; for
- * each key, kernel 2 (timed), conversion to original ids and validation
- * (untimed), then the same for kernel 3; the statistics and the official
- * output block on stdout and the JSON result. Progress on stderr, one line
- * per step per key, in the reference's words. A failed validation prints
- * the validator's message, "No results printed for invalid run." and exits
- * non-zero on every rank.
- *
- * Timing: MPI_Barrier, MPI_Wtime, the kernel, then the maximum over ranks of
- * the elapsed times (an allreduce after the clock stopped). Errors are
- * agreed with g5_agree only after the clock stopped.
+ * Steps, as the Graph500 reference driver: kernel 1 (run_kernel1.c: the
+ * graph and everything built from it before the first search, including
+ * the BFS and SSSP structures, timed as the critical path with the reads
+ * left out; with --placement components also the components and the
+ * placement); the search keys; kernel 2 (BFS) then kernel 3 (SSSP) through
+ * one timed loop (run_search.c), validation outside the timer; the
+ * official output block on stdout, then the notes (strict figure of a
+ * cached placement, kernel 1's parts, official or not and why, provenance)
+ * and the JSON result. A failed validation prints the validator's message,
+ * "No results printed for invalid run." and exits non-zero on every rank.
  *
  * Threads: OpenMP's own setting (OMP_NUM_THREADS) when given; otherwise the
  * cores of the node divided among the ranks sharing it, so oversubscribed
  * runs do not spin 2x the cores.
+ *
+ * Memory: one search workspace at a time (BFS's is freed before SSSP's is
+ * made). At one rank with cyclic or block ids the local results are the
+ * validator's input as they are; otherwise they are converted into block
+ * arrays in original ids. Idle kernel memory is lent between searches:
+ * BFS's queues hold the validator's words; at P > 1 SSSP's ghost words
+ * (kern_sssp_scratch) hold the block results when they fit, and SSSP's
+ * parents, once converted, the validator's words.
  */
 #include "common.h"
 #include "io.h"
 #include "kern.h"
 #include "kern_validate.h"
 #include "rep_run.h"
-#include "topo.h"
+#include "run.h"
 
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-typedef struct run_opts {
-    const char *placement, *json, *topology;
-    int roots, skip_sssp, no_validate, ranks_per_node;
-    int64_t seed;
-    double delta;
-} run_opts;
 
 static void pick_threads(MPI_Comm comm)
 {
@@ -59,6 +53,232 @@ static void pick_threads(MPI_Comm comm)
     omp_set_num_threads(cores < 1 ? 1 : cores);
 }
 
+/* 1: --help printed; G5_OK; or a usage error. */
+static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_path)
+{
+    const g5_opt opts[] = {
+        {"placement", 'p', G5_OPT_STRING, &o->placement, "cyclic|block|components|FILE",
+         "vertex distribution: cyclic (v mod P), block, components (computed inside kernel 1, "
+         "needs --topology) or a cached placement file"},
+        {"roots", 'r', G5_OPT_INT, &o->roots, "K", "number of search keys (at most 64 per the spec)"},
+        {"seed", 's', G5_OPT_INT64, &o->seed, "N", "seed of the search keys (-1: the edges file's seed)"},
+        {"delta", 0, G5_OPT_DOUBLE, &o->delta, "D", "delta-stepping bucket width"},
+        {"skip-sssp", 0, G5_OPT_FLAG, &o->skip_sssp, NULL, "run BFS only (not an official result)"},
+        {"no-validate", 0, G5_OPT_FLAG, &o->no_validate, NULL,
+         "skip validation (validate times -1, not an official result)"},
+        {"json", 'j', G5_OPT_STRING, &o->json, "PATH", "write the JSON result here"},
+        {"topology", 't', G5_OPT_STRING, &o->topology, "FILE",
+         "topology (Slurm topology.conf or tleaf): placement with components, hop-weighted bytes"},
+        {"ranks-per-node", 0, G5_OPT_INT, &o->ranks_per_node, "K",
+         "ranks per node with --topology (0: map ranks by host name)"},
+    };
+    const int nopts = sizeof opts / sizeof opts[0];
+    const char *pos[2];
+    int npos = 0, me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    int rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
+    if (rc == 1) {
+        if (me == 0)
+            g5_opts_help(stdout, "mpirun -np P g500 run EDGES.h5 [options]",
+                         "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
+                         "keys, validated, official output block and JSON.", opts, nopts);
+        return 1;
+    }
+    if (rc == G5_OK && npos != 1) rc = g5_error(G5_ERR_ARG, "expected one edges file (see --help)");
+    if (rc == G5_OK && (o->roots < 1 || o->roots > 64))
+        rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o->roots);
+    if (rc == G5_OK && !(o->delta > 0)) rc = g5_error(G5_ERR_ARG, "--delta must be positive");
+    if (rc == G5_OK && o->ranks_per_node < 0) rc = g5_error(G5_ERR_ARG, "--ranks-per-node must be >= 0");
+    if (rc == G5_OK && strcmp(o->placement, "components") == 0 && !o->topology)
+        rc = g5_error(G5_ERR_ARG, "--placement components needs --topology FILE");
+    *edges_path = npos > 0 ? pos[0] : NULL;
+    return rc;
+}
+
+/* ---- the searches as the timed loop drives them ---- */
+typedef struct search_state {
+    MPI_Comm comm;
+    kern_graph *g;
+    io_edges *ef;
+    int same_ids;          /* local results are already in original ids */
+    int64_t nlocal, bcount;
+    kern_bfs *bfs;
+    kern_levels *levels;   /* BFS key 0's levels */
+    kern_sssp *sssp;
+    int64_t *block_parent; /* [bcount + 1] results in original ids (!same_ids) */
+    float *block_dist;     /* [bcount + 1], after block_parent's words */
+    int block_owned;       /* block_parent malloc'ed here (else SSSP's scratch) */
+    float *dist;           /* SSSP: local distances of the last search */
+    int64_t *parent;       /* SSSP: local parents of the last search */
+} search_state;
+
+static int bfs_run(void *ctx, int key, int64_t root)
+{
+    search_state *s = ctx;
+    return kern_bfs_run(s->bfs, root, key == 0 ? s->levels : NULL);
+}
+
+static int bfs_reached(void *ctx, int64_t *nedge)
+{
+    search_state *s = ctx;
+    return kern_reached_edges(s->g, kern_bfs_parent(s->bfs), nedge);
+}
+
+static int bfs_validate(void *ctx, int64_t root, int64_t *nedge)
+{
+    search_state *s = ctx;
+    const int64_t *parent = kern_bfs_parent(s->bfs);
+    if (!s->same_ids) {
+        int rc = kern_to_original(s->g, parent, NULL, s->block_parent, NULL);
+        if (rc != G5_OK) return rc;
+        parent = s->block_parent;
+    }
+    size_t wbytes;
+    void *work = kern_bfs_scratch(s->bfs, &wbytes);
+    return kern_validate_bfs(s->comm, s->ef, root, parent, work, wbytes, nedge);
+}
+
+static int sssp_run(void *ctx, int key, int64_t root)
+{
+    (void)key;
+    search_state *s = ctx;
+    return kern_sssp_run(s->sssp, root);
+}
+
+static int sssp_reached(void *ctx, int64_t *nedge)
+{
+    search_state *s = ctx;
+    free(s->dist);
+    s->dist = NULL;
+    if (s->block_parent || s->same_ids) {   /* validating: keep the distances */
+        s->dist = malloc(((size_t)s->nlocal + 1) * sizeof(float));
+        if (g5_agree(s->comm, s->dist ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate distances")))
+            return G5_ERR_NOMEM;
+    }
+    s->parent = kern_sssp_take_result(s->sssp, s->dist);
+    return kern_reached_edges(s->g, s->parent, nedge);
+}
+
+static int sssp_validate(void *ctx, int64_t root, int64_t *nedge)
+{
+    search_state *s = ctx;
+    void *work = NULL;
+    size_t wbytes = 0;
+    int rc;
+    if (s->same_ids)
+        return kern_validate_sssp(s->comm, s->ef, root, s->parent, s->dist, NULL, 0, nedge);
+    if ((rc = kern_to_original(s->g, s->parent, s->dist, s->block_parent, s->block_dist)) != G5_OK)
+        return rc;
+    free(s->dist);
+    s->dist = NULL;
+    work = s->parent;      /* converted: idle until the next search */
+    wbytes = ((size_t)s->nlocal + 1) * sizeof(int64_t);
+    return kern_validate_sssp(s->comm, s->ef, root, s->block_parent, s->block_dist, work, wbytes, nedge);
+}
+
+/* Collective. The result arrays in original ids for validation (none
+ * when the local results are already in original ids); SSSP's go in its
+ * idle scratch when they fit. */
+static int block_arrays(search_state *s, int for_sssp)
+{
+    if (s->block_owned)
+        free(s->block_parent);
+    s->block_parent = NULL;
+    s->block_dist = NULL;
+    s->block_owned = 0;
+    if (s->same_ids)
+        return G5_OK;
+    size_t need = ((size_t)s->bcount + 1) * (sizeof(int64_t) + sizeof(float)), sbytes = 0;
+    void *scratch = for_sssp ? kern_sssp_scratch(s->sssp, &sbytes) : NULL;
+    if (scratch && sbytes >= need) {
+        s->block_parent = scratch;
+    } else {
+        s->block_parent = malloc(need);
+        s->block_owned = 1;
+    }
+    if (s->block_parent)
+        s->block_dist = (float *)(s->block_parent + s->bcount + 1);
+    return g5_agree(s->comm, s->block_parent ? G5_OK
+                    : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays"));
+}
+
+/* Barrier, then the clock; and its end: the part's critical path (run.h). */
+static double part_start(MPI_Comm comm)
+{
+    MPI_Barrier(comm);
+    return g5_now();
+}
+
+static double part_stop(MPI_Comm comm, double t0)
+{
+    MPI_Barrier(comm);
+    return g5_now() - t0;
+}
+
+static void progress_rss(MPI_Comm comm, const char *when, int64_t nedges)
+{
+    int P;
+    int64_t rss = g5_peak_rss(), mx;
+    MPI_Comm_size(comm, &P);
+    MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
+    g5_progress("peak RSS %s (max over ranks) %.1f MiB = %.1f bytes per input edge", when,
+                mx / 1048576.0, (double)mx * P / (double)nedges);
+}
+
+/* Collective. Kernels 2 and 3 for every key, each search structure built
+ * (and timed into kernel 1: rep->k1_search) just before its searches. */
+static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edges *ef,
+                        const int64_t *roots, kern_levels *levels, rep_run *rep, int *invalid)
+{
+    int P, me, rc;
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_rank(comm, &me);
+    const int validate = !o->no_validate;
+    int64_t bfirst;
+    search_state s = {.comm = comm, .g = g, .ef = ef, .same_ids = kern_ids_are_original(g),
+                      .nlocal = kern_graph_nlocal(g), .levels = levels};
+    g5_range_split(rep->nvertices, me, P, &bfirst, &s.bcount);
+    if (!validate)
+        s.same_ids = 1;   /* nothing to convert */
+
+    double t0 = part_start(comm);
+    rc = kern_bfs_create(g, &s.bfs);
+    rep->k1_search += part_stop(comm, t0);
+    G5_TRY(g5_agree(comm, rc));
+    G5_TRY(block_arrays(&s, 0));
+    kern_comm_reset(g);
+    const run_search bfs = {"BFS", bfs_run, bfs_reached, bfs_validate, &s};
+    G5_TRY(run_timed_loop(comm, &bfs, roots, rep->nroots, validate, rep->bfs_time, rep->bfs_nedge,
+                          rep->bfs_validate_time, invalid));
+    rep->bfs_done = 1;
+    progress_rss(comm, "after the BFS searches", rep->nedges);
+    kern_bfs_free(&s.bfs);
+    if (o->skip_sssp)
+        goto out;
+
+    t0 = part_start(comm);
+    rc = kern_sssp_create(g, o->delta, &s.sssp);
+    rep->k1_search += part_stop(comm, t0);
+    G5_TRY(g5_agree(comm, rc));
+    G5_TRY(block_arrays(&s, 1));
+    const run_search sssp = {"SSSP", sssp_run, sssp_reached, sssp_validate, &s};
+    G5_TRY(run_timed_loop(comm, &sssp, roots, rep->nroots, validate, rep->sssp_time, rep->sssp_nedge,
+                          rep->sssp_validate_time, invalid));
+    const kern_sssp_stats *st = kern_sssp_get_stats(s.sssp);
+    g5_progress("SSSP last key phases (rank 0): %lld buckets, %lld rounds, %lld relaxations, "
+                "%lld messages; relax %.4f s, exchange %.4f s, apply %.4f s, reduce %.4f s",
+                (long long)st->buckets, (long long)st->phases, (long long)st->relaxations,
+                (long long)st->messages, st->t_relax, st->t_exchange, st->t_apply, st->t_reduce);
+    rep->sssp_done = 1;
+out:
+    if (s.block_owned)
+        free(s.block_parent);
+    free(s.dist);
+    kern_sssp_free(&s.sssp);
+    kern_bfs_free(&s.bfs);
+    return rc;
+}
+
 /* hop-weighted copy of the byte matrix */
 static void hop_weight(int P, const int64_t *bytes, const int *rank_node, const int *hops,
                        int nnodes, int64_t *out)
@@ -68,326 +288,156 @@ static void hop_weight(int P, const int64_t *bytes, const int *rank_node, const 
             out[i * P + j] = bytes[i * P + j] * hops[rank_node[i] * nnodes + rank_node[j]];
 }
 
-static double max_elapsed(MPI_Comm comm, double t0)
+/* Collective. The run's record after the searches: statistics inputs,
+ * communication matrices, levels, memory; the verdict (rep_run_judge). */
+static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *meta, const run_k1 *k,
+                       const kern_levels *lv, const char **dirs, rep_run *rep)
 {
-    double t = g5_now() - t0, m;
-    MPI_Allreduce(&t, &m, 1, MPI_DOUBLE, MPI_MAX, comm);
-    return m;
+    int P;
+    MPI_Comm_size(comm, &P);
+    rep->scale = meta->scale; rep->edgefactor = meta->edgefactor;
+    rep->nranks = P; rep->nthreads = omp_get_max_threads();
+    rep->generation_time = meta->generation_seconds;
+    rep->validated = !o->no_validate;
+    rep->placement = o->placement;
+    rep->nvertices = meta->nvertices; rep->nedges = meta->nedges;
+    rep->n_active = kern_dist_n_active(k->dist);
+    rep->edges_content_id = meta->content_id;
+    rep->k1_components = k->t_components;
+    rep->k1_placement = k->t_placement;
+    rep->k1_build = k->t_build;
+    rep->read_time = k->t_read;
+    rep->construction_time = k->t_components + k->t_placement + k->t_build + rep->k1_search;
+    rep->placement_in_process = k->in_process;
+    rep->placement_cached = !k->in_process && strcmp(o->placement, "cyclic") && strcmp(o->placement, "block");
+    rep->stage_components_seconds = k->stage_components;
+    rep->stage_partition_seconds = k->stage_partition;
+    rep->stage_components_ranks = k->stage_components_ranks;
+    rep->stage_partition_ranks = k->stage_partition_ranks;
+    rep->strict_construction_time = k->stage_components >= 0 && k->stage_partition >= 0
+        ? rep->construction_time + k->stage_components + k->stage_partition : -1;
+    rep_run_judge(rep);
+    rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
+    int rc = g5_agree(comm, rep->comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate"));
+    if (rc == G5_OK)
+        rc = kern_comm_gather(k->graph, rep->comm_bytes);
+    if (rc == G5_OK && k->rank_node && k->node_hops) {
+        rep->comm_hop_bytes = malloc((size_t)P * P * sizeof(int64_t));
+        if (rep->comm_hop_bytes)
+            hop_weight(P, rep->comm_bytes, k->rank_node, k->node_hops, k->nnodes, rep->comm_hop_bytes);
+    }
+    if (dirs) {
+        rep->bfs_level_time = lv->time; rep->bfs_level_frontier = lv->frontier;
+        rep->bfs_nlevels = lv->n; rep->bfs_level_dir = (char **)dirs;
+    }
+    int64_t rss = g5_peak_rss();
+    MPI_Allreduce(&rss, &rep->peak_rss_max, 1, MPI_INT64_T, MPI_MAX, comm);
+    return rc;
+}
+
+/* Rank 0: the block, the notes and the JSON. */
+static int print_results(const run_opts *o, const kern_levels *lv, const rep_run *rep)
+{
+    for (int l = 0; l < lv->n; l++)
+        g5_progress("BFS 0 level %d: %s, frontier %lld, %.6f s", l,
+                    lv->bottom_up[l] ? "bottom-up" : "top-down", (long long)lv->frontier[l], lv->time[l]);
+    g5_progress("peak RSS (max over ranks) %.1f MiB = %.1f bytes per input edge",
+                rep->peak_rss_max / 1048576.0, (double)rep->peak_rss_max * rep->nranks / (double)rep->nedges);
+    g5_progress("construction_time %.4f s: components %.4f, placement %.4f, build %.4f, search "
+                "structures %.4f (reads excluded: %.4f s)", rep->construction_time, rep->k1_components,
+                rep->k1_placement, rep->k1_build, rep->k1_search, rep->read_time);
+    int rc = rep_print_graph500(stdout, rep);
+    if (rc == G5_OK)
+        rc = rep_print_run_notes(stdout, rep);
+    fflush(stdout);
+    if (rc == G5_OK && o->json)
+        rc = rep_write_run_json(o->json, rep);
+    return rc;
 }
 
 int run_cmd(int argc, char **argv)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
-    int P, me, rc = G5_OK, invalid = 0;
+    int P, me, rc, invalid = 0;
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
-    run_opts o = {.placement = "cyclic", .json = NULL, .topology = NULL, .roots = 64,
-                  .seed = -1, .delta = 0.03, .ranks_per_node = 1};
-    const g5_opt opts[] = {
-        {"placement", 'p', G5_OPT_STRING, &o.placement, "cyclic|block|FILE",
-         "vertex distribution: cyclic (v mod P), block, or a placement file"},
-        {"roots", 'r', G5_OPT_INT, &o.roots, "K", "number of search keys (at most 64 per the spec)"},
-        {"seed", 's', G5_OPT_INT64, &o.seed, "N", "seed of the search keys (-1: the edges file's seed)"},
-        {"delta", 0, G5_OPT_DOUBLE, &o.delta, "D", "delta-stepping bucket width"},
-        {"skip-sssp", 0, G5_OPT_FLAG, &o.skip_sssp, NULL, "run BFS only"},
-        {"no-validate", 0, G5_OPT_FLAG, &o.no_validate, NULL,
-         "skip validation (said in the output and the JSON)"},
-        {"json", 'j', G5_OPT_STRING, &o.json, "PATH", "write the JSON result here"},
-        {"topology", 't', G5_OPT_STRING, &o.topology, "FILE",
-         "topology (Slurm topology.conf or tleaf) for hop-weighted bytes with cyclic/block"},
-        {"ranks-per-node", 0, G5_OPT_INT, &o.ranks_per_node, "K", "ranks per node with --topology"},
-    };
-    const int nopts = sizeof opts / sizeof opts[0];
-    const char *pos[2];
-    int npos = 0;
-    const char *usage = "mpirun -np P g500 run EDGES.h5 [options]";
-    const char *summary = "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
-                          "keys, validated, official output block and JSON.";
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
-    if (rc == 1) {
-        if (me == 0) g5_opts_help(stdout, usage, summary, opts, nopts);
+    run_opts o = {.placement = "cyclic", .roots = 64, .seed = -1, .delta = 0.03, .ranks_per_node = 1};
+    const char *edges_path = NULL;
+    rc = parse_opts(argc, argv, &o, &edges_path);
+    if (rc == 1)
         return 0;
-    }
-    if (rc == G5_OK && npos != 1) rc = g5_error(G5_ERR_ARG, "expected one edges file (see --help)");
-    if (rc == G5_OK && (o.roots < 1 || o.roots > 64))
-        rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o.roots);
-    if (rc == G5_OK && !(o.delta > 0)) rc = g5_error(G5_ERR_ARG, "--delta must be positive");
-    if (rc) return g5_cmd_fail("run", rc);
+    if (rc != G5_OK)
+        return g5_cmd_fail("run", rc);
     pick_threads(comm);
 
     io_edges *ef = NULL;
-    kern_dist *d = NULL;
-    kern_graph *g = NULL;
-    kern_bfs *bfs = NULL;
-    kern_sssp *sssp = NULL;
-    topo *tp = NULL;
-    int64_t *po = NULL, roots[64];
-    float *dl = NULL, *dout = NULL;
-    int *rank_node = NULL, *node_hops = NULL, nnodes = 0;
+    run_k1 k;
+    memset(&k, 0, sizeof k);
     kern_levels lv = {0};
     rep_run rep;
     memset(&rep, 0, sizeof rep);
-    double *arrays = NULL;
-    int64_t *iarrays = NULL;
-    char **dirs = NULL;
+    rep_provenance prov;
+    memset(&prov, 0, sizeof prov);
+    int64_t roots[64];
+    double *times = NULL;
+    int64_t *counts = NULL;
+    const char **dirs = NULL;
 
-    /* ---- open (the edges are streamed by kernel 1) ---- */
-    double t0;
-    G5_TRY(io_edges_open(comm, pos[0], &ef));
-    /* a JSON path it could not write is refused now, not after the kernels
-     * (an existing file is replaced, as before) */
+    G5_TRY(run_provenance(comm, argc, argv, &prov));
+    G5_TRY(io_edges_open(comm, edges_path, &ef));
+    /* a JSON path it could not write is refused now, not after the kernels */
     if (o.json)
-        G5_TRY(io_file_check_output(comm, o.json, 1, pos[0]));
+        G5_TRY(io_file_check_output(comm, o.json, 1, edges_path));
     const io_edges_meta *meta = io_edges_get_meta(ef);
-    int64_t N = meta->nvertices, M = meta->nedges;
 
-    /* ---- distribution and topology ---- */
-    if (strcmp(o.placement, "cyclic") == 0) rc = kern_dist_create_cyclic(comm, N, &d);
-    else if (strcmp(o.placement, "block") == 0) rc = kern_dist_create_block(comm, N, &d);
-    else rc = kern_dist_load_placement(comm, o.placement, N, &d, &rank_node, &node_hops, &nnodes);
-    G5_TRY(g5_agree(comm, rc));
-    if (!rank_node && o.topology) {
-        int st = topo_load(o.topology, &tp);
-        if (st == G5_OK) {
-            rank_node = malloc(P * sizeof(int));
-            st = rank_node ? topo_map_ranks_per_node(tp, P, o.ranks_per_node, rank_node)
-                           : g5_error(G5_ERR_NOMEM, "topology: cannot allocate");
-        }
-        if (st == G5_OK) {
-            nnodes = topo_num_nodes(tp);
-            node_hops = malloc((size_t)nnodes * nnodes * sizeof(int));
-            if (!node_hops) st = g5_error(G5_ERR_NOMEM, "topology: cannot allocate");
-            else
-                for (int a = 0; a < nnodes; a++)
-                    for (int b = 0; b < nnodes; b++) node_hops[a * nnodes + b] = topo_hops_between(tp, a, b);
-        }
-        G5_TRY(g5_agree(comm, st));
-    }
-
-    /* ---- kernel 1 (timed, minus the reads of the streamed edges) ---- */
-    g5_progress("constructing the graph (%s distribution), streaming %lld edges of %s",
-                o.placement, (long long)M, pos[0]);
-    MPI_Barrier(comm);
-    t0 = g5_now();
-    double rd = 0;
-    rc = kern_graph_build_file(comm, d, ef, 0, &rd, &g);
-    {
-        double t[2] = {g5_now() - t0 - rd, rd}, m[2];
-        MPI_Allreduce(t, m, 2, MPI_DOUBLE, MPI_MAX, comm);
-        rep.construction_time = m[0];
-        rep.read_time = m[1];
-    }
-    G5_TRY(g5_agree(comm, rc));
-    /* Kernel 1 read every chunk of the edge list with its Fletcher32
-     * checksum verified; validation streams the list again for every key,
-     * unverified: re-verifying a file kernel 1 has checked would only add
-     * to every validation. */
+    G5_TRY(run_kernel1(comm, &o, ef, &k));
+    g5_progress("graph built: %lld directed entries, CSR %.1f MiB on rank 0",
+                (long long)kern_graph_nnz_global(k.graph), kern_graph_bytes(k.graph) / 1048576.0);
+    progress_rss(comm, "after construction", meta->nedges);
+    /* Kernel 1 verified every chunk's Fletcher32 checksum; validation
+     * streams the list again for every key, unverified (docs/gen.md). */
     io_edges_set_checksum_verify(ef, 0);
-    {
-        double ph[6];
-        kern_graph_build_times(g, ph);
-        g5_progress("construction_time %.4f s (reads excluded: %.2f s), %lld directed entries, "
-                    "CSR %.1f MiB on rank 0; rank 0: count %.3f s, fill %.3f s, merge %.3f s, "
-                    "%.3f CPU s",
-                    rep.construction_time, rep.read_time, (long long)kern_graph_nnz_global(g),
-                    kern_graph_bytes(g) / 1048576.0, ph[0], ph[1], ph[2], ph[4]);
-        int64_t rss = g5_peak_rss(), mx;
-        MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
-        g5_progress("peak RSS after construction (max over ranks) %.1f MiB = %.1f bytes per input edge",
-                    mx / 1048576.0, (double)mx * P / (double)M);
-    }
 
     uint64_t seed = o.seed >= 0 ? (uint64_t)o.seed : meta->seed;
-    int nroots = 0;
-    G5_TRY(kern_roots_sample(g, seed, o.roots, roots, &nroots));
-    if (nroots == 0) {
-        rc = g5_error(G5_ERR_ARG, "%s: no vertex has an edge: nothing to search", pos[0]);
+    G5_TRY(kern_roots_sample(k.graph, seed, o.roots, roots, &rep.nroots));
+    if (rep.nroots == 0) {
+        rc = g5_error(G5_ERR_ARG, "%s: no vertex has an edge: nothing to search", edges_path);
         goto out;
     }
-    /* Memory: only one kernel's workspace at a time (BFS's is freed before
-     * SSSP's is made). At one rank with cyclic or block ids the local
-     * results are the validator's input as they are; otherwise they are
-     * converted into block arrays (po, dout). The kernels' memory that is
-     * idle between searches is lent: BFS's queues hold the validator's
-     * words; at P > 1 SSSP's ghost words (kern_sssp_scratch) hold the block
-     * results when they fit and SSSP's parents, once converted, the
-     * validator's words (at one rank they are the validator's input, so it
-     * allocates its words, 4 bytes per vertex for SSSP). SSSP's parents are its
-     * state words unpacked in place (kern_sssp_take_result) and its
-     * distances float32: 4 bytes per local vertex, only while validating. */
-    G5_TRY(kern_bfs_create(g, &bfs));
-    int64_t nl = kern_graph_nlocal(g), bfirst, bcount;
-    const int same_ids = kern_ids_are_original(g);
-    g5_range_split(N, me, P, &bfirst, &bcount);
-    if (!same_ids && !o.no_validate) po = malloc(((size_t)bcount + 1) * sizeof(int64_t));
-    arrays = calloc(4 * (size_t)nroots, sizeof(double));
-    iarrays = calloc(2 * (size_t)nroots, sizeof(int64_t));
-    G5_TRY(g5_agree(comm, (po || same_ids || o.no_validate) && arrays && iarrays ? G5_OK
+    const int n = rep.nroots;
+    times = calloc(4 * (size_t)n, sizeof(double));
+    counts = calloc(2 * (size_t)n, sizeof(int64_t));
+    G5_TRY(g5_agree(comm, times && counts ? G5_OK
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
-    rep.bfs_time = arrays; rep.sssp_time = arrays + nroots;
-    rep.bfs_validate_time = arrays + 2 * nroots; rep.sssp_validate_time = arrays + 3 * nroots;
-    rep.bfs_nedge = iarrays; rep.sssp_nedge = iarrays + nroots;
-    kern_comm_reset(g);
+    rep.roots = roots;
+    rep.bfs_time = times; rep.sssp_time = times + n;
+    rep.bfs_validate_time = times + 2 * n; rep.sssp_validate_time = times + 3 * n;
+    rep.bfs_nedge = counts; rep.sssp_nedge = counts + n;
+    rep.nedges = meta->nedges;
+    rep.nvertices = meta->nvertices;
+    rep.edges_path = edges_path;
+    rep.provenance = &prov;
 
-    for (int i = 0; i < nroots; i++) {
-        /* ---- kernel 2 (timed) ---- */
-        g5_progress("Running BFS %d", i);
-        MPI_Barrier(comm);
-        t0 = g5_now();
-        rc = kern_bfs_run(bfs, roots[i], i == 0 ? &lv : NULL);
-        rep.bfs_time[i] = max_elapsed(comm, t0);
-        G5_TRY(g5_agree(comm, rc));
-        g5_progress("Time for BFS %d is %f", i, rep.bfs_time[i]);
-        int64_t nedge;
-        G5_TRY(kern_reached_edges(g, kern_bfs_parent(bfs), &nedge));
-        if (!o.no_validate) {
-            g5_progress("Validating BFS %d", i);
-            t0 = g5_now();
-            if (!same_ids) G5_TRY(kern_to_original(g, kern_bfs_parent(bfs), NULL, po, NULL));
-            int64_t vn = -1;
-            size_t wbytes;
-            void *work = kern_bfs_scratch(bfs, &wbytes);
-            rc = kern_validate_bfs(comm, ef, roots[i], same_ids ? kern_bfs_parent(bfs) : po, work,
-                                   wbytes, &vn);
-            rep.bfs_validate_time[i] = max_elapsed(comm, t0);
-            if (rc == G5_OK && vn != nedge)
-                rc = g5_error(G5_ERR_VALIDATE, "BFS root %lld: the validator counts %lld edges, "
-                              "the kernels %lld", (long long)roots[i], (long long)vn, (long long)nedge);
-            if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
-            if (rc) goto out;
-        }
-        rep.bfs_nedge[i] = nedge;
-        g5_progress("TEPS for BFS %d is %g", i, nedge / rep.bfs_time[i]);
-    }
-    rep.bfs_done = 1;
-    {
-        int64_t rss = g5_peak_rss(), mx;
-        MPI_Allreduce(&rss, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
-        g5_progress("peak RSS after the BFS searches (max over ranks) %.1f MiB = %.1f bytes per "
-                    "input edge", mx / 1048576.0, (double)mx * P / (double)M);
-    }
-    kern_bfs_free(&bfs);
-    int64_t *spo = po;      /* SSSP's block results: in SSSP's scratch when it fits */
-    float *sdout = NULL;
-    if (!o.skip_sssp) {
-        G5_TRY(kern_sssp_create(g, o.delta, &sssp));
-        if (!same_ids && !o.no_validate) {
-            size_t sbytes = 0;
-            void *scratch = kern_sssp_scratch(sssp, &sbytes);
-            if (scratch && sbytes >= ((size_t)bcount + 1) * (sizeof(int64_t) + sizeof(float))) {
-                free(po);
-                po = NULL;
-                spo = scratch;
-                sdout = (float *)(spo + bcount + 1);
-            } else {
-                sdout = dout = malloc(((size_t)bcount + 1) * sizeof(float));
-            }
-        }
-        G5_TRY(g5_agree(comm, sdout || same_ids || o.no_validate ? G5_OK
-                        : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
-    }
-    for (int i = 0; sssp && i < nroots; i++) {
-        /* ---- kernel 3 (timed) ---- */
-        g5_progress("Running SSSP %d", i);
-        MPI_Barrier(comm);
-        t0 = g5_now();
-        rc = kern_sssp_run(sssp, roots[i]);
-        rep.sssp_time[i] = max_elapsed(comm, t0);
-        G5_TRY(g5_agree(comm, rc));
-        if (i == 0) {
-            const kern_sssp_stats *s = kern_sssp_get_stats(sssp);
-            g5_progress("SSSP 0 phases (rank 0): %lld buckets, %lld rounds, %lld relaxations, "
-                        "%lld messages; relax %.4f s, exchange %.4f s, apply %.4f s, reduce %.4f s",
-                        (long long)s->buckets, (long long)s->phases, (long long)s->relaxations,
-                        (long long)s->messages, s->t_relax, s->t_exchange, s->t_apply, s->t_reduce);
-        }
-        g5_progress("Time for SSSP %d is %f", i, rep.sssp_time[i]);
-        if (!o.no_validate) dl = malloc(((size_t)nl + 1) * sizeof(float));
-        G5_TRY(g5_agree(comm, dl || o.no_validate ? G5_OK
-                        : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
-        int64_t *pl = kern_sssp_take_result(sssp, dl), nedge;
-        G5_TRY(kern_reached_edges(g, pl, &nedge));
-        if (!o.no_validate) {
-            g5_progress("Validating SSSP %d", i);
-            t0 = g5_now();
-            void *work = NULL;
-            size_t wbytes = 0;
-            if (!same_ids) {
-                G5_TRY(kern_to_original(g, pl, dl, spo, sdout));
-                free(dl);
-                dl = NULL;
-                work = pl;      /* converted: idle until the next search */
-                wbytes = ((size_t)nl + 1) * sizeof(int64_t);
-            }
-            int64_t vn = -1;
-            rc = kern_validate_sssp(comm, ef, roots[i], same_ids ? pl : spo, same_ids ? dl : sdout,
-                                    work, wbytes, &vn);
-            rep.sssp_validate_time[i] = max_elapsed(comm, t0);
-            if (rc == G5_OK && vn != nedge)
-                rc = g5_error(G5_ERR_VALIDATE, "SSSP root %lld: the validator counts %lld edges, "
-                              "the kernels %lld", (long long)roots[i], (long long)vn, (long long)nedge);
-            if ((rc = g5_agree(comm, rc)) == G5_ERR_VALIDATE) invalid = 1;
-            if (rc) goto out;
-        }
-        free(dl);
-        dl = NULL;
-        rep.sssp_nedge[i] = nedge;
-        g5_progress("TEPS for SSSP %d is %g", i, nedge / rep.sssp_time[i]);
-    }
-    rep.sssp_done = sssp != NULL;
+    G5_TRY(run_searches(comm, &o, k.graph, ef, roots, &lv, &rep, &invalid));
 
-    /* ---- report ---- */
-    rep.scale = meta->scale; rep.edgefactor = meta->edgefactor;
-    rep.nranks = P; rep.nthreads = omp_get_max_threads();
-    rep.nroots = nroots; rep.roots = roots;
-    rep.generation_time = meta->generation_seconds;
-    rep.validated = !o.no_validate;
-    rep.placement = o.placement; rep.edges_path = pos[0];
-    rep.nvertices = N; rep.nedges = M; rep.n_active = kern_dist_n_active(d);
-    rep.comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
-    G5_TRY(g5_agree(comm, rep.comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate")));
-    G5_TRY(kern_comm_gather(g, rep.comm_bytes));
-    if (rank_node && node_hops) {
-        rep.comm_hop_bytes = malloc((size_t)P * P * sizeof(int64_t));
-        if (rep.comm_hop_bytes) hop_weight(P, rep.comm_bytes, rank_node, node_hops, nnodes, rep.comm_hop_bytes);
-    }
-    dirs = malloc((lv.n + 1) * sizeof(char *));
-    if (dirs) {
-        for (int k = 0; k < lv.n; k++) dirs[k] = lv.bottom_up[k] ? "bottom-up" : "top-down";
-        rep.bfs_level_time = lv.time; rep.bfs_level_frontier = lv.frontier;
-        rep.bfs_nlevels = lv.n; rep.bfs_level_dir = dirs;
-    }
-    int64_t rss = g5_peak_rss();
-    MPI_Allreduce(&rss, &rep.peak_rss_max, 1, MPI_INT64_T, MPI_MAX, comm);
-    int st = G5_OK;
-    if (me == 0) {
-        for (int k = 0; k < lv.n; k++)
-            g5_progress("BFS 0 level %d: %s, frontier %lld, %.6f s", k,
-                        lv.bottom_up[k] ? "bottom-up" : "top-down", (long long)lv.frontier[k], lv.time[k]);
-        g5_progress("peak RSS (max over ranks) %.1f MiB = %.1f bytes per input edge",
-                    rep.peak_rss_max / 1048576.0, (double)rep.peak_rss_max * P / (double)M);
-        st = rep_print_graph500(stdout, &rep);
-        fflush(stdout);
-        if (st == G5_OK && o.json) st = rep_write_run_json(o.json, &rep);
-    }
-    rc = g5_agree(comm, st);
+    dirs = malloc(((size_t)lv.n + 1) * sizeof(char *));
+    for (int l = 0; dirs && l < lv.n; l++)
+        dirs[l] = lv.bottom_up[l] ? "bottom-up" : "top-down";
+    G5_TRY(fill_report(comm, &o, meta, &k, &lv, dirs, &rep));
+    rc = g5_agree(comm, me == 0 ? print_results(&o, &lv, &rep) : G5_OK);
 out:
-    if (rc == G5_OK) rc = g5_agree(comm, G5_OK);
     if (invalid && me == 0) {
         printf("No results printed for invalid run.\n");
         fflush(stdout);
     }
     free(dirs);
     kern_levels_free(&lv);
-    free(rep.comm_bytes); free(rep.comm_hop_bytes);
-    free(arrays); free(iarrays);
-    free(dl); free(po); free(dout);
-    free(rank_node); free(node_hops);
-    topo_free(&tp);
-    kern_sssp_free(&sssp);
-    kern_bfs_free(&bfs);
-    kern_graph_free(&g);
-    kern_dist_free(&d);
+    free(rep.comm_bytes);
+    free(rep.comm_hop_bytes);
+    free(times);
+    free(counts);
+    run_k1_free(&k);
+    run_provenance_free(&prov);
     io_edges_close(&ef);
     return rc == G5_OK ? 0 : g5_cmd_fail("run", rc);
 }

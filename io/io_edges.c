@@ -25,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define IO_EDGES_SCALE_MAX 42
 
@@ -42,7 +43,13 @@ struct io_edges {
      * the layout needs the plain collective H5Dread path. */
     io_direct *direct_edges, *direct_weights;
     int verify;             /* checksums verified on read (default 1) */
+    double read_delay;      /* tests: seconds slept in each read (a slow disk) */
 };
+
+void io_edges_set_read_delay(io_edges *f, double seconds)
+{
+    f->read_delay = seconds;
+}
 
 void io_edges_set_checksum_verify(io_edges *f, int verify)
 {
@@ -324,6 +331,11 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
     int local[3], any[3];   /* wants weights, needs the plain path for edges, for weights */
     int64_t n = f->meta.nvertices, bad = INT64_MAX;
 
+    if (f->read_delay > 0) {
+        struct timespec ts = {(time_t)f->read_delay,
+                              (long)((f->read_delay - (double)(time_t)f->read_delay) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
     /* Each rank first reads its own chunks directly (no collective call);
      * only if some rank could not do so do all ranks take the collective
      * plain path for that dataset, the others with empty selections. */

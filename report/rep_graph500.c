@@ -11,8 +11,12 @@
  * The reference prints the edge-count statistics of its last kernel (sssp
  * when built with SSSP); ours are the BFS counts when BFS ran (identical to
  * the SSSP counts: same roots, same component), else the SSSP counts.
- * Additions (after the reference keys, so parsers are unaffected): a line
- * "validation: SKIPPED (--no-validate)" when the run was not validated.
+ * Unvalidated keys carry validate time -1, as in the reference.
+ *
+ * After the block (rep_print_run_notes; Graph500 parsers stop at the
+ * block's last key): for a cached placement the strict figure first, then
+ * kernel 1's parts, whether the result is official and why not, and the
+ * provenance, as "key: value" lines.
  */
 #include "rep_run.h"
 
@@ -116,10 +120,73 @@ int rep_print_graph500(FILE *out, const rep_run *r)
         rep_stats_of(r->sssp_validate_time, n, &s);
         put_stats(out, "sssp ", "validate", &s);
     }
-    if (!r->validated)
-        fprintf(out, "%-*s%s\n", KEYW, "validation:", "SKIPPED (--no-validate)");
     fflush(out);
     if (ferror(out))
         return g5_error(G5_ERR_IO, "Graph500 output block: write failed");
+    return G5_OK;
+}
+
+void rep_run_judge(rep_run *r)
+{
+    r->nreasons = 0;
+#define REASON(cond, text)                                   \
+    if ((cond) && r->nreasons < REP_MAX_REASONS)             \
+        r->reasons[r->nreasons++] = (text)
+    REASON(r->nroots < 64, "fewer than 64 search keys");
+    REASON(!r->validated, "validation skipped (--no-validate)");
+    REASON(!r->bfs_done, "BFS not run");
+    REASON(!r->sssp_done, "SSSP not run (--skip-sssp)");
+    REASON(r->placement_cached && r->strict_construction_time >= 0,
+           "placement from a cached file: its stages ran outside kernel 1 "
+           "(strict_construction_time adds their recorded times)");
+    REASON(r->placement_cached && r->strict_construction_time < 0,
+           "placement from a cached file whose stage times are not recorded (no strict figure)");
+#undef REASON
+    r->official = r->nreasons == 0;
+}
+
+int rep_print_run_notes(FILE *out, const rep_run *r)
+{
+    if (r->placement_cached) {
+        if (r->strict_construction_time >= 0)
+            fprintf(out, "strict_construction_time: %g\n", r->strict_construction_time);
+        fprintf(out, "cached placement: %s; components stage %g s on %d ranks, partition stage %g s "
+                     "on %d ranks (recorded in the files; -1: not recorded)\n",
+                r->placement, r->stage_components_seconds, r->stage_components_ranks,
+                r->stage_partition_seconds, r->stage_partition_ranks);
+    }
+    fprintf(out, "construction_parts: components %g s, placement %g s, build %g s, "
+                 "search structures %g s (sum: construction_time; reads excluded: %g s)\n",
+            r->k1_components, r->k1_placement, r->k1_build, r->k1_search, r->read_time);
+    if (r->official) {
+        fprintf(out, "official result: %d validated keys, BFS and SSSP, all work from the edge "
+                     "list inside kernel 1%s\n", r->nroots,
+                r->placement_in_process ? " (components and placement included)" : "");
+    } else {
+        fprintf(out, "This is not an official result: ");
+        for (int i = 0; i < r->nreasons; i++)
+            fprintf(out, "%s%s", i ? "; " : "", r->reasons[i]);
+        if (r->nroots < 64)
+            fprintf(out, " (%d keys)", r->nroots);
+        fputc('\n', out);
+    }
+    const rep_provenance *p = r->provenance;
+    if (p) {
+        fprintf(out, "version: %s (commit %s)\n", p->version, p->commit);
+        fprintf(out, "compiler: %s\n", p->compiler);
+        fprintf(out, "mpi_library: %s\n", p->mpi_library);
+        fprintf(out, "hdf5_version: %s\n", p->hdf5_version);
+        fprintf(out, "hosts:");
+        for (int i = 0; i < p->nhosts; i++)
+            fprintf(out, " %s", p->hosts[i]);
+        fprintf(out, "\nranks x threads: %d x %d, binding: %s\n", p->ranks, p->threads_per_rank,
+                p->binding);
+        fprintf(out, "date_utc: %s\n", p->date_utc);
+        fprintf(out, "command_line: %s\n", p->command_line);
+        fprintf(out, "edges_content_id: %016llx\n", (unsigned long long)r->edges_content_id);
+    }
+    fflush(out);
+    if (ferror(out))
+        return g5_error(G5_ERR_IO, "run notes: write failed");
     return G5_OK;
 }

@@ -13,7 +13,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- provenance: what made the result ---------------------------------- */
+typedef struct rep_provenance {
+    const char *version;        /* git describe --always --dirty at build time */
+    const char *commit;         /* full commit id at build time ("unknown" outside git) */
+    const char *compiler;       /* compiler version and flags */
+    char *mpi_library;          /* MPI_Get_library_version, first line */
+    char *hdf5_version;
+    char **hosts;               /* [nhosts] distinct processor names */
+    int nhosts;
+    int ranks, threads_per_rank;
+    char *binding;              /* "none" or each rank's CPU list */
+    char date_utc[32];          /* ISO 8601, at the start of the run */
+    char *command_line;
+} rep_provenance;
+
 /* ---- the run's results --------------------------------------------------- */
+#define REP_MAX_REASONS 8
 typedef struct rep_run {
     int scale, edgefactor, nranks, nthreads;
     int nroots;
@@ -31,7 +47,28 @@ typedef struct rep_run {
     int64_t *comm_hop_bytes;             /* [nranks*nranks] the same weighted by switch hops between the ranks' nodes, may be NULL */
     double *bfs_level_time; int64_t *bfs_level_frontier; int bfs_nlevels; /* per-level breakdown of root 0's BFS, may be NULL */
     char **bfs_level_dir;                /* per level "top-down" or "bottom-up", may be NULL */
-    double read_time;                    /* untimed read of the edge file */
+    double read_time;                    /* untimed reads of the edge file (barrier-bracketed phases) */
+    /* Kernel 1's parts (seconds; construction_time is their sum):
+     * components and placement (in-process placement only, else 0), the
+     * CSR build, and the search structures built from the graph
+     * (kern_bfs_create, kern_sssp_create). */
+    double k1_components, k1_placement, k1_build, k1_search;
+    int placement_in_process;
+    /* A run from a cached placement file: the recorded wall times and
+     * rank counts of the components and partition stages that made it
+     * (-1: not recorded) and strict_construction_time = construction_time
+     * + both (-1 when either is unknown). */
+    int placement_cached;
+    double stage_components_seconds, stage_partition_seconds;
+    int stage_components_ranks, stage_partition_ranks;
+    double strict_construction_time;
+    /* official: 64 validated keys, BFS and SSSP, all work from the edge
+     * list inside kernel 1; otherwise the reasons, one phrase each. */
+    int official;
+    int nreasons;
+    const char *reasons[REP_MAX_REASONS];
+    uint64_t edges_content_id;
+    const rep_provenance *provenance;    /* may be NULL */
     int64_t peak_rss_max;                /* max over ranks, bytes */
 } rep_run;
 
@@ -58,10 +95,20 @@ void rep_teps_stats(const double *time, const int64_t *nedge, int n, rep_stats *
  * the reference code v3.0.1 prints them (each key left-justified in 32
  * characters; %g, %.11g for nedge, %d for integers, "!  " before harmonic
  * means), the sssp lines only when r->sssp_done, the bfs lines only when
- * r->bfs_done. With r->validated == 0 a last line
- *   "validation:                     SKIPPED (--no-validate)" is added.
- * Not collective (rank 0 calls it). Returns G5_OK or G5_ERR_IO. */
+ * r->bfs_done. Unvalidated keys carry validate time -1, as the reference
+ * prints them. Not collective (rank 0 calls it). Returns G5_OK or G5_ERR_IO. */
 int rep_print_graph500(FILE *out, const rep_run *r);
+
+/* The lines printed right after the block (not parsed by Graph500
+ * tools): for a cached placement "strict_construction_time: <s>" first and
+ * the stage times; kernel 1's parts; whether this is an official result
+ * ("... not an official result: <reasons>"); the provenance. Not
+ * collective. Returns G5_OK or G5_ERR_IO. */
+int rep_print_run_notes(FILE *out, const rep_run *r);
+/* Set r->official and r->reasons from the other fields (nroots,
+ * validated, bfs_done, sssp_done, placement_cached,
+ * strict_construction_time). Not collective. */
+void rep_run_judge(rep_run *r);
 
 /* The JSON result: every field of rep_run, the statistics of each
  * series, the per-root arrays (schema in docs/validation.md).

@@ -105,6 +105,43 @@ static int64_t matrix_total(const int64_t *m, int n)
     return t;
 }
 
+/* Provenance and the inputs' content ids: what made the result. */
+static void provenance_json(g5_json *j, const rep_run *r)
+{
+    const rep_provenance *p = r->provenance;
+    g5_json_key(j, "provenance");
+    if (!p) {
+        g5_json_null(j);
+        return;
+    }
+    g5_json_begin_object(j);
+    g5_json_kv_string(j, "version", p->version);
+    g5_json_kv_string(j, "commit", p->commit);
+    g5_json_kv_string(j, "compiler", p->compiler);
+    g5_json_kv_string(j, "mpi_library", p->mpi_library);
+    g5_json_kv_string(j, "hdf5_version", p->hdf5_version);
+    g5_json_key(j, "hosts");
+    g5_json_begin_array(j);
+    for (int i = 0; i < p->nhosts; i++)
+        g5_json_string(j, p->hosts[i]);
+    g5_json_end_array(j);
+    g5_json_kv_int(j, "ranks", p->ranks);
+    g5_json_kv_int(j, "threads_per_rank", p->threads_per_rank);
+    g5_json_kv_string(j, "binding", p->binding);
+    g5_json_kv_string(j, "date_utc", p->date_utc);
+    g5_json_kv_string(j, "command_line", p->command_line);
+    g5_json_key(j, "inputs");
+    g5_json_begin_object(j);
+    g5_json_key(j, "edges");
+    g5_json_begin_object(j);
+    g5_json_kv_string(j, "path", r->edges_path);
+    g5_json_key(j, "content_id");
+    g5_json_hex64(j, r->edges_content_id);
+    g5_json_end_object(j);
+    g5_json_end_object(j);
+    g5_json_end_object(j);
+}
+
 static void write_report(g5_json *j, const rep_run *r)
 {
     g5_json_begin_object(j);
@@ -123,6 +160,39 @@ static void write_report(g5_json *j, const rep_run *r)
     g5_json_key(j, "generation_time"); g5_json_double(j, r->generation_time >= 0 ? r->generation_time : NAN);
     g5_json_key(j, "read_time"); g5_json_double(j, r->read_time);
     g5_json_key(j, "construction_time"); g5_json_double(j, r->construction_time);
+    g5_json_key(j, "construction_parts");
+    g5_json_begin_object(j);
+    g5_json_kv_double(j, "components", r->k1_components);
+    g5_json_kv_double(j, "placement", r->k1_placement);
+    g5_json_kv_double(j, "build", r->k1_build);
+    g5_json_kv_double(j, "search_structures", r->k1_search);
+    g5_json_end_object(j);
+    g5_json_kv_bool(j, "placement_in_process", r->placement_in_process);
+    g5_json_kv_bool(j, "placement_cached", r->placement_cached);
+    g5_json_key(j, "strict_construction_time");
+    if (r->placement_cached && r->strict_construction_time >= 0)
+        g5_json_double(j, r->strict_construction_time);
+    else
+        g5_json_null(j);
+    g5_json_key(j, "placement_stages");
+    if (r->placement_cached) {
+        g5_json_begin_object(j);
+        g5_json_kv_double(j, "components_elapsed_seconds",
+                          r->stage_components_seconds >= 0 ? r->stage_components_seconds : NAN);
+        g5_json_kv_int(j, "components_ranks", r->stage_components_ranks);
+        g5_json_kv_double(j, "partition_elapsed_seconds",
+                          r->stage_partition_seconds >= 0 ? r->stage_partition_seconds : NAN);
+        g5_json_kv_int(j, "partition_ranks", r->stage_partition_ranks);
+        g5_json_end_object(j);
+    } else {
+        g5_json_null(j);
+    }
+    g5_json_kv_bool(j, "official", r->official);
+    g5_json_key(j, "not_official_reasons");
+    g5_json_begin_array(j);
+    for (int i = 0; i < r->nreasons; i++)
+        g5_json_string(j, r->reasons[i]);
+    g5_json_end_array(j);
     g5_json_key(j, "peak_rss_max"); g5_json_int(j, r->peak_rss_max);
     g5_json_key(j, "bytes_per_input_edge");
     g5_json_double(j, r->nedges > 0 ? (double)r->peak_rss_max / (double)r->nedges : NAN);
@@ -150,6 +220,8 @@ static void write_report(g5_json *j, const rep_run *r)
     } else {
         g5_json_null(j);
     }
+
+    provenance_json(j, r);
 
     g5_json_key(j, "comm");
     g5_json_begin_object(j);

@@ -3,7 +3,8 @@
 # kern-run.sh - end-to-end checks of `g500 run` on a small generated graph:
 # validated runs at 1 and 2 ranks under cyclic and block, the output block's
 # keys in order, the JSON written, identical roots whatever the distribution,
-# and clean failures (missing file, bad option, a JSON path in a missing
+# --no-validate (-1 validate lines, skipped per key, validated false and
+# not official in the JSON), and clean failures (missing file, bad option, a JSON path in a missing
 # directory or onto the edges file, both before kernel 1) with a non-zero
 # exit.
 set -u
@@ -49,7 +50,17 @@ else grep -q "nodir/r.json: cannot create: directory .*nodir does not exist" "$T
 if mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --json "$T/e.h5" >"$T/o" 2>"$T/e"; then ko "--json onto the edges file accepted"
 else grep -q "e.h5: is the input file" "$T/e" && h5dump -H "$T/e.h5" >/dev/null 2>&1 && ok "--json onto the edges file refused, the file intact" ||
     ko "--json onto the input: $(cat "$T/e")"; fi
-mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp >"$T/o" 2>/dev/null
-grep -qi "skipped" "$T/o" && ! grep -q "^sssp" "$T/o" && ok "--no-validate says so; --skip-sssp prints no sssp lines" || ko "--no-validate/--skip-sssp output"
+mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp --json "$T/nv.json" >"$T/o" 2>"$T/e"
+grep -q "not an official result.*validation skipped" "$T/o" && ! grep -q "^sssp" "$T/o" && ok "--no-validate says so; --skip-sssp prints no sssp lines" || ko "--no-validate/--skip-sssp output"
+[ "$(grep -c '^bfs  [a-z]*_validate: *-1$' "$T/o")" = 6 ] && grep -q '^bfs  stddev_validate: *0$' "$T/o" &&
+    ok "--no-validate: validate lines -1 (stddev 0), as the reference prints" || ko "--no-validate validate lines: $(grep validate "$T/o")"
+grep -q "Validation of BFS 1 skipped" "$T/e" && ok "--no-validate: per-key lines say skipped" || ko "per-key skipped lines"
+python3 - "$T/nv.json" <<'PY' && ok "--no-validate JSON: validated false, official false with reasons" || ko "--no-validate JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["validated"] is False and r["official"] is False
+assert any("validation skipped" in x for x in r["not_official_reasons"]), r["not_official_reasons"]
+assert any("SSSP" in x for x in r["not_official_reasons"]), r["not_official_reasons"]
+PY
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

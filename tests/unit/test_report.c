@@ -261,19 +261,51 @@ Test(graph500, bfs_only_run_has_no_sssp_lines)
     free(text);
 }
 
+static char *print_notes(rep_run *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f);
+    rep_run_judge(r);
+    cr_assert_eq(rep_print_run_notes(f, r), G5_OK, "print failed: %s", g5_error_msg());
+    fclose(f);
+    return buf;
+}
+
 Test(graph500, unvalidated_run_says_so)
 {
     rep_run r = sample_report();
     r.validated = 0;
-    char *text = print_block(&r);
-    parsed got[100];
-    int n = parse_block(text, got, 100);
-    cr_expect_str_eq(got[n - 1].key, "validation:");
-    cr_expect(strstr(got[n - 1].raw, "SKIPPED") != NULL, "last line: %s", got[n - 1].raw);
+    char *text = print_notes(&r);
+    cr_expect(strstr(text, "not an official result") && strstr(text, "validation skipped"),
+              "notes of an unvalidated run: %s", text);
+    cr_expect_eq(r.official, 0, "an unvalidated run is not official");
     free(text);
-    r.validated = 1;
     text = print_block(&r);
-    cr_expect_null(strstr(text, "SKIPPED"), "validated run claims to be skipped");
+    cr_expect_null(strstr(text, "official"), "the block itself stays the reference's: %s", text);
+    free(text);
+}
+
+Test(graph500, only_64_validated_keys_with_both_kernels_are_official)
+{
+    rep_run r = sample_report();
+    r.validated = 1;
+    r.bfs_done = r.sssp_done = 1;
+    r.nroots = 64;
+    rep_run_judge(&r);
+    cr_expect_eq(r.official, 1, "64 validated keys, BFS and SSSP: official (%d reasons)", r.nreasons);
+    r.sssp_done = 0;
+    rep_run_judge(&r);
+    cr_expect_eq(r.official, 0, "--skip-sssp is not official");
+    r.sssp_done = 1;
+    r.placement_cached = 1;
+    r.strict_construction_time = 2.5;
+    r.stage_components_seconds = r.stage_partition_seconds = 1;
+    char *text = print_notes(&r);
+    cr_expect_eq(r.official, 0, "a cached placement is not official");
+    cr_expect(strncmp(text, "strict_construction_time: 2.5\n", strlen("strict_construction_time: 2.5\n")) == 0,
+              "the strict figure comes first: %s", text);
     free(text);
 }
 

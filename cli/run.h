@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - the parts of `g500 run` (run_cmd.c): kernel 1 in its forms
+ * (run_kernel1.c), the timed search loop shared by BFS and SSSP
+ * (run_search.c) and the run's provenance (run_provenance.c). Internal to
+ * cli/.
+ *
+ * Kernel 1's clock: each part runs between two barriers and is timed on
+ * every rank from the first to the second, so its time is the critical
+ * path of that part (the slowest rank, waits included); reads of the edge
+ * list run in their own barrier-bracketed phases and are left out (the
+ * spec lets reads go untimed; waits for other ranks never count as reads).
+ * construction_time is the sum of the parts.
+ */
+#ifndef G500_CLI_RUN_H
+#define G500_CLI_RUN_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "io.h"
+#include "kern.h"
+#include "rep_run.h"
+
+typedef struct run_opts {
+    const char *placement, *json, *topology;
+    int roots, skip_sssp, no_validate, ranks_per_node;
+    int64_t seed;
+    double delta;
+} run_opts;
+
+/* Kernel 1's result: the distribution, the graph, the rank-to-node map for
+ * hop-weighted bytes (NULL without a topology) and the parts' seconds. */
+typedef struct run_k1 {
+    kern_dist *dist;
+    kern_graph *graph;
+    int *rank_node, *node_hops, nnodes;
+    int in_process;                /* components and placement computed here */
+    int64_t ncomponents;           /* in_process */
+    double t_components, t_placement, t_build, t_read;
+    /* a cached placement file's recorded stage times (-1: not recorded) */
+    double stage_components, stage_partition;
+    int stage_components_ranks, stage_partition_ranks;
+} run_k1;
+
+/* Collective. Kernel 1 for o->placement: "cyclic", "block" (streamed from
+ * the file), "components" (components, placement and construction from
+ * the edge list in this process, needs o->topology) or a placement file
+ * (streamed). Fills k (free with run_k1_free). */
+int run_kernel1(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1 *k);
+void run_k1_free(run_k1 *k);
+
+/* One search kernel as the timed loop drives it. run is timed; reached
+ * (the TEPS edge count) and validate are not. */
+typedef struct run_search {
+    const char *name;                                          /* "BFS", "SSSP" */
+    int (*run)(void *ctx, int key, int64_t root);
+    int (*reached)(void *ctx, int64_t *nedge);
+    int (*validate)(void *ctx, int64_t root, int64_t *nedge);
+    void *ctx;
+} run_search;
+
+/* Collective. For each key: barrier, timed run (maximum over ranks), then
+ * untimed the edge count and (validate != 0) validation, whose count must
+ * equal the kernels'; progress lines in the reference's words on rank 0.
+ * Out: time, nedge, validate_time ([nroots]; validate_time -1 per key when
+ * not validated, as the reference prints). *invalid = 1 when a validation
+ * failed (the status is then G5_ERR_VALIDATE on every rank). */
+int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int nroots,
+                   int validate, double *time, int64_t *nedge, double *validate_time, int *invalid);
+
+/* Collective. Fill p (strings owned by p; free with run_provenance_free):
+ * version, compiler, MPI and HDF5 library versions, distinct host names,
+ * ranks, threads, binding, UTC date, the command line (argv of the run
+ * subcommand, prefixed with "g500"). */
+int run_provenance(MPI_Comm comm, int argc, char **argv, rep_provenance *p);
+void run_provenance_free(rep_provenance *p);
+
+#endif

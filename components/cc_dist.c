@@ -289,15 +289,10 @@ static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val
             d->sbuf[2 * j + 1] = val ? val[i * stride] : 0;
             d->perm[j] = i;
         }
-        if (MPI_Alltoall(d->sc, 1, MPI_INT, d->rc, 1, MPI_INT, d->comm) != MPI_SUCCESS)
-            return g5_error(G5_ERR_MPI, "components: MPI_Alltoall failed");
-        for (int r = 0; r < p; r++) {
+        for (int r = 0; r < p; r++)
             d->sd[r] = r ? d->sd[r - 1] + d->sc[r - 1] : 0;
-            d->rd[r] = r ? d->rd[r - 1] + d->rc[r - 1] : 0;
-            total += d->rc[r];
-        }
-        int grc = G5_OK;
-        if (2 * total > d->rcap) {
+        int grc = g5_exchange_counts(d->comm, G5_OK, d->sc, d->rc, d->rd, &total, "components");
+        if (grc == G5_OK && 2 * total > d->rcap) {
             free(d->rbuf);
             d->rcap = 2 * total;
             d->rbuf = g5_malloc((size_t)d->rcap * sizeof *d->rbuf, "components: receive buffer");
@@ -306,25 +301,15 @@ static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val
                 grc = G5_ERR_NOMEM;
             }
         }
-        grc = g5_agree(d->comm, grc);
+        /* a (key, value) pair travels as one record of two int64 */
+        MPI_Datatype pair;
+        MPI_Type_contiguous(2, MPI_INT64_T, &pair);
+        MPI_Type_commit(&pair);
+        grc = g5_exchange_data(d->comm, grc, pair, d->sbuf, d->sc, d->sd, d->rbuf, d->rc, d->rd,
+                               "components");
+        MPI_Type_free(&pair);
         if (grc != G5_OK)
             return grc;
-        /* pairs travel as two int64: double counts and displacements */
-        for (int r = 0; r < p; r++) {
-            d->sc[r] *= 2;
-            d->sd[r] *= 2;
-            d->rc[r] *= 2;
-            d->rd[r] *= 2;
-        }
-        if (MPI_Alltoallv(d->sbuf, d->sc, d->sd, MPI_INT64_T, d->rbuf, d->rc, d->rd, MPI_INT64_T,
-                          d->comm) != MPI_SUCCESS)
-            return g5_error(G5_ERR_MPI, "components: MPI_Alltoallv failed");
-        for (int r = 0; r < p; r++) {
-            d->sc[r] /= 2;
-            d->sd[r] /= 2;
-            d->rc[r] /= 2;
-            d->rd[r] /= 2;
-        }
         if (plan) {
             int *c = plan->cnt + (size_t)b * 4 * (size_t)p;
             memcpy(c, d->sc, (size_t)p * 4 * sizeof(int));  /* sc, sd, rc, rd are contiguous */
@@ -371,9 +356,10 @@ static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val
             *changed += low;
         if (op != X_GET)
             continue;
-        if (MPI_Alltoallv(d->rbuf, d->rc, d->rd, MPI_INT64_T, d->sbuf, d->sc, d->sd, MPI_INT64_T,
-                          d->comm) != MPI_SUCCESS)
-            return g5_error(G5_ERR_MPI, "components: MPI_Alltoallv of replies failed");
+        int xrc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, d->rc, d->rd, d->sbuf,
+                                   d->sc, d->sd, "components: replies");
+        if (xrc != G5_OK)
+            return xrc;
         for (int64_t j = 0; j < hi - lo; j++)
             reply[d->perm[j]] = d->sbuf[j];
     }
@@ -408,8 +394,10 @@ static int gather_planned(dist *d, const gplan *plan, int64_t *reply)
         for (int64_t j = 0; j < total; j++)
             d->rbuf[j] = d->f[plan->rkey[off + j]];
         off += total;
-        if (MPI_Alltoallv(d->rbuf, rc, rd, MPI_INT64_T, d->sbuf, sc, sd, MPI_INT64_T, d->comm) != MPI_SUCCESS)
-            return g5_error(G5_ERR_MPI, "components: MPI_Alltoallv of replies failed");
+        int xrc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, rc, rd, d->sbuf, sc, sd,
+                                   "components: replies");
+        if (xrc != G5_OK)
+            return xrc;
         const int64_t lo = b * d->batch;
         for (int64_t j = 0; j < sent; j++)
             reply[lo + plan->perm[lo + j]] = d->sbuf[j];

@@ -4,12 +4,11 @@
  * communication accounting (bytes sent per rank pair during the timed
  * kernels, reported in the JSON and weighted by switch hops there).
  *
- * kern_exchange: MPI_Alltoall of the record counts (a count of -1 says "this
- * sender failed"), allocation of the receive buffer, one MPI_Allreduce of the
- * receivers' state, then MPI_Alltoallv of records typed as one contiguous
+ * kern_exchange: the counted all-to-all of common.h (g5_exchange_counts,
+ * then the receive buffer grown, then g5_exchange_data, which agrees before
+ * and after the records travel) on records typed as one contiguous
  * esize-byte MPI datatype (so counts are records, not bytes, and 2^31 records
- * of 12 bytes fit in an int). Every rank takes the same path: the decision to
- * send is made from the allreduced state.
+ * of 12 bytes fit in an int).
  */
 #include "kern_impl.h"
 
@@ -24,46 +23,41 @@ int kern_exchange(MPI_Comm comm, size_t esize, const void *sendbuf,
     MPI_Comm_rank(comm, &me);
     /* P-sized bookkeeping on the stack: a rank that cannot allocate it could
      * not take part in the collectives below and would hang the others. */
-    int64_t cnt[P], rcnt[P];
     int sc[P], sd[P], rc[P], rd[P];
-    int64_t stot = 0, rtot = 0;
-    for (int r = 0; r < P; r++) {
-        cnt[r] = ok ? sendcounts[r] : -1;
-        stot += ok ? sendcounts[r] : 0;
+    int st = ok ? G5_OK : G5_ERR_REMOTE; /* failed earlier: sends nothing */
+    int64_t stot = 0;
+    for (int r = 0; r < P && st == G5_OK; r++) {
+        if (stot + sendcounts[r] > INT_MAX) {
+            st = g5_error(G5_ERR_INTERNAL, "kernel exchange: more than 2^31 records from one rank");
+            break;
+        }
+        sc[r] = (int)sendcounts[r];
+        sd[r] = (int)stot;
+        stot += sendcounts[r];
     }
-    if (stot > INT_MAX)
-        for (int r = 0; r < P; r++) cnt[r] = -1;
-    MPI_Alltoall(cnt, 1, MPI_INT64_T, rcnt, 1, MPI_INT64_T, comm);
-    int mine = stot <= INT_MAX && ok;
-    for (int r = 0; r < P; r++) {
-        if (rcnt[r] < 0) mine = 0;
-        else rtot += rcnt[r];
-    }
-    if (rtot > INT_MAX) mine = 0;
-    if (mine && (size_t)rtot > *recvcap) {
-        size_t cap = (size_t)rtot + (size_t)rtot / 8 + 64;
+    st = g5_exchange_counts(comm, st, sc, rc, rd, nrecv, "kernel exchange");
+    if (st == G5_OK && (size_t)*nrecv > *recvcap) {
+        size_t cap = (size_t)*nrecv + (size_t)*nrecv / 8 + 64;
         void *p = realloc(*recv, cap * esize);
-        if (!p) mine = 0;
-        else { *recv = p; *recvcap = cap; }
-    }
-    int all;
-    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-    *nrecv = 0;
-    if (!all) return 0;
-    int64_t so = 0, ro = 0;
-    for (int r = 0; r < P; r++) {
-        sc[r] = (int)cnt[r]; sd[r] = (int)so; so += cnt[r];
-        rc[r] = (int)rcnt[r]; rd[r] = (int)ro; ro += rcnt[r];
-        if (bytes_to && r != me) bytes_to[r] += cnt[r] * (int64_t)esize + 16;
+        if (!p)
+            st = g5_error(G5_ERR_NOMEM, "kernel exchange: cannot allocate %zu bytes", cap * esize);
+        else {
+            *recv = p;
+            *recvcap = cap;
+        }
     }
     MPI_Datatype t;
     MPI_Type_contiguous((int)esize, MPI_BYTE, &t);
     MPI_Type_commit(&t);
-    int e = MPI_Alltoallv(sendbuf, sc, sd, t, *recv, rc, rd, t, comm) == MPI_SUCCESS;
+    st = g5_exchange_data(comm, st, t, sendbuf, sc, sd, *recv, rc, rd, "kernel exchange");
     MPI_Type_free(&t);
-    MPI_Allreduce(&e, &all, 1, MPI_INT, MPI_MIN, comm);
-    *nrecv = rtot;
-    return all;
+    if (st != G5_OK) {
+        *nrecv = 0;
+        return 0;
+    }
+    for (int r = 0; bytes_to && r < P; r++)
+        if (r != me) bytes_to[r] += sc[r] * (int64_t)esize + 16;
+    return 1;
 }
 
 void kern_comm_reset(kern_graph *g)

@@ -2,9 +2,9 @@
 /*
  * part_exchange.c - record exchange and sample sort for the partitioner.
  *
- * px_exchange: one MPI_Alltoall of counts, then one MPI_Alltoallv of
- * records described by a contiguous datatype of `width` int64, so counts
- * are records, not bytes (callers bound records per round by PX_CHUNK).
+ * px_exchange: the counted all-to-all of common.h (g5_exchange_counts and
+ * g5_exchange_data) on records described by a contiguous datatype of
+ * `width` int64, so counts are records, not bytes (callers bound records per round by PX_CHUNK).
  *
  * px_sort_pairs: sample sort by regular sampling (Shi & Schaeffer, "Parallel
  * sorting by regular sampling", JPDC 14(4), 1992): each process sorts its
@@ -26,71 +26,48 @@ int px_exchange(MPI_Comm comm, int status, int width, const int64_t *sendcounts,
                 const int64_t *sendbuf, int64_t **recvbuf, int64_t *nrecv,
                 int64_t *recvcounts)
 {
-    int P, rc = G5_OK;
-    int *sc = NULL, *rcnt = NULL, *sd = NULL, *rd = NULL;
-    int64_t total = 0, stotal = 0;
-    MPI_Datatype rec = MPI_DATATYPE_NULL;
+    int P, rc;
+    int64_t stotal = 0;
 
     *recvbuf = NULL;
     *nrecv = 0;
     MPI_Comm_size(comm, &P);
-    /* A rank that failed before the exchange, or fails preparing it, must
-     * not leave the others waiting in MPI_Alltoall: agree first. */
-    rc = g5_agree(comm, status);
-    if (rc != G5_OK)
+    /* A rank that failed before the exchange, or cannot hold the counts,
+     * must not leave the others waiting in MPI_Alltoall: agree first. */
+    int *sc = g5_malloc(4 * (size_t)P * sizeof(int), "exchange counts");
+    rc = g5_agree(comm, status != G5_OK ? status : sc ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK) {
+        free(sc);
         return rc;
-    sc = g5_malloc(4 * (size_t)P * sizeof(int), "exchange counts");
-    if (sc) {
-        rcnt = sc + P;
-        sd = sc + 2 * P;
-        rd = sc + 3 * P;
-        for (int p = 0; p < P && rc == G5_OK; p++) {
-            if (sendcounts[p] > INT_MAX || stotal + sendcounts[p] > INT_MAX) {
-                rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records in one round");
-                break;
-            }
-            sc[p] = (int)sendcounts[p];
-            sd[p] = (int)stotal;
-            stotal += sendcounts[p];
-        }
     }
-    rc = g5_agree(comm, sc ? rc : G5_ERR_NOMEM);
-    if (rc != G5_OK)
-        goto out;
-    /* Every failure below is local until agreed: a rank that fails keeps
-     * going to the next agreement, never straight to `out`. */
-    if (MPI_Alltoall(sc, 1, MPI_INT, rcnt, 1, MPI_INT, comm) != MPI_SUCCESS)
-        rc = g5_error(G5_ERR_MPI, "exchange: MPI_Alltoall failed");
-    for (int p = 0; rc == G5_OK && p < P; p++) {
-        if (total + rcnt[p] > INT_MAX) {
-            rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records received in one round");
+    int *rcnt = sc + P, *sd = sc + 2 * P, *rd = sc + 3 * P;
+    for (int p = 0; p < P; p++) {
+        if (sendcounts[p] > INT_MAX || stotal + sendcounts[p] > INT_MAX) {
+            rc = g5_error(G5_ERR_INTERNAL, "exchange: too many records in one round");
             break;
         }
-        rd[p] = (int)total;
-        total += rcnt[p];
-        if (recvcounts)
-            recvcounts[p] = rcnt[p];
+        sc[p] = (int)sendcounts[p];
+        sd[p] = (int)stotal;
+        stotal += sendcounts[p];
     }
+    int64_t total;
+    rc = g5_exchange_counts(comm, rc, sc, rcnt, rd, &total, "exchange");
+    if (recvcounts)
+        for (int p = 0; p < P; p++)
+            recvcounts[p] = rcnt[p];
     if (rc == G5_OK) {
         *recvbuf = g5_malloc((size_t)(total ? total : 1) * width * sizeof(int64_t), "exchange receive buffer");
         if (!*recvbuf)
             rc = G5_ERR_NOMEM;
     }
-    rc = g5_agree(comm, rc);
-    if (rc != G5_OK)
-        goto out;
+    MPI_Datatype rec;
     MPI_Type_contiguous(width, MPI_INT64_T, &rec);
     MPI_Type_commit(&rec);
-    if (MPI_Alltoallv(sendbuf, sc, sd, rec, *recvbuf, rcnt, rd, rec, comm) != MPI_SUCCESS)
-        rc = g5_error(G5_ERR_MPI, "exchange: MPI_Alltoallv failed");
-    rc = g5_agree(comm, rc);
-    if (rc != G5_OK)
-        goto out;
-    *nrecv = total;
-out:
-    if (rec != MPI_DATATYPE_NULL)
-        MPI_Type_free(&rec);
-    if (rc != G5_OK) {
+    rc = g5_exchange_data(comm, rc, rec, sendbuf, sc, sd, *recvbuf, rcnt, rd, "exchange");
+    MPI_Type_free(&rec);
+    if (rc == G5_OK) {
+        *nrecv = total;
+    } else {
         free(*recvbuf);
         *recvbuf = NULL;
     }

@@ -180,9 +180,8 @@ int partition_cmd(int argc, char **argv)
     if (rc == G5_OK)
         rc = g5_agree(MPI_COMM_WORLD, used_nodes(t, R, rank_node_topo, rank_node, &used, &nused));
     if (rc == G5_OK) {
-        hops = g5_malloc((size_t)nused * nused * sizeof(int), "partition: hops");
         names = g5_calloc((size_t)nused, IO_NODE_NAME_MAX, "partition: node names");
-        rc = hops && names ? G5_OK : G5_ERR_NOMEM;
+        rc = names ? topo_hop_matrix(t, used, nused, &hops) : G5_ERR_NOMEM;
         for (int a = 0; rc == G5_OK && a < nused; a++) {
             const char *nm = topo_node_name(t, used[a]);
             if (strlen(nm) >= IO_NODE_NAME_MAX)
@@ -190,8 +189,6 @@ int partition_cmd(int argc, char **argv)
                               c.topology, nm, IO_NODE_NAME_MAX - 1);
             else
                 strcpy(names + (size_t)a * IO_NODE_NAME_MAX, nm);
-            for (int b = 0; b < nused; b++)
-                hops[a * nused + b] = topo_hops_between(t, used[a], used[b]);
         }
         rc = g5_agree(MPI_COMM_WORLD, rc);
     }

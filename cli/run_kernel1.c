@@ -68,12 +68,7 @@ static int load_rank_map(MPI_Comm comm, const run_opts *o, run_k1 *k)
                  : topo_map_ranks_by_name(tp, comm, k->rank_node);
     if (rc == G5_OK) {
         k->nnodes = topo_num_nodes(tp);
-        k->node_hops = g5_malloc((size_t)k->nnodes * k->nnodes * sizeof(int), "topology: hops");
-        rc = k->node_hops ? G5_OK : G5_ERR_NOMEM;
-        for (int a = 0; rc == G5_OK && a < k->nnodes; a++)
-            for (int b = 0; b < k->nnodes; b++)
-                k->node_hops[a * k->nnodes + b] = topo_hops_between(tp, a, b);
-        rc = g5_agree(comm, rc);
+        rc = g5_agree(comm, topo_hop_matrix(tp, NULL, k->nnodes, &k->node_hops));
     }
     topo_free(&tp);
     return rc;

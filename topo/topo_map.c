@@ -67,3 +67,15 @@ int topo_map_ranks_by_name(const topo *t, MPI_Comm comm, int *rank_node)
         rc = g5_error(G5_ERR_MPI, "%s: MPI_Allgather of the rank-to-node map failed", t->source);
     return g5_agree(comm, rc);
 }
+
+int topo_hop_matrix(const topo *t, const int *nodes, int n, int **out)
+{
+    int *h = g5_malloc((size_t)n * (size_t)n * sizeof(int), "topology: hop matrix");
+    *out = h;
+    if (!h)
+        return G5_ERR_NOMEM;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            h[(size_t)a * n + b] = topo_hops_between(t, nodes ? nodes[a] : a, nodes ? nodes[b] : b);
+    return G5_OK;
+}

@@ -148,3 +148,24 @@ Test(topo_hops, rank_map_errors)
     cr_expect_eq(topo_map_ranks_per_node(t, 16, 4, map), G5_OK, "exactly enough nodes");
     topo_free(&t);
 }
+
+/* topo_hop_matrix: all nodes in order, and a chosen subset (rows and
+ * columns follow the subset's order). */
+Test(topo_hops, hop_matrix_of_all_nodes_and_of_a_subset)
+{
+    topo *t = parse_ok("SwitchName=l0 Nodes=a[0-1]\nSwitchName=l1 Nodes=b[0-1]\n"
+                       "SwitchName=sp Switches=l[0-1]\n");
+    int *h = NULL;
+    cr_assert_eq(topo_hop_matrix(t, NULL, 4, &h), G5_OK);
+    static const int all[] = {0, 1, 3, 3, 1, 0, 3, 3, 3, 3, 0, 1, 3, 3, 1, 0};
+    for (int i = 0; i < 16; i++)
+        cr_expect_eq(h[i], all[i], "entry %d: %d, expected %d", i, h[i], all[i]);
+    free(h);
+    const int sub[] = {3, 0, 1};
+    static const int want[] = {0, 3, 3, 3, 0, 1, 3, 1, 0};
+    cr_assert_eq(topo_hop_matrix(t, sub, 3, &h), G5_OK);
+    for (int i = 0; i < 9; i++)
+        cr_expect_eq(h[i], want[i], "subset entry %d: %d, expected %d", i, h[i], want[i]);
+    free(h);
+    topo_free(&t);
+}

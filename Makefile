@@ -64,6 +64,18 @@ FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 FLAGS_FILE := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))" = '$(FLAGS_LINE)' ] || echo '$(FLAGS_LINE)' > $(FLAGS_FILE); })
 
+# The version `g500 --version` and every run's provenance print: git
+# describe (with -dirty) and the commit at build time, the compiler and
+# flags, in a generated header rewritten only when it changes, so that
+# what includes it (common/version.c) is rebuilt then; outside git a
+# fallback. Quotes and backslashes are dropped from the strings.
+G500_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0-nogit)
+G500_COMMIT := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+VERSION_H := $(BUILD)/g500_version.h
+VERSION_TEXT := \#define G500_VERSION "$(G500_VERSION)"|\#define G500_COMMIT "$(G500_COMMIT)"|\#define G500_BUILD_FLAGS "$(subst ",,$(subst \,,$(strip $(CC) $(CFLAGS))))"
+$(shell printf '%s\n' '$(VERSION_TEXT)' | tr '|' '\n' > $(VERSION_H).new; cmp -s $(VERSION_H).new $(VERSION_H) && rm -f $(VERSION_H).new || mv $(VERSION_H).new $(VERSION_H))
+$(BUILD)/common/version.o: CPPFLAGS += -I$(BUILD)
+
 .PHONY: all test tests clean help
 # Object files are intermediate for the test binaries: keep them (a bare
 # .SECONDARY: would also keep stale pipeline outputs whose inputs vanished).

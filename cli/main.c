@@ -43,7 +43,8 @@ static void usage(FILE *f)
                "HDF5 files between them. Commands:\n");
     for (const struct command *c = commands; c->name; c++)
         fprintf(f, "  %-12s %s\n", c->name, c->summary);
-    fprintf(f, "\n'g500 COMMAND --help' lists every option of a command with its default.\n");
+    fprintf(f, "\n'g500 COMMAND --help' lists every option of a command with its default;\n"
+               "'g500 --version' prints the version, commit and compiler.\n");
 }
 
 int main(int argc, char **argv)
@@ -61,6 +62,12 @@ int main(int argc, char **argv)
         if (g5_log_rank())
             usage(argc < 2 ? stderr : stdout);
         code = argc < 2 ? 2 : 0;
+        goto out;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        if (g5_log_rank())
+            printf("g500 %s (commit %s)\ncompiler: %s\n", g5_version(), g5_commit(), g5_compiler());
+        code = 0;
         goto out;
     }
     for (const struct command *c = commands; c->name; c++)

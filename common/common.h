@@ -150,4 +150,12 @@ typedef int (*g5_command_fn)(int argc, char **argv);
  * (2 for a usage error, 1 otherwise). Not collective. */
 int g5_cmd_fail(const char *cmd, int status);
 
+/* ---- what built this binary (version.c) -------------------------------- */
+/* git describe --always --dirty at build time ("0-nogit" outside git), the
+ * full commit id ("unknown" outside git), the compiler version and flags.
+ * Static strings. */
+const char *g5_version(void);
+const char *g5_commit(void);
+const char *g5_compiler(void);
+
 #endif

@@ -261,6 +261,9 @@ int io_edges_commit(io_edges_writer **w, uint64_t content_id);
 /* Collective. Close and remove the temporary file; accepts *w == NULL. */
 void io_edges_abort(io_edges_writer **w);
 
+/* The HDF5 library's version ("1.10.8"), into buf. Not collective. */
+void io_hdf5_version(char *buf, size_t len);
+
 /* ---- edges: reading --------------------------------------------------- */
 typedef struct io_edges io_edges;
 

@@ -689,3 +689,10 @@ int io_dataset_check(io_file *f, const char *name, H5T_class_t cls, size_t size,
     H5Dclose(d);
     return rc;
 }
+
+void io_hdf5_version(char *buf, size_t len)
+{
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    snprintf(buf, len, "%u.%u.%u", maj, min, rel);
+}

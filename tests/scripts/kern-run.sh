@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # kern-run.sh - end-to-end checks of `g500 run` on a small generated graph:
 # validated runs at 1 and 2 ranks under cyclic and block, the output block's
-# keys in order, the JSON written, identical roots whatever the distribution,
+# keys in order, the JSON written with its provenance (and the lines after
+# the block, g500 --version), identical roots whatever the distribution,
 # --no-validate (-1 validate lines, skipped per key, validated false and
 # not official in the JSON), and clean failures (missing file, bad option, a JSON path in a missing
 # directory or onto the edges file, both before kernel 1) with a non-zero
@@ -37,6 +38,21 @@ for np in 1 2; do
         grep -q "^num_mpi_processes: *$np$" "$out" && ok "num_mpi_processes is $np" || ko "num_mpi_processes"
     done
 done
+python3 - "$T/r.2.block.json" <<'PY' && ok "JSON provenance: every key present with its type" || ko "JSON provenance"
+import json, sys
+p = json.load(open(sys.argv[1]))["provenance"]
+for k in ("version", "commit", "compiler", "mpi_library", "hdf5_version", "binding", "date_utc", "command_line"):
+    assert isinstance(p[k], str) and p[k], k
+assert isinstance(p["hosts"], list) and p["hosts"] and all(isinstance(h, str) for h in p["hosts"])
+assert p["ranks"] == 2 and isinstance(p["threads_per_rank"], int) and p["threads_per_rank"] >= 1
+assert p["command_line"].startswith("g500 run ") and "--placement block" in p["command_line"]
+assert len(p["inputs"]["edges"]["content_id"]) == 16
+PY
+grep -q "^mpi_library: " "$T/out.2.block" && grep -q "^command_line: g500 run" "$T/out.2.block" &&
+    ok "provenance lines after the block" || ko "provenance lines"
+v=$("$G500" --version)
+grep -q "^g500 [0-9a-z.-]* (commit [0-9a-f]*\|unknown)" <<<"$v" && grep -q "^compiler: " <<<"$v" &&
+    ok "g500 --version: version, commit, compiler" || ko "g500 --version: $v"
 r1=$(grep -o '"roots"[^]]*' "$T/r.1.cyclic.json" | head -1)
 r2=$(grep -o '"roots"[^]]*' "$T/r.2.block.json" | head -1)
 [ -n "$r1" ] && [ "$r1" = "$r2" ] && ok "same roots at 1 rank cyclic and 2 ranks block" || ko "roots differ: '$r1' vs '$r2'"

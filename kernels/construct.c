@@ -6,35 +6,41 @@
  *
  * Two passes, each in rounds of `chunk` edges per rank (every rank makes the
  * same number of rounds; one with fewer edges takes part with empty rounds).
- * In a round, threads locate both ends of each edge (owner and local row: a
- * mask and shift for cyclic with P a power of two; for a placement one
- * prefetched load from new_of_old and a rank table), keep local entries in a
- * round buffer and send the rest in one kern_exchange (MPI_Alltoallv); each
- * thread then applies the entries whose row is in its own row range (no
- * atomics, no per-thread arrays).
- *   Pass 1 counts row lengths in rowptr and checks whether every non-loop
- *   weight is k * 2^-24 (the generator's are): the ranks agree on the flag,
- *   which fixes the weight layout (kern_impl.h, kern_w) before anything is
- *   stored: 7-byte records (uint32 column + 3-byte k), or 8 with float bits.
- *   Pass 2 stores each entry at its row's cursor, in staged blocks so the
- *   random stores' cache misses overlap. A digest of the edges seen by each
- *   pass must agree (the file cannot change in between unnoticed).
- *   Merge: each row is sorted by (weight, column), the order kernel 3 wants;
- *   a repeated column is a duplicate with a larger or equal weight and is
- *   dropped (shortest paths unchanged). The number merged away is kept in
- *   dup (one byte per row, an escape table for 255 and more), so the raw
- *   degree behind the TEPS count (kern_reached_edges) costs 1 byte per
- *   vertex. Rows are compacted in place, freed pages released, and the
- *   records split into col and w3 (or w) from the end without extra memory.
+ * In a round, threads take slices of the edges and locate both ends (owner
+ * and local row: a mask and shift for cyclic with P a power of two; for a
+ * placement one prefetched load from new_of_old and a rank table); entries
+ * for other ranks go out in one kern_exchange (MPI_Alltoallv) and come back
+ * in slices. Rows are grouped in blocks of 2^rb rows (rb <= 10); each slice
+ * has its own stretch of every block, so threads never share a cursor.
+ *   Pass 1 counts the entries per slice and block, and checks whether every
+ *   non-loop weight is k * 2^-24 (the generator's are): the ranks agree on
+ *   the flag, which fixes the weight layout (kern_impl.h, kern_w) before
+ *   anything is stored.
+ *   Pass 2 appends each entry to its slice's stretch of its block as one
+ *   record (7 bytes: column, 3-byte weight key k and the row inside the
+ *   block; 8 with float bits): the stores go to a few thousand sequential
+ *   fronts instead of one random cache line per entry. A digest of the
+ *   edges seen by each pass must agree (the file cannot change in between
+ *   unnoticed).
+ *   Merge, block by block inside the caches: a counting sort by (row, top
+ *   bits of the weight), each bucket of about two keys sorted, gives every
+ *   row in (weight, column) order, the order kernel 3 wants; a repeated
+ *   column is a duplicate with a larger or equal weight and is dropped
+ *   (shortest paths unchanged). The number merged away is kept in dup (one
+ *   byte per row, an escape table for 255 and more), so the raw degree
+ *   behind the TEPS count (kern_reached_edges) costs 1 byte per vertex. The
+ *   kept records are copied into col and w3 (or w) from the last block
+ *   down, each block's pages released once copied.
  *
  * Timing: when streaming, the file reads (untimed per the spec) happen here,
  * each between two barriers, and their seconds are returned, so the driver
  * times kernel 1 as elapsed minus reads, waits for other ranks included.
  *
  * Memory per rank (nraw entries before merging, nnz after, nl local
- * vertices, C chunk edges): pass 1 rowptr 8 nl + buffers ~24-60 C; pass 2
- * + records 7 nraw (8 with floats) + dup nl; merge adds per thread a bitmap
- * of the pid space / 8 and scratch for the longest row; final graph
+ * vertices, C chunk edges, S threads): pass 1 cursors 8 (S+1) nl / 2^rb +
+ * buffers ~20-60 C; pass 2 + records 7 nraw (8 with floats); merge + rowptr
+ * 8 nl + dup nl, per thread a bitmap of the pid space / 8 and scratch for
+ * the largest block (16 bytes per entry); final graph
  * 8 (nl+1) + nl + 4 nnz + 3 nnz (4 nnz for float weights). The edge list is
  * never held. At edgefactor 16 the peak is about 7 nraw + 9 nl, ~14.6 bytes
  * per input edge plus the chunk buffers.
@@ -46,10 +52,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
-/* Edges per rank per round, by default. Each round costs a few OpenMP
- * fork/joins and, at P > 1, an all-to-all whose waits for descheduled ranks
- * add up, so rounds stay 2^20 edges (~44 MiB of round buffers per rank, up
- * to ~98 at P > 1). At one rank on a small graph those buffers would be
+/* Edges per rank per round, by default. Each round costs an OpenMP
+ * fork/join or two and, at P > 1, an all-to-all whose waits for descheduled
+ * ranks add up, so rounds stay 2^20 edges (~20 MiB of file chunk per rank,
+ * up to ~70 with the exchange buffers at P > 1). At one rank on a small graph those buffers would be
  * several bytes per input edge: there a round is count / KERN_ROUNDS rounded
  * down to a power of two, at least 2^18 (one chunk of the edges file).
  * The rank count decides, not the rank: every rank picks the same way. */
@@ -65,6 +71,7 @@ static int64_t default_chunk(int64_t count, int P)
 }
 
 #define KERN_SHORT_ROW 24                        /* insertion sort below this */
+#define KERN_BLOCK_ROWS_LOG 10                   /* rows per block: at most 2^10 */
 
 /* An entry on its way to its row: local row, column pid, weight key (the
  * 24-bit integer k when the graph takes the 24-bit layout, the float's bits
@@ -239,22 +246,27 @@ typedef struct build {
     const kern_dist *d;
     int P, me, S;
     int64_t nl;
-    int64_t *rowptr;        /* [nl+1] pass 2: next free position of each row */
-    int64_t *cnt;           /* = rowptr + 1: pass 1 counts row v's entries in rowptr[v + 1] */
-    int64_t *rlo;           /* [S+1] rows [rlo[t], rlo[t+1]) are applied by thread t */
+    int64_t *rowptr;        /* [nl+1] the graph's, filled by the merge */
+    int rb;                 /* log2 rows per block */
+    int pbits;              /* bits of a column pid in a pass-2 record */
+    int64_t nb;             /* blocks: ceil(nl / 2^rb) */
+    int64_t *bptr;          /* [nb+1] first record of each block (after pass 1) */
+    int64_t *cur;           /* [S][nb] per slice and block: pass 1 counts, pass 2 the
+                               next record of the slice's stretch inside the block */
     finder find;            /* where the endpoints go */
     rank_table by_label;    /* placement: owner of a new label */
     rank_table by_pid;      /* owner of a pid */
     uint32_t *pid;          /* P > 1: [2 * chunk] both endpoints' pids (self-loops: unset) */
-    rec *lbuf;              /* [2 * chunk] this round's entries for local rows */
-    int64_t *lcnt;          /* [S] entries slice s put in lbuf[2a, 2a + lcnt[s]) */
     int64_t nraw;           /* entries before merging */
     uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
     int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
     int w24;                /* the layout (agreed after pass 1) */
-    uint8_t *pk;            /* [rs nraw + 8] entries as records: column (4 bytes), weight
-                               key (3 bytes when w24, else 4), at the raw row offsets */
-    int rs;                 /* record size: 7 or 8 */
+    uint8_t *pk;            /* [rs nraw + 8] entries as records of rs little-endian bytes:
+                               pass 2: column | weight key << pbits | row in block <<
+                               (pbits + wbits), appended per block; after the merge:
+                               column | weight key << 32, rows in order */
+    int rs;                 /* record size: 7 (24-bit weight keys) or 8 (float bits) */
+    int wbits;              /* bits of a weight key: 24 or 32 */
     uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
     kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
     int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
@@ -282,82 +294,78 @@ static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
     }
 }
 
-/* Apply n entries (rows < nl): count them (pass 1: rowptr[row + 1]) or store them at
- * their rows' next free positions (pass 2: rowptr as cursors). The rows are
- * random, so every entry is a cache miss on the cursor and on pk: the block
- * is processed in stages (prefetch all cursors, then advance them and
- * prefetch all targets, then store) so a block's misses overlap instead of
- * each waiting for the previous one. Only the thread owning a row range
- * calls this for those rows: no atomics. The bound check keeps memory safe;
- * that every row got exactly its counted entries follows from both passes
- * seeing the same edges (checked by digest). */
-#define KERN_BLOCK 64
-static void apply(build *b, const rec *r, int n, int fill)
+/* Where slice s of a round puts the entries for local rows: in pass 1 it
+ * counts them per block (cur[s][block]++), in pass 2 it appends each as a
+ * record carrying its row inside the block at cur[s][block], the slice's own
+ * stretch of the block (the stretches of a block are laid out slice after
+ * slice, so no two threads ever write the same cursor or record: no
+ * atomics, no sorting of a round by owner thread). A block's records are a
+ * contiguous stretch of pk, so a pass writes to S nb fronts (about 2^10
+ * rows each, a few thousand at SCALE 20-24) instead of one random line per
+ * entry; the stores wait in a small ring after a prefetch of their target,
+ * so misses overlap when the fronts outgrow the caches. Slices are the
+ * same in both passes (the same edges, the same received records in the
+ * same order), so every stretch gets exactly its counted entries when both
+ * passes saw the same edges (checked by digest); the bound check keeps
+ * memory safe otherwise. */
+#define KERN_RING 16
+typedef struct sink {
+    int64_t *cur;
+    uint8_t *pk;
+    size_t rs;
+    int rb, pbits, sh, fill, overflow;
+    uint32_t mask;
+    uint64_t nraw;
+    unsigned n;
+    uint64_t pos[KERN_RING], val[KERN_RING];
+} sink;
+
+static sink sink_of(const build *b, int s, int fill)
 {
-    if (!fill) {
-        int64_t *cnt = b->cnt;
-        for (int k = 0; k < n; k++) __builtin_prefetch(&cnt[r[k].row], 1);
-        for (int k = 0; k < n; k++) cnt[r[k].row]++;
-        return;
-    }
-    uint64_t p[KERN_BLOCK], nraw = (uint64_t)b->nraw;
-    uint8_t *pk = b->pk;
-    const size_t rs = (size_t)b->rs;
-    int64_t *pos = b->rowptr;
-    for (int k = 0; k < n; k++) __builtin_prefetch(&pos[r[k].row], 1);
-    for (int k = 0; k < n; k++) {
-        p[k] = (uint64_t)pos[r[k].row]++;
-        __builtin_prefetch(pk + rs * (p[k] < nraw ? p[k] : 0), 1);
-    }
-    /* exact-size stores: the neighbours may be another thread's */
-    for (int k = 0; k < n; k++) {
-        if (p[k] < nraw) {
-            uint8_t *q = pk + rs * p[k];
-            memcpy(q, &r[k].col, 4);
-            if (rs == 7) rec_put3(q + 4, r[k].wk);
-            else memcpy(q + 4, &r[k].wk, 4);
-        } else {
-            b->overflow = 1;
-        }
+    sink k = {.cur = b->cur + (size_t)s * b->nb, .pk = b->pk, .rs = (size_t)b->rs, .rb = b->rb,
+              .pbits = b->pbits, .sh = b->pbits + b->wbits, .fill = fill,
+              .mask = ((uint32_t)1 << b->rb) - 1, .nraw = (uint64_t)b->nraw};
+    return k;
+}
+
+/* Store the low rs bytes of x at q (exact size: the neighbours may be
+ * another thread's). */
+static inline void rec_store(uint8_t *q, uint64_t x, size_t rs)
+{
+    if (rs == 8) {
+        memcpy(q, &x, 8);
+    } else {
+        uint32_t lo = (uint32_t)x;
+        uint16_t mid = (uint16_t)(x >> 32);
+        memcpy(q, &lo, 4);
+        memcpy(q + 4, &mid, 2);
+        q[6] = (uint8_t)(x >> 48);
     }
 }
 
-/* Apply those of r[0, n) whose row is in [lo, hi), in blocks. */
-static void apply_range(build *b, const rec *r, int64_t n, int fill, uint32_t lo, uint32_t hi)
+static inline void sink_put(sink *k, uint32_t row, uint32_t col, uint32_t wk)
 {
-    if (lo == 0 && hi == b->nl) {
-        /* one thread: every row is its own, no copy */
-        for (int64_t i = 0; i < n; i += KERN_BLOCK)
-            apply(b, r + i, n - i < KERN_BLOCK ? (int)(n - i) : KERN_BLOCK, fill);
-        return;
-    }
-    rec blk[KERN_BLOCK];
-    int nb = 0;
-    for (int64_t i = 0; i < n; i++) {
-        /* branch-free: half the rows are another thread's, at random */
-        blk[nb] = r[i];
-        nb += r[i].row - lo < hi - lo;
-        if (nb == KERN_BLOCK) { apply(b, blk, nb, fill); nb = 0; }
-    }
-    apply(b, blk, nb, fill);
+    int64_t *c = &k->cur[row >> k->rb];
+    if (!k->fill) { ++*c; return; }
+    uint64_t p = (uint64_t)(*c)++;
+    if (p >= k->nraw) { k->overflow = 1; return; }
+    __builtin_prefetch(k->pk + k->rs * p, 1);
+    unsigned j = k->n++ & (KERN_RING - 1);
+    if (k->n > KERN_RING) rec_store(k->pk + k->rs * k->pos[j], k->val[j], k->rs);
+    k->pos[j] = p;
+    k->val[j] = (uint64_t)col | (uint64_t)wk << k->pbits | (uint64_t)(row & k->mask) << k->sh;
 }
 
-/* Pass 1's received records are bare rows. */
-static void count_range(build *b, const uint32_t *r, int64_t n, uint32_t lo, uint32_t hi)
+/* Store what waits in the ring; report an overflow. */
+static void sink_flush(build *b, sink *k)
 {
-    int64_t *cnt = b->cnt;
-    uint32_t blk[KERN_BLOCK];
-    int nb = 0;
-    for (int64_t i = 0; i < n; i++) {
-        blk[nb] = r[i];
-        nb += r[i] - lo < hi - lo;
-        if (nb == KERN_BLOCK) {
-            for (int k = 0; k < nb; k++) __builtin_prefetch(&cnt[blk[k]], 1);
-            for (int k = 0; k < nb; k++) cnt[blk[k]]++;
-            nb = 0;
-        }
+    unsigned m = k->n < KERN_RING ? k->n : KERN_RING;
+    for (unsigned j = 0; j < m; j++) rec_store(k->pk + k->rs * k->pos[j], k->val[j], k->rs);
+    k->n = 0;
+    if (k->overflow) {
+#pragma omp atomic write
+        b->overflow = 1;
     }
-    for (int k = 0; k < nb; k++) cnt[blk[k]]++;
 }
 
 /* Order-independent digest of an edge (slab index i, u, v). */
@@ -385,24 +393,8 @@ static void *big_malloc(size_t bytes)
     return p;
 }
 
-/* Apply this round's entries for local rows: lbuf (slices of the n edges)
- * and the nrecv records received, each thread taking its row range. */
-static void apply_local(build *b, int64_t n, int fill, const void *recv, int64_t nrecv)
-{
-    int S = b->S;
-#pragma omp parallel for schedule(static, 1)
-    for (int t = 0; t < S; t++) {
-        uint32_t lo = (uint32_t)b->rlo[t], hi = (uint32_t)b->rlo[t + 1];
-        for (int s = 0; s < S; s++)
-            apply_range(b, b->lbuf + 2 * (n * s / S), b->lcnt[s], fill, lo, hi);
-        if (nrecv > 0) {
-            if (fill) apply_range(b, recv, nrecv, 1, lo, hi);
-            else count_range(b, recv, nrecv, lo, hi);
-        }
-    }
-}
-
 #define KERN_AHEAD 16   /* edges between a placement prefetch and its use */
+#define KERN_LOCAL 64   /* local entries buffered before they go to the sink */
 
 /* Collective. One round: route this rank's edges e[0, n) (slab indices lo..)
  * with weights wt (pass 1 checks them for the 24-bit layout, pass 2 stores
@@ -422,14 +414,16 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
     uint32_t *pid = b->pid;
     int lok = ok;
     if (ok) {
-        /* locate both ends: entries for this rank into lbuf, others counted */
+        /* locate both ends: entries for this rank to the slice's sink, others
+         * counted */
         memset(sc, 0, (size_t)S * P * sizeof(int64_t));
 #pragma omp parallel for schedule(static, 1) reduction(&& : lok)
         for (int s = 0; s < S; s++) {
             int64_t a = n * s / S, z = n * (s + 1) / S;
             int64_t *c = sc + (size_t)s * P;
-            rec *L = b->lbuf + 2 * a;
-            int64_t k = 0;
+            rec L[KERN_LOCAL + 2];
+            int k = 0;
+            sink K = sink_of(b, s, fill);
             uint64_t h = 0;
             const int w24 = b->w24;
             if (!fill && !slice_w24(e, wt, a, z)) {
@@ -468,16 +462,18 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                 L[k] = (rec){(uint32_t)lv, gu, w};
                 k += ov == my;
                 c[ov] += ov != my;
+                if (k >= KERN_LOCAL) {
+                    for (int j = 0; j < k; j++) sink_put(&K, L[j].row, L[j].col, L[j].wk);
+                    k = 0;
+                }
             }
-            b->lcnt[s] = k;
+            for (int j = 0; j < k; j++) sink_put(&K, L[j].row, L[j].col, L[j].wk);
+            sink_flush(b, &K);
 #pragma omp atomic
             b->hash[fill] += h;
         }
     }
-    if (P == 1) {
-        if (lok) apply_local(b, n, fill, NULL, 0);
-        return lok;
-    }
+    if (P == 1) return lok;
 
     int64_t total = 0;
     if (lok) {
@@ -539,7 +535,20 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
     int all = kern_exchange(b->comm, esize, b->sendbuf, b->dest, &b->recv, &b->recvcap, &nrecv,
                             NULL, lok);
     if (!all) return 0;
-    apply_local(b, n, fill, b->recv, nrecv);
+    /* the received records in slices, each to its slice's sink */
+#pragma omp parallel for schedule(static, 1)
+    for (int s = 0; s < S; s++) {
+        int64_t a = nrecv * s / S, z = nrecv * (s + 1) / S;
+        sink K = sink_of(b, s, fill);
+        if (fill) {
+            const rec *r = b->recv;
+            for (int64_t i = a; i < z; i++) sink_put(&K, r[i].row, r[i].col, r[i].wk);
+        } else {
+            const uint32_t *r = b->recv;
+            for (int64_t i = a; i < z; i++) sink_put(&K, r[i], 0, 0);
+        }
+        sink_flush(b, &K);
+    }
     return 1;
 }
 
@@ -597,21 +606,7 @@ void kern_sort_u64(uint64_t *a, int64_t n)
     insertion_u64(a, n);
 }
 
-/* Rows of KERN_BUCKET_ROW entries or more are bucketed by weight: n /
- * KERN_BUCKET_SIZE buckets of equal width between the row's smallest and
- * largest weight (the bucket of a weight never decreases as the weight
- * grows, so bucket order is weight order), one counting pass and one
- * scatter of the row's keys into scratch, then each bucket sorted as keys
- * (insertion sort when short; a bucket of many equal weights, e.g. weights
- * from a small set, is quicksorted). Uniform weights give buckets of
- * ~KERN_BUCKET_SIZE keys, and no comparison sort runs over the whole row.
- * Shorter rows are gathered as keys on the stack and sorted. */
-#define KERN_BUCKET_ROW 64
-#define KERN_BUCKET_SIZE 4
-
-/* Entry i's weight key (k or float bits) and the value it stands for, on
- * the scale the buckets divide (k itself for the 24-bit layout: only the
- * order and the spacing matter). */
+/* After the merge: record i's weight key (k or float bits) and column. */
 static inline uint32_t wkey_at(const build *b, int64_t i)
 {
     uint32_t u;
@@ -631,89 +626,121 @@ static inline void rec_put(build *b, int64_t i, uint32_t c, uint32_t k)
     if (b->rs == 7) rec_put3(q + 4, k);
     else memcpy(q + 4, &k, 4);
 }
-static inline double wkey_value(uint32_t k, int w24)
-{
-    if (w24) return (double)k;
-    float f;
-    memcpy(&f, &k, 4);
-    return (double)f;
-}
-
-/* The bucket of a key: its weight's offset from the row's smallest, scaled
- * and truncated, at most top. */
-static inline int64_t bucket_of(uint32_t k, int w24, double lo, double scale, double top)
-{
-    double x = (wkey_value(k, w24) - lo) * scale;
-    return (int64_t)(x < top ? x : top);
-}
-
-/* Sort the row of n entries at e0 (read from the graph's arrays) into
- * sc[0, n) as keys (weight key << 32 | column), using cnt
- * ([n / KERN_BUCKET_SIZE + 1]) for the bucket starts. */
-static void bucket_by_weight(const build *b, int64_t e0, int64_t n, uint64_t *sc, int64_t *cnt)
-{
-    const int w24 = b->rs == 7;
-    int64_t nb = n / KERN_BUCKET_SIZE;
-    double lo = wkey_value(wkey_at(b, e0), w24), hi = lo;
-    for (int64_t i = 1; i < n; i++) {
-        double x = wkey_value(wkey_at(b, e0 + i), w24);
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-    }
-    /* the scale stays finite however close lo and hi are; a NaN falls into
-     * the last bucket (x < top is false), so indices stay in range */
-    double scale = hi > lo ? (double)nb / (hi - lo) : 0.0, top = (double)(nb - 1);
-    memset(cnt, 0, ((size_t)nb + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) cnt[bucket_of(wkey_at(b, e0 + i), w24, lo, scale, top) + 1]++;
-    for (int64_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t k = wkey_at(b, e0 + i);
-        sc[cnt[bucket_of(k, w24, lo, scale, top)]++] = (uint64_t)k << 32 | col_at(b, e0 + i);
-    }
-    /* cnt[k] is now the end of bucket k */
-    int64_t s = 0;
-    for (int64_t k = 0; k < nb; k++) {
-        if (cnt[k] - s > 1) kern_sort_u64(sc + s, cnt[k] - s);
-        s = cnt[k];
-    }
-}
-
-/* Per-thread scratch of the merge: keys of the longest row, its bucket
- * starts, and one bit per pid of the whole pid space (all clear between
- * rows). */
+/* Per-thread scratch of the merge (grown on demand): a block's keys in
+ * (row, weight bucket) order, the bucket bounds, per row of a block its
+ * first bucket and bucket bits, one bit per pid of the whole pid space (all
+ * clear between rows), and the rows of 255 or more merged duplicates. */
 typedef struct merge_ws {
     uint64_t *sc;
-    int64_t *cnt;
+    int64_t *bc, *rcnt, *boff;
+    uint8_t *lb;
+    size_t sccap, bccap;
     uint64_t *seen;
+    kvec big;
 } merge_ws;
 
-/* Order the row of n entries at e0 by (weight, column) into scratch, drop
- * every entry whose column came earlier in that order (the first, smallest
- * weight, stays: the same entry a sort by column would keep) and write the
- * kept ones back to the row's front; returns the kept length. */
-static int64_t merge_row(build *b, int64_t e0, int64_t n, merge_ws *ws)
+/* Make *p hold at least n elements of `size` bytes (capacity in *cap); 0
+ * when the allocation fails. */
+static int ws_grow(void **p, size_t *cap, size_t n, size_t size)
 {
-    uint64_t small[KERN_BUCKET_ROW];
-    const uint64_t *s = small;
-    if (n >= KERN_BUCKET_ROW) {
-        bucket_by_weight(b, e0, n, ws->sc, ws->cnt);
-        s = ws->sc;
-    } else {
-        for (int64_t i = 0; i < n; i++) small[i] = (uint64_t)wkey_at(b, e0 + i) << 32 | col_at(b, e0 + i);
-        kern_sort_u64(small, n);
+    if (n <= *cap) return 1;
+    size_t c = n + n / 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return 0;
+    *p = q;
+    *cap = c;
+    return 1;
+}
+
+/* Pass 2's record i: the rs little-endian bytes as one integer. */
+static inline uint64_t rec_get(const build *b, int64_t i)
+{
+    uint64_t x;
+    memcpy(&x, b->pk + (size_t)b->rs * i, 8);   /* the padding covers the last */
+    return b->rs == 8 ? x : x & 0xFFFFFFFFFFFFFFull;
+}
+
+/* Sort the n keys of a bucket: insertion sort when short (the usual case:
+ * about two keys), else quicksort (weights bunched into few buckets). */
+static inline void sort_bucket(uint64_t *a, int64_t n)
+{
+    if (n <= KERN_SHORT_ROW) insertion_u64(a, n);
+    else kern_sort_u64(a, n);
+}
+
+/* Merge block blk. Its records (in pass 2's arrival order) are sorted by
+ * (row, weight, column) inside the caches (a block is ~2^10 rows): a
+ * counting pass per row; a counting pass per (row, weight bucket), row r of
+ * m entries taking 2^lb buckets (the top lb bits of the weight key, 2^lb
+ * about m / 2); a scatter of the keys (weight key << 32 | column) into
+ * ws->sc; and each bucket, about two keys, sorted. Walking a row in that
+ * order, a key whose column came earlier is dropped (the first, smallest
+ * weight, stays: the entry a sort by column would keep). The kept entries
+ * are written back as (column, weight key) records to the front of the
+ * block's stretch; rowptr[v + 1] gets row v's kept length and dup[v] its
+ * merged count (255 and more also into ws->big). Returns the block's kept
+ * entries, -1 when scratch cannot grow. */
+static int64_t merge_block(build *b, int64_t blk, merge_ws *ws)
+{
+    const int64_t e0 = b->bptr[blk], n = b->bptr[blk + 1] - e0, v0 = blk << b->rb;
+    const int64_t nr = b->nl - v0 < ((int64_t)1 << b->rb) ? b->nl - v0 : (int64_t)1 << b->rb;
+    const int pbits = b->pbits, wbits = b->wbits, sh = pbits + wbits;
+    const uint64_t cmask = ((uint64_t)1 << pbits) - 1, wmask = ((uint64_t)1 << wbits) - 1,
+                   rmask = ((uint64_t)1 << b->rb) - 1;
+    if (!ws_grow((void **)&ws->sc, &ws->sccap, (size_t)n + 1, sizeof(uint64_t)) ||
+        !ws_grow((void **)&ws->bc, &ws->bccap, (size_t)(n + nr) + 2, sizeof(int64_t)))
+        return -1;
+    int64_t *rc = ws->rcnt, *boff = ws->boff, *bc = ws->bc;
+    uint8_t *lb = ws->lb;
+    uint64_t *sc = ws->sc;
+    memset(rc, 0, ((size_t)nr + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < n; i++) rc[rec_get(b, e0 + i) >> sh & rmask]++;
+    int64_t nbk = 0;
+    for (int64_t r = 0; r < nr; r++) {
+        int l = 0;
+        while (l < 20 && l < wbits && ((int64_t)2 << l) < rc[r]) l++;
+        lb[r] = (uint8_t)(wbits - l);        /* the shift that leaves l bits */
+        boff[r] = nbk;
+        nbk += (int64_t)1 << l;
     }
-    uint64_t *seen = ws->seen;
-    int64_t k = 0;
+    boff[nr] = nbk;
+    memset(bc, 0, ((size_t)nbk + 1) * sizeof(int64_t));
     for (int64_t i = 0; i < n; i++) {
-        uint64_t x = s[i];
-        uint32_t c = (uint32_t)x;
-        uint64_t bit = (uint64_t)1 << (c & 63);
-        if (seen[c >> 6] & bit) continue;
-        seen[c >> 6] |= bit;
-        rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
-        k++;
+        uint64_t x = rec_get(b, e0 + i), r = x >> sh & rmask;
+        bc[boff[r] + (int64_t)((x >> pbits & wmask) >> lb[r]) + 1]++;
     }
-    for (int64_t i = 0; i < k; i++) seen[col_at(b, e0 + i) >> 6] = 0;
+    for (int64_t j = 0; j < nbk; j++) bc[j + 1] += bc[j];
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t x = rec_get(b, e0 + i), r = x >> sh & rmask, w = x >> pbits & wmask;
+        sc[bc[boff[r] + (int64_t)(w >> lb[r])]++] = w << 32 | (x & cmask);
+    }
+    /* bc[j] is now the end of bucket j */
+    uint64_t *seen = ws->seen;
+    int64_t k = 0, s = 0;
+    for (int64_t r = 0; r < nr; r++) {
+        const int64_t k0 = k, s0 = s;
+        for (int64_t j = boff[r]; j < boff[r + 1]; j++) {
+            if (bc[j] - s > 1) sort_bucket(sc + s, bc[j] - s);
+            s = bc[j];
+        }
+        for (int64_t i = s0; i < s; i++) {
+            uint64_t x = sc[i];
+            uint32_t c = (uint32_t)x;
+            uint64_t bit = (uint64_t)1 << (c & 63);
+            if (seen[c >> 6] & bit) continue;
+            seen[c >> 6] |= bit;
+            rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
+            k++;
+        }
+        for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
+        const int64_t gone = (s - s0) - (k - k0), v = v0 + r;
+        b->dup[v] = (uint8_t)(gone < 255 ? gone : 255);
+        if (gone >= 255) {
+            uint64_t *e = kvec_push(&ws->big);
+            if (e) *e = (uint64_t)v << 32 | (uint64_t)gone;
+        }
+        b->rowptr[v + 1] = k - k0;
+    }
     return k;
 }
 
@@ -723,12 +750,6 @@ static void release_pages(void *p, size_t bytes)
     const uintptr_t pg = 4096;
     uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), z = ((uintptr_t)p + bytes) & ~(pg - 1);
     if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
-}
-
-/* Move n entries from entry s to entry d < s (both arrays). */
-static void move_entries(build *b, int64_t d, int64_t s, int64_t n)
-{
-    memmove(b->pk + (size_t)b->rs * d, b->pk + (size_t)b->rs * s, (size_t)b->rs * n);
 }
 
 /* The count of row l in a sorted table of row << 32 | count keys (l is
@@ -748,96 +769,75 @@ int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
     return dup_big_find(g->dup_big, g->ndup_big, l);
 }
 
-/* Sort and merge every row, compact the rows in place, release the tail.
- * Each row's merged duplicates go to dup (255 and more: to the escape
- * table big, sorted by row), from which the kept lengths are recomputed
- * while rowptr still holds the raw layout. Returns nnz, -1 when a scratch
- * allocation failed. */
-static int64_t merge_rows(build *b)
+/* Merge every block (merge_block), threads taking blocks dynamically;
+ * then kept[blk] becomes the block's first kept entry in the graph and
+ * rowptr the kept layout. kept: out, [nb + 1]. The escape table big is
+ * sorted by row. Returns nnz, -1 when a scratch allocation failed. */
+static int64_t merge_rows(build *b, int64_t *kept)
 {
-    uint8_t *dup = b->dup;
-    int64_t nl = b->nl, *rowptr = b->rowptr, maxrow = 0;
+    const int64_t nb = b->nb;
     size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
     int fail = 0;
-#pragma omp parallel for reduction(max : maxrow)
-    for (int64_t v = 0; v < nl; v++)
-        if (rowptr[v + 1] - rowptr[v] > maxrow) maxrow = rowptr[v + 1] - rowptr[v];
+    /* about 2^10 rows per scheduling chunk, whatever the block size */
+    const int64_t per = b->rb < 10 ? (int64_t)1 << (10 - b->rb) : 1;
 #pragma omp parallel reduction(| : fail)
     {
-        merge_ws ws = {NULL, NULL, calloc(words, sizeof(uint64_t))};
-        kvec big;
-        kvec_init(&big, sizeof(uint64_t));
-        if (maxrow >= KERN_BUCKET_ROW) {
-            ws.sc = malloc((size_t)maxrow * sizeof(uint64_t));
-            ws.cnt = malloc(((size_t)maxrow / KERN_BUCKET_SIZE + 1) * sizeof(int64_t));
-            if (!ws.sc || !ws.cnt) fail = 1;
+        size_t rows = ((size_t)1 << b->rb) + 1;
+        merge_ws ws = {.seen = calloc(words, sizeof(uint64_t)), .rcnt = malloc(rows * sizeof(int64_t)),
+                       .boff = malloc(rows * sizeof(int64_t)), .lb = malloc(rows)};
+        kvec_init(&ws.big, sizeof(uint64_t));
+        if (!ws.seen || !ws.rcnt || !ws.boff || !ws.lb) fail = 1;
+        int mine = !fail;
+#pragma omp for schedule(dynamic)
+        for (int64_t c = 0; c < (nb + per - 1) / per; c++) {
+            for (int64_t blk = c * per; mine && blk < nb && blk < (c + 1) * per; blk++) {
+                int64_t k = merge_block(b, blk, &ws);
+                if (k < 0) mine = 0;
+                kept[blk] = k;
+            }
         }
-        if (!ws.seen) fail = 1;
-        const int mine = !fail;
-#pragma omp for schedule(dynamic, 64)
-        for (int64_t v = 0; v < nl; v++) {
-            if (!mine) continue;
-            int64_t n = rowptr[v + 1] - rowptr[v], gone = n - merge_row(b, rowptr[v], n, &ws);
-            dup[v] = (uint8_t)(gone < 255 ? gone : 255);
-            uint64_t *e = gone >= 255 ? kvec_push(&big) : NULL;
-            if (e) *e = (uint64_t)v << 32 | (uint64_t)gone;
-        }
-        if (big.fail) fail = 1;
+        if (!mine || ws.big.fail) fail = 1;
 #pragma omp critical(kern_construct_dup_big)
-        if (big.n && kvec_reserve(&b->big, b->big.n + big.n)) {
-            memcpy(b->big.p + b->big.n * sizeof(uint64_t), big.p, big.n * sizeof(uint64_t));
-            b->big.n += big.n;
+        if (ws.big.n && kvec_reserve(&b->big, b->big.n + ws.big.n)) {
+            memcpy(b->big.p + b->big.n * sizeof(uint64_t), ws.big.p, ws.big.n * sizeof(uint64_t));
+            b->big.n += ws.big.n;
         }
-        kvec_free(&big);
-        free(ws.sc); free(ws.cnt); free(ws.seen);
+        kvec_free(&ws.big);
+        free(ws.sc); free(ws.bc); free(ws.rcnt); free(ws.boff); free(ws.lb); free(ws.seen);
     }
     if (fail || b->big.fail) return -1;
-    const uint64_t *big = (const uint64_t *)b->big.p;
-    const int64_t nbig = (int64_t)b->big.n;
-    kern_sort_u64((uint64_t *)b->big.p, nbig);
-#define KEPT(v) (rowptr[(v) + 1] - rowptr[v] - (dup[v] < 255 ? dup[v] : dup_big_find(big, nbig, v)))
-    /* compact: each block of rows to its own start, then blocks down in order */
-    int T = b->S;
-    int64_t bcnt[T];
-#pragma omp parallel for schedule(static, 1)
-    for (int t = 0; t < T; t++) {
-        int64_t a = nl * t / T, z = nl * (t + 1) / T, o = rowptr[a];
-        for (int64_t v = a; v < z; v++) {
-            int64_t k = KEPT(v);
-            if (o != rowptr[v]) move_entries(b, o, rowptr[v], k);
-            o += k;
-        }
-        bcnt[t] = o - rowptr[a];
+    kern_sort_u64((uint64_t *)b->big.p, (int64_t)b->big.n);
+    int64_t nnz = 0;
+    for (int64_t blk = 0; blk < nb; blk++) {
+        int64_t k = kept[blk];
+        kept[blk] = nnz;
+        nnz += k;
     }
-    int64_t o = 0;
-    for (int t = 0; t < T; t++) {
-        int64_t a = rowptr[nl * t / T];
-        if (o != a) move_entries(b, o, a, bcnt[t]);
-        o += bcnt[t];
-    }
-    /* rowptr to the kept layout, in one pass from the last row down (each
-     * kept length reads the raw row bounds above it, not yet rewritten) */
-    int64_t end = o;
-    for (int64_t v = nl - 1; v >= 0; v--) {
-        int64_t k = KEPT(v);
-        rowptr[v + 1] = end;
-        end -= k;
-    }
+    kept[nb] = nnz;
+    int64_t *rowptr = b->rowptr;
     rowptr[0] = 0;
-#undef KEPT
-    /* the merged-away tail (w3 keeps its 8 bytes of padding) */
-    release_pages(b->pk + (size_t)b->rs * o + 8, (size_t)b->rs * (b->nraw - o));
-    return o;
+#pragma omp parallel for schedule(static)
+    for (int64_t blk = 0; blk < nb; blk++) {
+        int64_t v0 = blk << b->rb, v1 = v0 + ((int64_t)1 << b->rb), o = kept[blk];
+        if (v1 > b->nl) v1 = b->nl;
+        for (int64_t v = v0; v < v1; v++) {
+            o += rowptr[v + 1];
+            rowptr[v + 1] = o;
+        }
+    }
+    return nnz;
 }
 
-/* Split the merged records pk[0, nnz) into the graph's col and weights,
- * walking down from the end in blocks and releasing each block's pages of
- * pk once copied, so the resident memory stays at about one record per
- * entry instead of two. */
+/* Copy the merged records (the front kept[blk + 1] - kept[blk] of each
+ * block's stretch) into the graph's col and weights at kept[blk], in
+ * groups of blocks from the end, releasing each group's pages of pk once
+ * copied, so the resident memory stays at about one record per entry
+ * instead of two. */
 #define KERN_SPLIT_BLOCK ((int64_t)1 << 20)
-static int split(build *b, kern_graph *g)
+static int split(build *b, kern_graph *g, const int64_t *kept)
 {
     int64_t n = g->nnz;
+    const int64_t *bptr = b->bptr;
     g->col = big_malloc(((size_t)n + 1) * sizeof(uint32_t));
     if (g->w24) g->w3 = big_malloc((size_t)n * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
     else g->w = big_malloc(((size_t)n + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
@@ -846,16 +846,20 @@ static int split(build *b, kern_graph *g)
     uint32_t *col = g->col;
     uint8_t *w3 = g->w3;
     float *w = g->w;
-    for (int64_t hi = n; hi > 0;) {
-        int64_t lo = hi > KERN_SPLIT_BLOCK ? hi - KERN_SPLIT_BLOCK : 0;
-#pragma omp parallel for schedule(static)
-        for (int64_t i = lo; i < hi; i++) {
-            col[i] = col_at(b, i);
-            uint32_t k = wkey_at(b, i);
-            if (w3) w3_put(w3, i, k);
-            else memcpy(&w[i], &k, 4);
+    for (int64_t hi = b->nb; hi > 0;) {
+        int64_t lo = hi - 1;
+        while (lo > 0 && bptr[hi] - bptr[lo - 1] <= KERN_SPLIT_BLOCK) lo--;
+#pragma omp parallel for schedule(dynamic, 16)
+        for (int64_t blk = lo; blk < hi; blk++) {
+            int64_t s = bptr[blk], o = kept[blk], m = kept[blk + 1] - o;
+            for (int64_t i = 0; i < m; i++) {
+                col[o + i] = col_at(b, s + i);
+                uint32_t k = wkey_at(b, s + i);
+                if (w3) w3_put(w3, o + i, k);
+                else memcpy(&w[o + i], &k, 4);
+            }
         }
-        release_pages(b->pk + (size_t)b->rs * lo, (size_t)b->rs * (size_t)(hi - lo));
+        release_pages(b->pk + (size_t)b->rs * bptr[lo], (size_t)b->rs * (size_t)(bptr[hi] - bptr[lo]));
         hi = lo;
     }
     return G5_OK;
@@ -903,8 +907,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     *out = NULL;
     if (chunk <= 0) chunk = default_chunk(count, P);
     int64_t lmax = count < chunk ? count : chunk;
-    b.scnt = malloc(((size_t)2 * S * P + P + 2 * (size_t)S + 1) * sizeof(int64_t));
-    b.lbuf = malloc(((size_t)2 * lmax + 1) * sizeof(rec));
+    b.scnt = malloc(((size_t)2 * S * P + P + 1) * sizeof(int64_t));
     if (P > 1) b.pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
     b.find = (finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
     rank_table_init(&b.by_pid, d->base, P);
@@ -919,20 +922,18 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         rank_table_init(&b.by_label, d->first, P);
         b.find.by_label = &b.by_label;
     }
-    if (g) {
-        g->rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
-        g->bytes_to = calloc((size_t)P, sizeof(int64_t));
-    }
-    if (!g || !b.scnt || !b.lbuf || (P > 1 && !b.pid) || !g->rowptr || !g->bytes_to) ok = 0, b.nomem = 1;
-    if (ok) {
-        b.dest = b.scnt + (size_t)2 * S * P;
-        b.lcnt = b.dest + P;
-        b.rlo = b.lcnt + S;
-        b.rowptr = g->rowptr;
-        b.cnt = g->rowptr + 1;
-        memset(g->rowptr, 0, ((size_t)nl + 1) * sizeof(int64_t));
-        for (int t = 0; t <= S; t++) b.rlo[t] = nl * t / S;   /* pass 1: equal row ranges */
-    }
+    /* Blocks of 2^rb rows: pass 2's records carry a column in pbits bits,
+     * a weight key in 24 or 32, and the row inside its block in rb <= 32 -
+     * pbits bits (so 7 bytes with 24-bit keys, 8 with floats). */
+    b.pbits = 1;
+    while (b.pbits < 32 && ((uint64_t)1 << b.pbits) < (uint64_t)d->base[P]) b.pbits++;
+    b.rb = 32 - b.pbits < KERN_BLOCK_ROWS_LOG ? 32 - b.pbits : KERN_BLOCK_ROWS_LOG;
+    b.nb = (nl + ((int64_t)1 << b.rb) - 1) >> b.rb;
+    b.bptr = malloc(((size_t)b.nb + 1) * sizeof(int64_t));
+    b.cur = calloc((size_t)S * (size_t)b.nb + 1, sizeof(int64_t));
+    if (g) g->bytes_to = calloc((size_t)P, sizeof(int64_t));
+    if (!g || !b.scnt || (P > 1 && !b.pid) || !b.bptr || !b.cur || !g->bytes_to) ok = 0, b.nomem = 1;
+    if (ok) b.dest = b.scnt + (size_t)2 * S * P;
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
     MPI_Allreduce(&rounds, &maxr, 1, MPI_INT64_T, MPI_MAX, comm);
 
@@ -941,15 +942,17 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int all = pass(&b, sr, count, chunk, maxr, 0, ok, &read_rc);
     if (read_rc != G5_OK) { rc = read_rc; goto fail; }
     if (all) {
-        /* row starts; pass 2's row ranges hold equal numbers of entries */
-        int64_t *rowptr = g->rowptr;
-        for (int64_t v = 0; v < nl; v++) rowptr[v + 1] += rowptr[v];
-        b.nraw = rowptr[nl];
-        int64_t v = 0;
-        for (int t = 1; t < S; t++) {
-            while (v < nl && rowptr[v] < b.nraw * t / S) v++;
-            b.rlo[t] = v;
+        /* block starts, and each slice's stretch inside each block */
+        int64_t *bptr = b.bptr, o = 0;
+        for (int64_t j = 0; j < b.nb; j++) {
+            bptr[j] = o;
+            for (int t = 0; t < S; t++) {
+                int64_t *c = &b.cur[(size_t)t * b.nb + j], m = *c;
+                *c = o;
+                o += m;
+            }
         }
+        bptr[b.nb] = b.nraw = o;
     }
     {
         /* The 24-bit weight layout when every rank saw only such weights
@@ -961,6 +964,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         if (!every[0]) goto agree;
         b.w24 = g->w24 = every[1];
         b.rs = g->w24 ? 7 : 8;
+        b.wbits = g->w24 ? 24 : 32;
         b.pk = big_malloc((size_t)b.rs * (size_t)b.nraw + 8);
         g->dup = big_malloc((size_t)nl + 1);
         b.dup = g->dup;
@@ -979,23 +983,27 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     if (all && b.hash[0] != b.hash[1]) b.overflow = 1;
     if (b.overflow) ok = 0;
     if (all && ok) {
-        /* the cursors advanced each row start to the next row's: shift back */
-        memmove(g->rowptr + 1, g->rowptr, (size_t)nl * sizeof(int64_t));
-        g->rowptr[0] = 0;
+        free(b.cur);
+        b.cur = NULL;
     }
     t2 = g5_now(); r2 = sr->read_s;
     int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
     if (all && ok) {
-        g->nnz = merge_rows(&b);
+        g->rowptr = b.rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
+        int64_t *kept = malloc(((size_t)b.nb + 1) * sizeof(int64_t));
+        g->nnz = g->rowptr && kept ? merge_rows(&b, kept) : -1;
         g->dup_big = (uint64_t *)b.big.p;
         g->ndup_big = (int64_t)b.big.n;
         kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
-        else if (split(&b, g) != G5_OK) ok = 0, b.nomem = 1;
+        else if (split(&b, g, kept) != G5_OK) ok = 0, b.nomem = 1;
         else if (!g->w24) odd = !all_w24(g->w, g->nnz);
+        free(kept);
         free(b.pk);
         b.pk = NULL;
     }
+    free(b.bptr);
+    b.bptr = NULL;
     if (all && ok) {
         /* Kernel 3's light/heavy delta-stepping wants every row ordered by
          * weight (its light edges a prefix): merge_rows left them in
@@ -1009,7 +1017,6 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->build_time[5] = sr->read_cpu - rc0;
         g->build_time[4] = cpu_now() - c0 - g->build_time[5];
     }
-    free(b.lbuf); b.lbuf = NULL;
     free(b.pid); b.pid = NULL;
     {
         /* With float weights, the kept entries may all be k * 2^-24 after
@@ -1053,7 +1060,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.lbuf); free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); free(b.pk);
+    free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); free(b.pk); free(b.bptr); free(b.cur);
     kvec_free(&b.big);
     kern_graph_free(&g);
     return rc;

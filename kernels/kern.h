@@ -80,9 +80,10 @@ typedef struct kern_graph kern_graph;
  * [0, N); weights: in, [count]): rows are local vertices, columns uint32
  * pids, float weights. Self-loops are dropped; duplicate (u, v) pairs are
  * merged keeping the smallest weight (shortest paths unchanged). Rows are
- * sorted by column. Two passes over the edges in rounds of a bounded number
- * of edges (count entries per row, then fill), routing each entry to the
- * owner of its row with MPI_Alltoallv; see construct.c. The inputs are only
+ * ordered by (weight, column). Two passes over the edges in rounds of a
+ * bounded number of edges (count entries per block of rows, then fill),
+ * routing each entry to the owner of its row with MPI_Alltoallv; see
+ * construct.c. The inputs are only
  * read; the caller may free them afterwards. The graph borrows d (keep it
  * alive). Edges out of range are G5_ERR_FORMAT; an endpoint without owner
  * under a placement is G5_ERR_MISMATCH (the edge is named). Caller frees

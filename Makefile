@@ -5,35 +5,70 @@
 # Sources are found by wildcard; test rules are in tests/module.mk, the
 # benchmarks in bench/bench.mk, the pipeline in pipeline.mk.
 #
-#   make              build bin/g500 (installs missing Debian packages as root)
+#   make              build bin/g500 (needs an MPI C compiler and parallel HDF5)
 #   make test         unit tests (Criterion) and MPI tests at 1, 2 and 4 ranks
+#   make test-slurm   the cluster recipe under a real Slurm on this machine (root)
 #   make pipeline     the whole pipeline on a small default (see README)
 #   make bench        the benchmarks (bench/bench.mk)
+#   make install PREFIX=DIR   bin/g500, configs and docs under DIR
+#   make MPI=mpich ...        any target with MPICH (build/mpich, bin/mpich/g500)
+#   HDF5_DIR=DIR make         a parallel HDF5 outside pkg-config (also h5pcc)
+#   MPIRUN='srun' make ...    the launcher (mpirun, mpiexec or srun) for runs
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
-# Setup: check the tool chain once per make run; on Debian as root the script
-# installs what is missing, elsewhere it stops with the list to load.
-ifeq ($(filter clean help,$(MAKECMDGOALS)),)
-DEPS_STATUS := $(shell scripts/install-deps >&2 && echo ok)
+# Which MPI: its compiler wrapper, its HDF5 package and its launcher (any
+# of them can be given: MPICC=cc MPIRUN=srun HDF5_DIR=... for a Cray or a
+# site's modules). Each MPI builds into its own folder.
+MPI ?= openmpi
+ifeq ($(MPI),openmpi)
+MPICC ?= mpicc
+MPIRUN ?= mpirun
+MPI_DIR :=
+else ifeq ($(MPI),mpich)
+MPICC ?= $(if $(shell command -v mpicc.mpich),mpicc.mpich,mpicc)
+MPIRUN ?= $(if $(shell command -v mpiexec.mpich),mpiexec.mpich,mpiexec)
+MPI_DIR := /mpich
+else
+$(error MPI=$(MPI): use MPI=openmpi or MPI=mpich (another MPI: MPICC=..., MPIRUN=..., HDF5_DIR=...))
+endif
+HDF5_PC ?= hdf5-$(MPI)
+export MPI MPICC MPIRUN HDF5_PC
+
+# Setup: check what the goals need, once per make run (scripts/install-deps:
+# on Debian as root it installs what is missing, elsewhere it stops with the
+# list to load). The build needs only MPICC and a parallel HDF5; the tests
+# add Criterion and their tools; runs need the launcher.
+DEPS_NEEDS := $(sort build \
+  $(if $(filter test tests,$(MAKECMDGOALS)),test run) \
+  $(if $(filter pipeline kernels report bench bench-%,$(MAKECMDGOALS)),run plots))
+# PREBUILT=1: run the binary built before (a batch job on a compute node,
+# scripts/g500-slurm.sbatch): no checks, nothing compiled.
+PREBUILT ?=
+DEPS_SKIP := $(PREBUILT)$(and $(MAKECMDGOALS),$(if $(filter-out clean help pipeline-clean,$(MAKECMDGOALS)),,yes))
+HDF5_GIVEN := HDF5_DIR='$(HDF5_DIR)' HDF5_CFLAGS='$(HDF5_CFLAGS)' HDF5_LIBS='$(HDF5_LIBS)'
+DEPS_ENV := MPI='$(MPI)' MPICC='$(MPICC)' MPIRUN='$(MPIRUN)' HDF5_PC='$(HDF5_PC)' $(HDF5_GIVEN)
+ifeq ($(DEPS_SKIP),)
+DEPS_STATUS := $(shell $(DEPS_ENV) scripts/install-deps $(DEPS_NEEDS) >&2 && echo ok)
 ifneq ($(DEPS_STATUS),ok)
-$(error missing build dependencies (see the list above))
+$(error missing dependencies (see the list above))
 endif
 endif
 
 SANITIZE ?=
-BUILD ?= build$(if $(SANITIZE),/$(SANITIZE))
-BINDIR := $(if $(SANITIZE),$(BUILD)/bin,bin)
+BUILD ?= build$(MPI_DIR)$(if $(SANITIZE),/$(SANITIZE))
+BINDIR := $(if $(SANITIZE),$(BUILD)/bin,bin$(MPI_DIR))
 G500 := $(BINDIR)/g500
 
-MPICC ?= mpicc
 CC := $(MPICC)
-HDF5_PC := $(shell pkg-config --exists hdf5-openmpi && echo hdf5-openmpi || echo hdf5)
-HDF5_CFLAGS := $(shell pkg-config --cflags $(HDF5_PC))
-HDF5_LIBS := $(shell pkg-config --libs $(HDF5_PC))
-CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
-CRITERION_LIBS := $(shell pkg-config --libs criterion)
+# HDF5: HDF5_DIR, HDF5_CFLAGS/HDF5_LIBS, pkg-config or h5pcc; a serial one is
+# refused (scripts/find-hdf5). Asked only when something is compiled.
+HDF5_CFLAGS := $(if $(DEPS_STATUS),$(shell $(DEPS_ENV) scripts/find-hdf5 --cflags))
+HDF5_LIBS := $(if $(DEPS_STATUS),$(shell $(DEPS_ENV) scripts/find-hdf5 --libs))
+# Only the test programs need Criterion (expanded when they are built).
+CRITERION_CFLAGS = $(shell pkg-config --cflags criterion)
+CRITERION_LIBS = $(shell pkg-config --libs criterion)
 
 MODULES := common io gen components topo partition kernels report cli
 OPT ?= -O3 -march=native
@@ -62,7 +97,7 @@ MPI_BIN := $(MPI_SRC:tests/mpi/%.c=$(BUILD)/tests/mpi/%)
 # Rebuild everything when the flags change.
 FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 FLAGS_FILE := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))" = '$(FLAGS_LINE)' ] || echo '$(FLAGS_LINE)' > $(FLAGS_FILE); })
+$(if $(PREBUILT),,$(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_FILE) ] && [ "$$(cat $(FLAGS_FILE))" = '$(FLAGS_LINE)' ] || echo '$(FLAGS_LINE)' > $(FLAGS_FILE); }))
 
 # The version `g500 --version` and every run's provenance print: git
 # describe (with -dirty) and the commit at build time, the compiler and
@@ -91,10 +126,15 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+ifeq ($(PREBUILT),)
 $(G500): $(BUILD)/cli/main.o $(LIB)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+else
+$(G500):
+	@test -x $@ || { echo "$@ is missing: build it before submitting (make$(if $(MPI_DIR), MPI=$(MPI)), with the modules loaded)" >&2; exit 1; }
+endif
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
@@ -115,6 +155,18 @@ $(BUILD)/tests/mpi/%: $(BUILD)/tests/mpi/%.o $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 tests: $(G500) $(UNIT_BIN) $(MPI_BIN)
+
+# MPICH never yields while it waits: ranks sharing cores preload this
+# (scripts/mpi-launch; see scripts/mpich-yield.c).
+ifeq ($(MPI),mpich)
+MPICH_YIELD_LIB := $(BUILD)/mpich-yield.so
+export MPICH_YIELD_LIB := $(abspath $(MPICH_YIELD_LIB))
+all tests: $(MPICH_YIELD_LIB)
+$(MPICH_YIELD_LIB): scripts/mpich-yield.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC $< -o $@ -ldl
+endif
 
 # The README's test command. Runs as root on CI, so Open MPI is told that is fine.
 export OMPI_ALLOW_RUN_AS_ROOT := 1

@@ -15,11 +15,15 @@
 #   NP RANKS_PER_NODE          ranks, and ranks per emulated node
 #   ROOTS                      search keys for BFS and SSSP
 #   RUN                        run directory (default results/sS-efE-seedN)
-#   MPIRUN                     launcher with its rank count (srun on Slurm)
-#   MPIRUN_PLACED              launcher of the components-aware run (default
-#                              MPIRUN); may use $(P_RANKFILE) or $(P_HOSTFILE),
-#                              the placement's Open MPI rankfile and
-#                              SLURM_HOSTFILE (scripts/g500-*.sh do)
+#   MPIRUN                     the launcher: mpirun (Open MPI), mpiexec (MPICH
+#                              family) or srun, with options of your own;
+#                              scripts/mpi-launch adds the rank count and the
+#                              launcher's own oversubscription/binding options
+#   PLACE_RANKS=1              launch the components-aware run on the hosts the
+#                              placement chose (its .rankfile, .machinefile or
+#                              .hostfile as SLURM_HOSTFILE, by launcher): TOPO
+#                              must name real hosts (scripts/g500-*.sh do)
+#   MPIRUN_PLACED              launcher of that run (default MPIRUN)
 #   THREADS                    OpenMP threads per rank (default cores / NP)
 #   RUN_FLAGS                  extra options for g500 run (e.g. --skip-sssp)
 #
@@ -48,8 +52,9 @@ RANKS_PER_NODE ?= 1
 ROOTS ?= 64
 RUN ?= results/s$(SCALE)-ef$(EDGEFACTOR)-seed$(SEED)
 THREADS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); t=$$((n / $(NP))); echo $$((t > 0 ? t : 1)))
-MPIRUN ?= mpirun --oversubscribe --bind-to none -x OMP_NUM_THREADS -np $(NP)
+MPIRUN ?= mpirun
 MPIRUN_PLACED ?= $(MPIRUN)
+PLACE_RANKS ?=
 RUN_FLAGS ?=
 
 P_TOPO_NAME := $(basename $(notdir $(TOPO)))
@@ -60,12 +65,17 @@ P_TOPO_TXT := $(RUN)/topo-$(P_PLACE).txt
 P_PLACEMENT := $(RUN)/placement-$(P_PLACE).h5
 P_RANKFILE := $(P_PLACEMENT:.h5=.rankfile)
 P_HOSTFILE := $(P_PLACEMENT:.h5=.hostfile)
+P_MACHINEFILE := $(P_PLACEMENT:.h5=.machinefile)
 P_RUN_COMP := $(RUN)/run-components-$(P_PLACE).json
 P_RUN_CYC := $(RUN)/run-cyclic-$(P_PLACE).json
 P_REPORT := $(RUN)/report/index.md
 P_FILES := $(P_EDGES) $(P_COMP) $(P_TOPO_TXT) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) $(P_REPORT)
-P_MPI := OMP_NUM_THREADS=$(THREADS) $(MPIRUN) $(G500)
-P_MPI_PLACED := OMP_NUM_THREADS=$(THREADS) $(MPIRUN_PLACED) $(G500)
+P_MPI := OMP_NUM_THREADS=$(THREADS) scripts/mpi-launch -n $(NP) $(G500)
+P_MPI_PLACED := OMP_NUM_THREADS=$(THREADS) MPIRUN='$(MPIRUN_PLACED)' scripts/mpi-launch -n $(NP) \
+	$(if $(filter 1 yes,$(PLACE_RANKS)),--placement $(P_PLACEMENT)) $(G500)
+# Without gnuplot the report keeps its tables and plots.gp and says so.
+P_PLOTS := $(if $(shell command -v gnuplot),,--no-plots)
+P_NO_PLOTS_MSG := report: gnuplot not found, plots skipped (install gnuplot-nox or load a gnuplot module; then run gnuplot plots.gp in $(RUN)/report)
 # `make kernels` sets P_FORCE_KERNELS=1 in its sub-make: the runs' JSON then
 # depend on a phony target and are always remade.
 P_FORCE := $(if $(P_FORCE_KERNELS),p-force)
@@ -103,7 +113,7 @@ kernels: p-check
 	@sed -n '/^## Kernel runs/,/^Harmonic/p' $(P_REPORT) | grep -v '^Harmonic'
 
 report: $(G500)
-	$(G500) report '$(RUN)'
+	$(G500) report '$(RUN)' $(P_PLOTS)
 
 pipeline-clean:
 	rm -rf '$(RUN)'
@@ -140,5 +150,6 @@ $(P_RUN_CYC): $(P_EDGES) $(TOPO) $(P_FORCE) | $(G500) $(P_RUN_COMP)
 	$(call p_run,--placement cyclic --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE),$(P_MPI))
 
 $(P_REPORT): $(P_EDGES) $(P_COMP) $(P_PLACEMENT) $(P_RUN_COMP) $(P_RUN_CYC) | $(G500)
-	$(G500) report '$(RUN)' --quiet
+	$(G500) report '$(RUN)' --quiet $(P_PLOTS)
+	@$(if $(P_PLOTS),echo '$(P_NO_PLOTS_MSG)')
 

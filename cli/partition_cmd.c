@@ -9,11 +9,12 @@
  * Every process reads its slab of edges and its block of component labels;
  * no process holds all M edges (partition/part.h). Outputs, each written to
  * a temporary name and renamed when complete: PLACEMENT.h5 (io/io.h),
- * PLACEMENT.rankfile (Open MPI: `mpirun --rankfile`) and PLACEMENT.hostfile
- * (SLURM_HOSTFILE for `srun --distribution=arbitrary`), where PLACEMENT is
- * the output path without its .h5 suffix. The three are one output: an
+ * PLACEMENT.rankfile (Open MPI: `mpirun --rankfile`), PLACEMENT.hostfile
+ * (SLURM_HOSTFILE for `srun --distribution=arbitrary`) and
+ * PLACEMENT.machinefile (MPICH: `mpiexec -f`), where PLACEMENT is the
+ * output path without its .h5 suffix. The four are one output: an
  * existing placement file without --force stops the command before any
- * work (the other two follow it), and if a scheduler file cannot be
+ * work (the others follow it), and if a scheduler file cannot be
  * written the files this run already wrote are removed.
  *
  * Failures: every local step (parse, allocation, check) ends in g5_agree
@@ -111,7 +112,7 @@ int partition_cmd(int argc, char **argv)
     int64_t efirst, ecount, vfirst, vcount, N = 0;
     part_result *res = NULL;
     io_placement_meta meta;
-    char rankfile[4200], hostfile[4200];
+    char rankfile[4200], hostfile[4200], machinefile[4200];
     double t0 = g5_now(), t_read = 0, t_place = 0, t_write = 0;
     int64_t rss = 0;
     double cpu = 0;
@@ -125,7 +126,8 @@ int partition_cmd(int argc, char **argv)
                          "Place the graph's components on R ranks by switch hops: compact away isolated\n"
                          "vertices, keep small components whole, cut the giant in a vertex order over\n"
                          "the ranks of a switch-tree walk with balanced edges; write the placement file,\n"
-                         "an Open MPI rankfile and a SLURM_HOSTFILE, and print the quality table.",
+                         "an Open MPI rankfile, an MPICH machinefile and a SLURM_HOSTFILE, and print\n"
+                         "the quality table.",
                          opts, nopts);
         return 0;
     }
@@ -152,6 +154,8 @@ int partition_cmd(int argc, char **argv)
         rc = side_path(rankfile, sizeof rankfile, c.output, ".rankfile");
     if (rc == G5_OK)
         rc = side_path(hostfile, sizeof hostfile, c.output, ".hostfile");
+    if (rc == G5_OK)
+        rc = side_path(machinefile, sizeof machinefile, c.output, ".machinefile");
     /* An existing placement file, an input given as output or a missing
      * directory is refused before any work, not after it (checked again
      * when created). The rankfile and hostfile belong to it and are
@@ -267,7 +271,7 @@ int partition_cmd(int argc, char **argv)
          * this run already wrote are removed, so no partial set is left. */
         if (me == 0) {
             const char **host = g5_malloc((size_t)R * sizeof(char *), "partition: hosts");
-            int wrote_rankfile = 0;
+            int wrote_rankfile = 0, wrote_hostfile = 0;
             rc = host ? G5_OK : G5_ERR_NOMEM;
             for (int r = 0; rc == G5_OK && r < R; r++)
                 host[r] = names + (size_t)rank_node[r] * IO_NODE_NAME_MAX;
@@ -276,11 +280,16 @@ int partition_cmd(int argc, char **argv)
             wrote_rankfile = rc == G5_OK;
             if (rc == G5_OK)
                 rc = part_write_hostfile(hostfile, R, host);
+            wrote_hostfile = rc == G5_OK;
+            if (rc == G5_OK)
+                rc = part_write_machinefile(machinefile, R, host);
             free(host);
             if (rc != G5_OK) {
                 unlink(c.output);
                 if (wrote_rankfile)
                     unlink(rankfile);
+                if (wrote_hostfile)
+                    unlink(hostfile);
             }
         }
         G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
@@ -309,7 +318,7 @@ int partition_cmd(int argc, char **argv)
             else
                 printf("giant component: %lld vertices, split in %s order\n", (long long)res->n_giant,
                        part_order_name(order));
-            printf("wrote %s, %s, %s\n", c.output, rankfile, hostfile);
+            printf("wrote %s, %s, %s, %s\n", c.output, rankfile, hostfile, machinefile);
             printf("partition time: %.3f s (read %.3f s, place %.3f s, write %.3f s) on %d processes; "
                    "CPU %.2f s (all processes); peak RSS %.1f MiB per process (max)\n",
                    g5_now() - t0, t_read, t_place, t_write, P, cpu, (double)rss / 1048576.0);

@@ -142,11 +142,13 @@ void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
                       int nranks, const part_metrics m[PART_NSCHEMES]);
 
 /* Not collective. Write the Open MPI rankfile ("rank r=host slot=s", slots
- * counted per node in rank order) and the SLURM_HOSTFILE (one host per line
- * in rank order) atomically (temporary name, then rename). host_of_rank:
- * [R]. Returns G5_ERR_IO naming the file on failure. */
+ * counted per node in rank order), the SLURM_HOSTFILE (one host per line
+ * in rank order) or the MPICH machinefile ("host:n" for each run of n
+ * consecutive ranks on one host) atomically (temporary name, then rename).
+ * host_of_rank: [R]. Returns G5_ERR_IO naming the file on failure. */
 int part_write_rankfile(const char *path, int nranks, const char *const *host_of_rank);
 int part_write_hostfile(const char *path, int nranks, const char *const *host_of_rank);
+int part_write_machinefile(const char *path, int nranks, const char *const *host_of_rank);
 
 /* Collective on comm. Write a placement file atomically: meta (its nranks,
  * nnodes, nvertices, n_active, n_giant must agree with res), rank_node [R]

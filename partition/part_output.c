@@ -2,10 +2,12 @@
 /*
  * part_output.c - what the partitioner hands to people and schedulers: the
  * quality table (placement vs cyclic vs block, text or JSON), the Open MPI
- * rankfile ("rank r=host slot=s", Open MPI 4 mpirun --rankfile) and the
- * SLURM_HOSTFILE (one host per line in rank order, for
- * srun --distribution=arbitrary). Files are written to "<path>.tmp.<pid>"
- * and renamed when complete, so a reader never sees half a file.
+ * rankfile ("rank r=host slot=s", Open MPI 4 mpirun --rankfile), the
+ * MPICH machinefile ("host:n" per run of ranks on one host, in rank order,
+ * for mpiexec -f: hydra fills the lines in order) and the SLURM_HOSTFILE
+ * (one host per line in rank order, for srun --distribution=arbitrary).
+ * Files are written to "<path>.tmp.<pid>" and renamed when complete, so a
+ * reader never sees half a file.
  */
 #include "part.h"
 
@@ -79,12 +81,14 @@ void part_print_table(FILE *out, int json, int64_t nvertices, int64_t n_active,
             (long long)m[0].total_edges);
 }
 
-static int write_atomic(const char *path, int nranks, const char *const *host, int rankfile)
+enum { HOSTFILE, RANKFILE, MACHINEFILE };
+
+static int write_atomic(const char *path, int nranks, const char *const *host, int kind)
 {
     g5_atomic a;
     int *slot = NULL, rc;
 
-    if (rankfile) {
+    if (kind == RANKFILE) {
         slot = g5_calloc((size_t)nranks, sizeof(int), "rankfile slots");
         if (!slot)
             return G5_ERR_NOMEM;
@@ -95,7 +99,13 @@ static int write_atomic(const char *path, int nranks, const char *const *host, i
     }
     FILE *f = a.f;
     for (int r = 0; r < nranks; r++) {
-        if (rankfile) {
+        if (kind == MACHINEFILE) {
+            int n = 1;
+            while (r + n < nranks && strcmp(host[r + n], host[r]) == 0)
+                n++;
+            fprintf(f, "%s:%d\n", host[r], n);
+            r += n - 1;
+        } else if (kind == RANKFILE) {
             /* Slot = how many earlier ranks share this host. */
             int s = 0;
             for (int q = r - 1; q >= 0; q--)
@@ -115,10 +125,15 @@ static int write_atomic(const char *path, int nranks, const char *const *host, i
 
 int part_write_rankfile(const char *path, int nranks, const char *const *host_of_rank)
 {
-    return write_atomic(path, nranks, host_of_rank, 1);
+    return write_atomic(path, nranks, host_of_rank, RANKFILE);
 }
 
 int part_write_hostfile(const char *path, int nranks, const char *const *host_of_rank)
 {
-    return write_atomic(path, nranks, host_of_rank, 0);
+    return write_atomic(path, nranks, host_of_rank, HOSTFILE);
+}
+
+int part_write_machinefile(const char *path, int nranks, const char *const *host_of_rank)
+{
+    return write_atomic(path, nranks, host_of_rank, MACHINEFILE);
 }

@@ -83,7 +83,7 @@ for t in "$BUILD"/tests/mpi/mpi_*; do
     for np in 1 2 4; do
         out="$LOG/$name.np$np.log"
         t0=$EPOCHREALTIME
-        timeout -k 10 "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$t" >"$out" 2>&1
+        timeout -k 10 "$MPI_TIMEOUT" scripts/mpi-launch -n "$np" "$t" >"$out" 2>&1
         rc=$?
         dt=$(since "$t0"); times+=("$dt mpi $name -np $np")
         if ! count_line "$out"; then fail=$((fail + 1)); rc=${rc/#0/1}; fi

@@ -22,7 +22,7 @@ if [ ! -x "$BENCH_CC" ]; then
     exit 1
 fi
 export OMP_WAIT_POLICY=passive
-out=$(mpirun -np 1 -x OMP_NUM_THREADS=2 "$BENCH_CC" 12 2 3 2>&1)
+out=$(OMP_NUM_THREADS=2 scripts/mpi-launch -n 1 "$BENCH_CC" 12 2 3 2>&1)
 plain=$(grep '^plain' <<<"$out"); forest=$(grep '^forest' <<<"$out")
 pr=$(field paired "$forest")
 lo=$(sed -nE 's/.*range ([0-9.]+)-([0-9.]+).*/\1/p' <<<"$forest")
@@ -38,7 +38,7 @@ if [ "$(field sets "$plain")" = "$(field components "$stage")" ] && [ -n "$(fiel
 else
     ko "sets '$(field sets "$plain")' against components '$(field components "$stage")'"
 fi
-out2=$(mpirun -np 2 -x OMP_NUM_THREADS=1 "$BENCH_CC" 12 1 3 2>&1)
+out2=$(OMP_NUM_THREADS=1 scripts/mpi-launch -n 2 "$BENCH_CC" 12 1 3 2>&1)
 f2=$(grep '^forest' <<<"$out2")
 if [ -n "$f2" ] && ! grep -q paired= <<<"$f2" && ! grep -q '^plain' <<<"$out2"; then
     ok "bench_cc at 2 ranks: forest without a paired ratio, no plain line"

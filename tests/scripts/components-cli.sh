@@ -19,7 +19,7 @@ pass=0; fail=0
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
 check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
-run() { timeout -k 5 300 mpirun -np "$1" "${@:2}"; }
+run() { timeout -k 5 300 scripts/mpi-launch -n "$1" "${@:2}"; }
 
 "$G500" gen -s 11 --seed 5 -o "$T/e.h5" -q || ko "gen"
 "$G500" gen -s 11 --seed 6 -o "$T/e6.h5" -q || ko "gen seed 6"
@@ -90,12 +90,12 @@ expect_fail "components detects a damaged edges file" "damaged.h5" \
 expect_fail "components detects a damaged edges file on the distributed path" "damaged.h5" \
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --merge distributed
 expect_fail "components detects a damaged edges file read in pieces under the link" "damaged.h5: reading rows .*damaged chunk" \
-    env OMP_NUM_THREADS=2 timeout -k 5 300 mpirun -np 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000 --overlap on
+    env OMP_NUM_THREADS=2 timeout -k 5 300 scripts/mpi-launch -n 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000 --overlap on
 expect_fail "components detects a damaged edges file streamed at one thread (pieces read and taken in turn)" \
     "damaged.h5: reading rows .*damaged chunk" \
-    env OMP_NUM_THREADS=1 timeout -k 5 300 mpirun -np 1 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000
+    env OMP_NUM_THREADS=1 timeout -k 5 300 scripts/mpi-launch -n 1 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000
 expect_fail "components detects a damaged edges file streamed at 4 ranks, overlap off" "damaged.h5: reading rows .*damaged chunk" \
-    env OMP_NUM_THREADS=1 timeout -k 5 300 mpirun -np 4 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000 --overlap off
+    env OMP_NUM_THREADS=1 timeout -k 5 300 scripts/mpi-launch -n 4 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000 --overlap off
 expect_fail "components rejects an unknown --overlap" "--overlap must be on, off or auto, not 'yes'" \
     run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --overlap yes
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'

@@ -15,7 +15,7 @@ trap 'rm -rf "$D"' EXIT
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-run() { timeout -k 5 120 mpirun --oversubscribe -np "$@"; }
+run() { timeout -k 5 120 scripts/mpi-launch -n "$@"; }
 
 help=$($G500 gen --help 2>&1); rc=$?
 missing=""
@@ -65,7 +65,7 @@ ref=""
 for np in 1 2 4; do
     for t in 1 2; do
         f="$D/e-$np-$t.h5"
-        out=$(OMP_NUM_THREADS=$t run $np -x OMP_NUM_THREADS $G500 gen --scale 12 --edgefactor 5 --seed 9 \
+        out=$(OMP_NUM_THREADS=$t run $np $G500 gen --scale 12 --edgefactor 5 --seed 9 \
               --chunk-rows 3000 -o "$f" 2>/dev/null); rc=$?
         cid=$(sed -nE 's/.*content_id ([0-9a-f]+).*/\1/p' <<<"$out")
         h5dump -b LE -d /edges -o "$f.edges" "$f" >/dev/null 2>&1 && \

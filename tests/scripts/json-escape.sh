@@ -9,7 +9,7 @@
 export OMP_NUM_THREADS=1
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-run() { timeout -k 5 300 mpirun --oversubscribe -np "$@"; }
+run() { timeout -k 5 300 scripts/mpi-launch -n "$@"; }
 w=$(mktemp -d /tmp/g500-json-escape.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 odd="$w/we\"i\\rd

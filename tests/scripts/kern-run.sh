@@ -22,7 +22,7 @@ keys='SCALE: edgefactor: NBFS: graph_generation: num_mpi_processes: construction
 for np in 1 2; do
     for p in cyclic block; do
         out="$T/out.$np.$p"
-        if mpirun -np $np "$G500" run "$T/e.h5" --roots 4 --placement $p --json "$T/r.$np.$p.json" >"$out" 2>"$out.err"; then
+        if scripts/mpi-launch -n $np "$G500" run "$T/e.h5" --roots 4 --placement $p --json "$T/r.$np.$p.json" >"$out" 2>"$out.err"; then
             ok "run -np $np --placement $p validates and exits 0"
         else
             ko "run -np $np --placement $p (exit $?): $(tail -3 "$out.err")"
@@ -56,17 +56,17 @@ grep -q "^g500 [0-9a-z.-]* (commit [0-9a-f]*\|unknown)" <<<"$v" && grep -q "^com
 r1=$(grep -o '"roots"[^]]*' "$T/r.1.cyclic.json" | head -1)
 r2=$(grep -o '"roots"[^]]*' "$T/r.2.block.json" | head -1)
 [ -n "$r1" ] && [ "$r1" = "$r2" ] && ok "same roots at 1 rank cyclic and 2 ranks block" || ko "roots differ: '$r1' vs '$r2'"
-if mpirun -np 2 "$G500" run "$T/none.h5" >"$T/o" 2>"$T/e"; then ko "missing file accepted"
+if scripts/mpi-launch -n 2 "$G500" run "$T/none.h5" >"$T/o" 2>"$T/e"; then ko "missing file accepted"
 else grep -q "none.h5" "$T/e" && ok "missing file: non-zero exit naming the file" || ko "missing file message: $(cat "$T/e")"; fi
 if "$G500" run "$T/e.h5" --roots 99 >"$T/o" 2>"$T/e"; then ko "--roots 99 accepted"
 else grep -q "roots" "$T/e" && ok "--roots 99 refused" || ko "--roots message"; fi
-if mpirun -np 2 "$G500" run "$T/e.h5" --roots 2 --json "$T/nodir/r.json" >"$T/o" 2>"$T/e"; then ko "--json into a missing directory accepted"
+if scripts/mpi-launch -n 2 "$G500" run "$T/e.h5" --roots 2 --json "$T/nodir/r.json" >"$T/o" 2>"$T/e"; then ko "--json into a missing directory accepted"
 else grep -q "nodir/r.json: cannot create: directory .*nodir does not exist" "$T/e" && ! grep -q "constructing the graph" "$T/e" &&
     ok "--json into a missing directory: refused before kernel 1, naming it" || ko "--json missing directory: $(cat "$T/e")"; fi
-if mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --json "$T/e.h5" >"$T/o" 2>"$T/e"; then ko "--json onto the edges file accepted"
+if scripts/mpi-launch -n 1 "$G500" run "$T/e.h5" --roots 2 --json "$T/e.h5" >"$T/o" 2>"$T/e"; then ko "--json onto the edges file accepted"
 else grep -q "e.h5: is the input file" "$T/e" && h5dump -H "$T/e.h5" >/dev/null 2>&1 && ok "--json onto the edges file refused, the file intact" ||
     ko "--json onto the input: $(cat "$T/e")"; fi
-mpirun -np 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp --json "$T/nv.json" >"$T/o" 2>"$T/e"
+scripts/mpi-launch -n 1 "$G500" run "$T/e.h5" --roots 2 --no-validate --skip-sssp --json "$T/nv.json" >"$T/o" 2>"$T/e"
 grep -q "not an official result.*validation skipped" "$T/o" && ! grep -q "^sssp" "$T/o" && ok "--no-validate says so; --skip-sssp prints no sssp lines" || ko "--no-validate/--skip-sssp output"
 [ "$(grep -c '^bfs  [a-z]*_validate: *-1$' "$T/o")" = 6 ] && grep -q '^bfs  stddev_validate: *0$' "$T/o" &&
     ok "--no-validate: validate lines -1 (stddev 0), as the reference prints" || ko "--no-validate validate lines: $(grep validate "$T/o")"

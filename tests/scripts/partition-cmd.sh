@@ -10,7 +10,7 @@
 . "$(dirname "$0")/cli-env.bash"
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL $1"; fail=$((fail + 1)); }
-run() { timeout -k 5 300 mpirun --oversubscribe -np "$@"; }
+run() { timeout -k 5 300 scripts/mpi-launch -n "$@"; }
 w=$(mktemp -d /tmp/g500-partition-cmd.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 TOPO=configs/fat-tree-4x4.conf
@@ -41,15 +41,17 @@ for np in 2 4; do
     h5diff "$w/p1.h5" "$w/p$np.h5" /metrics/placement /metrics/placement >/dev/null 2>&1 || same=0
     cmp -s "$w/p1.rankfile" "$w/p$np.rankfile" || same=0
     cmp -s "$w/p1.hostfile" "$w/p$np.hostfile" || same=0
+    cmp -s "$w/p1.machinefile" "$w/p$np.machinefile" || same=0
 done
 [ $same = 1 ] && ok "placement, rankfile and hostfile identical at 1, 2, 4 processes" || ko "outputs differ across process counts"
 
 # 2. the scheduler files: R lines, ranks 2k and 2k+1 on node k of the walk
 if [ "$(wc -l <"$w/p1.hostfile")" = 8 ] && [ "$(sed -n 3p "$w/p1.hostfile")" = n01 ] &&
-   grep -qx 'rank 3=n01 slot=1' "$w/p1.rankfile"; then
-    ok "rankfile and hostfile place 2 ranks per node in walk order"
+   grep -qx 'rank 3=n01 slot=1' "$w/p1.rankfile" &&
+   [ "$(wc -l <"$w/p1.machinefile")" = 4 ] && [ "$(sed -n 2p "$w/p1.machinefile")" = n01:2 ]; then
+    ok "rankfile, hostfile and machinefile place 2 ranks per node in walk order"
 else
-    ko "rankfile/hostfile content"; cat "$w/p1.rankfile" "$w/p1.hostfile"
+    ko "rankfile/hostfile/machinefile content"; cat "$w/p1.rankfile" "$w/p1.hostfile" "$w/p1.machinefile"
 fi
 
 # 3. the file: a bijection, isolated vertices last, owner -1 exactly for them

@@ -30,8 +30,8 @@ expect() {
     local name=$1 np=$2 code=$3 re=$4; shift 4
     local bad="" rc n
     rm -f "$RCDIR"/* "$w"/out/* "$w"/out/.[!.]* 2>/dev/null
-    timeout -k 5 120 mpirun --oversubscribe -np "$np" \
-        sh -c '"$@"; echo $? >"$RCDIR/$OMPI_COMM_WORLD_RANK"' sh "$@" >"$w/stdout" 2>"$w/stderr"
+    timeout -k 5 120 scripts/mpi-launch -n "$np" \
+        sh -c '"$@"; echo $? >"$RCDIR/${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$SLURM_PROCID}}"' sh "$@" >"$w/stdout" 2>"$w/stderr"
     rc=$?
     [ $rc -eq 124 ] && bad="timed out (a rank hangs)"
     n=$(ls "$RCDIR" | wc -l)
@@ -50,8 +50,8 @@ expect() {
     fi
 }
 
-if ! mpirun --oversubscribe -np 2 "$G500" gen -q --scale 8 --seed 2 -o "$w/e.h5" >"$w/log" 2>&1 ||
-   ! mpirun --oversubscribe -np 2 "$G500" components -q "$w/e.h5" -o "$w/c.h5" >>"$w/log" 2>&1; then
+if ! scripts/mpi-launch -n 2 "$G500" gen -q --scale 8 --seed 2 -o "$w/e.h5" >"$w/log" 2>&1 ||
+   ! scripts/mpi-launch -n 2 "$G500" components -q "$w/e.h5" -o "$w/c.h5" >>"$w/log" 2>&1; then
     cat "$w/log"; echo "FAIL inputs (gen, components)"; echo "$pass passed, 1 failed"; exit 1
 fi
 part() { # topology, more options...
@@ -143,8 +143,8 @@ not_made() {
 
 # 3. a damaged file read by one rank only: a flipped byte in the last chunk
 # of /edges fails its Fletcher32 checksum on the rank whose slab holds it.
-if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 8 --seed 2 --chunk-rows 256 -o "$w/e256.h5" >"$w/log" 2>&1 &&
-   mpirun --oversubscribe -np 2 "$G500" components -q "$w/e256.h5" -o "$w/c256.h5" >>"$w/log" 2>&1 &&
+if scripts/mpi-launch -n 2 "$G500" gen -q --scale 8 --seed 2 --chunk-rows 256 -o "$w/e256.h5" >"$w/log" 2>&1 &&
+   scripts/mpi-launch -n 2 "$G500" components -q "$w/e256.h5" -o "$w/c256.h5" >>"$w/log" 2>&1 &&
    last=$(h5dump -d /edges -s "4094,0" -c "2,2" -y -w 0 "$w/e256.h5" | sed -n '/DATA {/,/}/p' | tr -cd '0-9,') &&
    python3 - "$w/e256.h5" "$w/damaged.h5" "$last" >>"$w/log" 2>&1 <<'EOF'
 import struct, sys
@@ -166,8 +166,8 @@ fi
 # rows, so at SCALE 17 (edge factor 1, a small file) its second chunk is
 # read only by the ranks whose vertex block lies in the upper half; h5ls
 # gives the chunk's address.
-if mpirun --oversubscribe -np 2 "$G500" gen -q --scale 17 --edgefactor 1 --seed 2 -o "$w/e17.h5" >"$w/log" 2>&1 &&
-   mpirun --oversubscribe -np 2 "$G500" components -q "$w/e17.h5" -o "$w/c17.h5" >>"$w/log" 2>&1 &&
+if scripts/mpi-launch -n 2 "$G500" gen -q --scale 17 --edgefactor 1 --seed 2 -o "$w/e17.h5" >"$w/log" 2>&1 &&
+   scripts/mpi-launch -n 2 "$G500" components -q "$w/e17.h5" -o "$w/c17.h5" >>"$w/log" 2>&1 &&
    addr=$(h5ls -va "$w/c17.h5/label" | awk '/\[65536, 0\]/ {print $3}') && [ -n "$addr" ] &&
    cp "$w/c17.h5" "$w/damaged-c.h5" &&
    printf '\177' | dd of="$w/damaged-c.h5" bs=1 seek=$((addr + 1001)) conv=notrunc 2>>"$w/log"; then

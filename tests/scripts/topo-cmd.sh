@@ -38,21 +38,21 @@ expect rank-map 0 "64 ranks at 4 per node on 16 of 16 nodes" "ranks 0-3 -> n00 \
     "ranks 60-63 -> n15" "^ +0 +96 " "^ +1 +384 " "^ +3 +1536 " \
     -- "$G500" topo configs/fat-tree-4x4.conf --ranks 64 --ranks-per-node 4
 expect rank-map-not-multiple 1 "error: configs/fat-tree-4x4.conf: 10 ranks is not a multiple of 4" \
-    -- mpirun -np 2 "$G500" topo configs/fat-tree-4x4.conf --ranks 10 -k 4
+    -- scripts/mpi-launch -n 2 "$G500" topo configs/fat-tree-4x4.conf --ranks 10 -k 4
 expect rank-map-too-few-nodes 1 "need 17 nodes, the topology has only 16" \
-    -- mpirun -np 2 "$G500" topo configs/fat-tree-4x4.conf --ranks 68 -k 4
+    -- scripts/mpi-launch -n 2 "$G500" topo configs/fat-tree-4x4.conf --ranks 68 -k 4
 printf 'SwitchName=a Nodes=n[0-3]\nSwitchName=b Nodes=n[3-5]\nSwitchName=t Switches=a,b\n' >"$work/bad.conf"
 expect bad-file-every-rank 1 "error: .*bad.conf:2: node 'n3' is under two leaf switches" \
-    -- mpirun -np 2 "$G500" topo "$work/bad.conf"
+    -- scripts/mpi-launch -n 2 "$G500" topo "$work/bad.conf"
 [ "$(grep -c 'error:' "$work/out")" = 1 ] && { echo "PASS one message, not one per rank"; pass=$((pass+1)); } ||
     { echo "FAIL bad file printed $(grep -c 'error:' "$work/out") error lines"; fail=$((fail+1)); }
 expect missing-file 1 "error: $work/none.conf: cannot open" -- "$G500" topo "$work/none.conf"
 printf 'SwitchName=l0 Nodes=%s,other1\nSwitchName=l1 Nodes=other[2-3]\nSwitchName=top Switches=l[0-1]\n' \
     "$(hostname)" >"$work/here.conf"
 expect by-name 0 "this job's 2 ranks by processor name" "ranks 0-1 -> $(hostname) \(node 0, leaf l0\)" \
-    -- mpirun -np 2 "$G500" topo "$work/here.conf" --by-name
+    -- scripts/mpi-launch -n 2 "$G500" topo "$work/here.conf" --by-name
 expect by-name-missing 1 "host '$(hostname)' \(rank 0\) is not a node of the topology" \
-    -- mpirun -np 2 "$G500" topo configs/fat-tree-4x4.conf --by-name
+    -- scripts/mpi-launch -n 2 "$G500" topo configs/fat-tree-4x4.conf --by-name
 expect help 0 "--ranks-per-node K" "default 1" -- "$G500" topo --help
 expect usage-error 2 "expected one topology FILE" -- "$G500" topo
 expect unknown-option 2 "unknown option '--rank'" -- "$G500" topo configs/fat-tree-4x4.conf --rank 3

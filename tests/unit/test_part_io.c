@@ -214,6 +214,10 @@ Test(part_io, rankfile_and_hostfile_list_each_rank_on_its_node)
     cr_assert_eq(part_write_hostfile(hf, 4, hosts), G5_OK, "%s", g5_error_msg());
     cr_expect_str_eq(slurp(rf), "rank 0=n00 slot=0\nrank 1=n00 slot=1\nrank 2=n01 slot=0\nrank 3=n01 slot=1\n");
     cr_expect_str_eq(slurp(hf), "n00\nn00\nn01\nn01\n");
+    const char *mixed[5] = {"n00", "n00", "n01", "n00", "n02"};
+    cr_assert_eq(part_write_machinefile(hf, 5, mixed), G5_OK, "%s", g5_error_msg());
+    cr_expect_str_eq(slurp(hf), "n00:2\nn01:1\nn00:1\nn02:1\n",
+                     "machinefile: one line per run of ranks on a host, in rank order");
     cr_expect_eq(part_write_hostfile("/nonexistent-dir/x.hostfile", 4, hosts), G5_ERR_IO, "an unwritable directory");
     cr_expect(strstr(g5_error_msg(), "/nonexistent-dir/x.hostfile") != NULL, "message: %s", g5_error_msg());
 }

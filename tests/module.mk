@@ -20,14 +20,18 @@ FUZZ_TOPO_SRC := topo/fuzz/fuzz_topo.c topo/topo.c topo/topo_map.c common/common
 FUZZ_TOPO_DEPS := $(FUZZ_TOPO_SRC) topo/topo.h topo/topo_internal.h common/common.h
 FUZZ_FLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra \
              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-             -Itopo -Icommon $(shell $(MPICC) --showme:compile)
+             -Itopo -Icommon $(FUZZ_MPI_CFLAGS)
+# The MPI wrapper's own flags: Open MPI answers --showme:compile/link, the
+# MPICH family -compile_info/-link_info (the first word is the compiler).
+FUZZ_MPI_SHOW = $(if $(filter mpich,$(MPI)),$(wordlist 2,999,$(shell $(MPICC) -$(1)_info)),$(shell $(MPICC) --showme:$(1)))
+FUZZ_MPI_CFLAGS = $(filter-out -c,$(call FUZZ_MPI_SHOW,compile))
 
 .PHONY: fuzz
 $(FUZZ_TOPO): $(FUZZ_TOPO_DEPS) tests/module.mk
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)fcc=$$(topo/fuzz/need-clang) && \
-	  $$fcc $(FUZZ_FLAGS) $(FUZZ_TOPO_SRC) $(shell $(MPICC) --showme:link) -o $@
+	  $$fcc $(FUZZ_FLAGS) $(FUZZ_TOPO_SRC) $(call FUZZ_MPI_SHOW,link) -o $@
 
 tests: $(FUZZ_TOPO)
 

@@ -3,6 +3,8 @@
  * report_cmd.c - the `report` subcommand:
  *   g500 report RESULTS_DIR            write RESULTS_DIR/report/ (index.md,
  *                                      PNG plots, their data and script)
+ *   g500 report RESULTS_DIR --summary  the comparison of the placements, the
+ *                                      runs and the placement metrics on stdout
  *   g500 report RESULTS_DIR --check    check the cached files of a pipeline
  *                                      run and remove the ones not to trust
  * The work is serial and small, so rank 0 does it on MPI_COMM_SELF and the
@@ -17,12 +19,13 @@
 int report_cmd(int argc, char **argv)
 {
     const char *gnuplot = "gnuplot";
-    int no_plots = 0, quiet = 0, check = 0, dry_run = 0, scale = -1, edgefactor = -1;
+    int no_plots = 0, quiet = 0, summary = 0, check = 0, dry_run = 0, scale = -1, edgefactor = -1;
     int64_t seed = -1;
     const g5_opt opts[] = {
         {"no-plots", 0, G5_OPT_FLAG, &no_plots, "", "write the page, data and plots.gp but do not run gnuplot"},
         {"gnuplot", 0, G5_OPT_STRING, &gnuplot, "CMD", "gnuplot program (pngcairo terminal)"},
         {"quiet", 'q', G5_OPT_FLAG, &quiet, "", "print nothing on stdout"},
+        {"summary", 0, G5_OPT_FLAG, &summary, "", "print the comparison, runs and placement tables; write nothing"},
         {"check", 0, G5_OPT_FLAG, &check, "", "check the cached files instead: remove incomplete or stale ones"},
         {"scale", 0, G5_OPT_INT, &scale, "S", "--check: scale edges.h5 must have (-1: any)"},
         {"edgefactor", 0, G5_OPT_INT, &edgefactor, "E", "--check: edgefactor edges.h5 must have (-1: any)"},
@@ -39,9 +42,11 @@ int report_cmd(int argc, char **argv)
         if (rank == 0)
             g5_opts_help(stdout, "g500 report RESULTS_DIR [options]",
                          "Write RESULTS_DIR/report/index.md with the Graph500 blocks, component\n"
-                         "statistics, the placement comparison and gnuplot PNG plots (TEPS per root,\n"
-                         "rank x rank traffic heat maps, BFS levels, component sizes) from the files\n"
-                         "a pipeline run left in RESULTS_DIR. With --check, check those files instead\n"
+                         "statistics, the placements compared over their alternated runs (median\n"
+                         "and range) and gnuplot PNG plots (TEPS per placement and per key, traffic\n"
+                         "heat maps, bytes by hop level, BFS levels, component sizes) from the files\n"
+                         "a pipeline run left in RESULTS_DIR; without gnuplot, the page says how to\n"
+                         "draw them. With --summary, print the tables only. With --check, check those files instead\n"
                          "(format, identity, completeness) and remove the ones a rerun must rebuild.",
                          opts, nopts);
         return 0;
@@ -56,7 +61,7 @@ int report_cmd(int argc, char **argv)
             if (rc == G5_OK && !quiet && removed)
                 printf("%s: %d cached file%s removed\n", pos[0], removed, removed == 1 ? "" : "s");
         } else {
-            rep_options o = {pos[0], gnuplot, !no_plots, quiet};
+            rep_options o = {pos[0], gnuplot, !no_plots, quiet, summary};
             rc = rep_write_report(&o);
         }
         fflush(stdout);

@@ -254,6 +254,12 @@ static const char *dependent_of_gone(struct dirent **ents, int n, const char *go
     if (strncmp(nm, "run-components-", 15) == 0) {
         stem = nm + 15;
         len = has_suffix(nm, ".json") ? strlen(stem) - 5 : has_suffix(nm, ".txt") ? strlen(stem) - 4 : 0;
+        /* "PLACE.rI": the I-th alternated run on placement-PLACE.h5 */
+        size_t d = len;
+        while (d > 0 && stem[d - 1] >= '0' && stem[d - 1] <= '9')
+            d--;
+        if (d < len && d >= 2 && stem[d - 1] == 'r' && stem[d - 2] == '.')
+            len = d - 2;
         if (len > 0 && len < 500) {
             char pl[600];
             snprintf(pl, sizeof pl, "placement-%.*s.h5", (int)len, stem);

@@ -31,7 +31,7 @@ struct rep_json {
     int n;             /* children (array, object) */
     int cap;
     double num;
-    char *str;         /* REP_JSON_STRING */
+    char *str;         /* REP_JSON_STRING, or a number's text as written */
     rep_json *items;   /* [n] children by value */
     char **keys;       /* [n] for objects */
 };
@@ -229,6 +229,8 @@ static int parse_number(cursor *c, rep_json *out)
     errno = 0;
     out->num = strtod(tmp, NULL);
     out->type = REP_JSON_NUMBER;
+    if (!(out->str = strdup(tmp)))
+        return g5_error(G5_ERR_NOMEM, "%s: out of memory", c->name);
     c->s = p;
     return G5_OK;
 }
@@ -448,6 +450,11 @@ double rep_json_number(const rep_json *j, double dflt)
 const char *rep_json_string(const rep_json *j, const char *dflt)
 {
     return j && j->type == REP_JSON_STRING ? j->str : dflt;
+}
+
+const char *rep_json_text(const rep_json *j, const char *dflt)
+{
+    return j && (j->type == REP_JSON_STRING || j->type == REP_JSON_NUMBER) ? j->str : dflt;
 }
 
 static int64_t flatten(const rep_json *j, double *out, int64_t max, int64_t k)

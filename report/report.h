@@ -19,7 +19,8 @@
 
 /* ---- JSON reader (rep_json.c) ---------------------------------------------
  * RFC 8259 JSON into an immutable tree. Numbers are doubles (integers up to
- * 2^53 are exact: byte counts and edge counts fit). Strings are UTF-8 with
+ * 2^53 are exact: byte counts and edge counts fit) and keep their text
+ * (rep_json_text). Strings are UTF-8 with
  * escapes decoded (\uXXXX and surrogate pairs); an embedded NUL ends the C
  * string. Object keys keep their file order; a repeated key is kept twice and
  * rep_json_get returns the first. Nesting deeper than REP_JSON_MAX_DEPTH is
@@ -62,34 +63,50 @@ const rep_json *rep_json_get(const rep_json *obj, const char *key);
 const rep_json *rep_json_find(const rep_json *j, const char *key);
 double rep_json_number(const rep_json *j, double dflt);    /* number, true=1, false=0 */
 const char *rep_json_string(const rep_json *j, const char *dflt);
+/* A string, or a number's text exactly as written in the file (so a 64-bit
+ * id printed as a number is not rounded through a double); else dflt. */
+const char *rep_json_text(const rep_json *j, const char *dflt);
 /* Numbers of an array, nested arrays flattened in order ([[1,2],[3]] gives
  * 1 2 3); non-numbers (null) become NaN. Writes at most max into out and
  * returns the total count (so a first call with max 0 sizes the buffer);
  * -1 if j is not an array. */
 int64_t rep_json_numbers(const rep_json *j, double *out, int64_t max);
 
-/* ---- report (rep_report.c) -------------------------------------------------
+/* ---- report (rep_report.c, rep_tables.c, rep_plots.c) ---------------------
  * Reads what a pipeline run directory holds:
  *   edges.h5, components.h5           (io/io.h formats)
  *   placement-*.h5                    placement metrics (/metrics/...)
- *   run-<name>.json [run-<name>.txt]  kernel results, Graph500 text block
+ *   run-<name>.json [run-<name>.txt]  kernel results, Graph500 text block;
+ *                                     <name>.rI is the I-th alternated run
+ *                                     of the placement <name>
  * and writes DIR/report/ atomically (built in DIR/report.tmp.<pid>, renamed
  * when complete): index.md, the data files data/NAME.dat and the PNG plots
+ *   teps-placements.png  each placement's runs: median and range of TEPS
+ *   teps-bfs.png, teps-sssp.png   per-key TEPS of each placement's first run
+ *   heatmap-<name>.png   bytes and hop-weighted bytes between ranks (nodes,
+ *                        leaf switches past 64), one colour scale for all
+ *   hops.png             bytes by hop level, per placement
+ *   bfs-levels.png       per-level BFS time of the first key
  *   components.png       component size distribution (log2 bins)
- *   teps-bfs.png, teps-sssp.png   per-root TEPS, one series per run file
- *   heatmap-<name>.png   rank x rank bytes and hop-weighted bytes
- *   bfs-levels.png       per-level BFS time of the first root, per run
- * A missing input leaves its section out with a sentence saying so. */
+ * A missing input leaves its section out with a sentence saying so. The
+ * placements are compared by the median and range of their runs'
+ * harmonic-mean TEPS; a difference is stated only when the ranges do not
+ * overlap; ranks x threads above a host's cores is said to make the times
+ * unrepresentative. */
 typedef struct rep_options {
     const char *dir;          /* in: the run directory                       */
     const char *gnuplot;      /* in: gnuplot command (NULL: "gnuplot")       */
     int plots;                /* in: 0 writes the data and script, no PNGs   */
     int quiet;                /* in: 1 prints nothing on stdout              */
+    int summary;              /* in: 1 prints the comparison, the runs and
+                                 the placement metrics on stdout and writes
+                                 nothing                                     */
 } rep_options;
 
-/* Write the report; unless quiet, print the placement comparison and where
- * the files are on stdout. gnuplot missing or failing is G5_ERR_IO naming
- * the command (plots = 0 avoids it). */
+/* Write the report; unless quiet, print the tables and where the files are
+ * on stdout. gnuplot not found: the page says how to draw the plots and
+ * the PNGs are not made (G5_OK); gnuplot failing is G5_ERR_IO naming the
+ * command, and the old report stays. */
 int rep_write_report(const rep_options *o);
 
 /* ---- cache check (rep_cache.c) ---------------------------------------------

@@ -10,13 +10,16 @@
 . "$(dirname "$0")/pipeline-lib.bash"
 
 RUN=$TMP/run
-VARS=(SCALE=10 EDGEFACTOR=16 SEED=3 NP=4 RANKS_PER_NODE=1 ROOTS=8 RUN=$RUN TOPO=configs/fat-tree-4x4.conf)
+VARS=(SCALE=10 EDGEFACTOR=16 SEED=3 NP=4 RANKS_PER_NODE=1 ROOTS=8 REPEATS=2 RUN=$RUN TOPO=configs/fat-tree-4x4.conf)
 P=fat-tree-4x4-np4-rpn1
 STAGE_FILES=("$RUN/edges.h5" "$RUN/components.h5" "$RUN/topo-$P.txt" "$RUN/placement-$P.h5")
 RUN_FILES=("$RUN/run-components-$P.json" "$RUN/run-components-$P.txt"
-           "$RUN/run-cyclic-$P.json" "$RUN/run-cyclic-$P.txt")
+           "$RUN/run-cyclic-$P.json" "$RUN/run-cyclic-$P.txt"
+           "$RUN/run-components-$P.r2.json" "$RUN/run-components-$P.r2.txt"
+           "$RUN/run-cyclic-$P.r2.json" "$RUN/run-cyclic-$P.r2.txt")
+KEY_FILES=("$RUN/run-components-$P.key" "$RUN/run-cyclic-$P.key")
 REPORT=$RUN/report/index.md
-ALL=("${STAGE_FILES[@]}" "${RUN_FILES[@]}" "$REPORT")
+ALL=("${STAGE_FILES[@]}" "${RUN_FILES[@]}" "${KEY_FILES[@]}" "$REPORT")
 
 check "make pipeline succeeds" pmake pipeline "${VARS[@]}"
 for f in "${ALL[@]}"; do check "$(basename "$f") exists" test -s "$f"; done
@@ -27,13 +30,14 @@ for s in components cyclic; do
     check "$s run: JSON says validated" grep -Eq '"validated": *(true|1)' "$RUN/run-$s-$P.json"
     check "$s run: report row says validated" grep -Eq "^\| $s-$P \|.*\| yes \|$" "$REPORT"
 done
-for png in components teps-bfs teps-sssp heatmap-components-$P heatmap-cyclic-$P bfs-levels; do
+for png in components teps-bfs teps-sssp teps-placements heatmap-components-$P heatmap-cyclic-$P hops bfs-levels; do
     check "report plot $png.png drawn" test -s "$RUN/report/$png.png"
     check "index.md links $png.png" grep -q "($png.png)" "$REPORT"
 done
 check "report has the placement table" grep -q "^| placement-$P.h5 | placement |" "$REPORT"
 check "make pipeline printed the Graph500 block" grep -q '^bfs  harmonic_mean_TEPS' "$LOG"
 check "make pipeline printed the placement table" grep -q '^| placement-.*| cyclic |' "$LOG"
+check "make pipeline compared the placements over 2 runs each" grep -q "^| components-$P | 2 | " "$LOG"
 check "make pipeline said where the files went" grep -q "Report: $REPORT" "$LOG"
 check "no temporary file left" absent '\.tmp\.' <(ls -a "$RUN")
 

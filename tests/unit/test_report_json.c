@@ -65,6 +65,18 @@ Test(rep_json, keeps_large_integers_exact)
     rep_json_free(&j);
 }
 
+Test(rep_json, keeps_the_text_of_numbers_for_64_bit_ids)
+{
+    rep_json *j = parse_ok("{\"id\": 10453853446371279990, \"hex\": \"9111fc513f0b0476\", \"x\": 1E2, \"t\": true}");
+    cr_expect_str_eq(rep_json_text(rep_json_get(j, "id"), NULL), "10453853446371279990",
+                     "a uint64 id above 2^53 as written, not rounded through a double");
+    cr_expect_str_eq(rep_json_text(rep_json_get(j, "hex"), NULL), "9111fc513f0b0476");
+    cr_expect_str_eq(rep_json_text(rep_json_get(j, "x"), NULL), "1E2");
+    cr_expect_str_eq(rep_json_text(rep_json_get(j, "t"), "no"), "no", "true has no text");
+    cr_expect_null(rep_json_string(rep_json_get(j, "id"), NULL), "a number is no string");
+    rep_json_free(&j);
+}
+
 Test(rep_json, decodes_escapes_and_unicode)
 {
     rep_json *j = parse_ok("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\\u20ac\", \"\\ud83d\\ude00\", \"h\xc3\xa9\"]");

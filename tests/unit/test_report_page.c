@@ -21,6 +21,13 @@ TestSuite(report, .init = fixture_setup, .fini = fixture_teardown);
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
+static int rm_report(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/report'", dir);
+    return system(cmd);
+}
+
 static int64_t file_size(const char *path)
 {
     struct stat st;
@@ -130,7 +137,7 @@ static void make_run_dir(void)
 Test(report, writes_every_section_and_plot)
 {
     make_run_dir();
-    rep_options o = {dir, NULL, 1, 1};
+    rep_options o = {dir, NULL, 1, 1, 0};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
     const char *md = slurp(fixture_path("report/index.md"));
     cr_expect(strstr(md, "## Kernel runs"), "runs section");
@@ -139,15 +146,22 @@ Test(report, writes_every_section_and_plot)
     cr_expect(strstr(md, "| 300 | 900 | yes |"), "byte totals and validation: \n%s", md);
     cr_expect(strstr(md, "| cyclic | 2 | 1000 | n/a | n/a |"), "a run without SSSP says n/a:\n%s", md);
     cr_expect(strstr(md, "bfs  harmonic_mean_TEPS:     !  2666.67"), "the run's Graph500 block is quoted");
-    cr_expect(strstr(md, "| giant_vertex_share | 0.6836 |"), "component attributes listed:\n%s", md);
+    cr_expect(strstr(md, "| giant component, share of all vertices | 68.36% |"),
+              "component attributes under labels, shares in percent:\n%s", md);
+    cr_expect(strstr(md, "| edges file content id | 0000000000abcdef |"), "ids in hex:\n%s", md);
+    cr_expect(strstr(md, "| content id | 0000000000abcdef |"), "the edges file's id in hex");
+    cr_expect(!strstr(md, "| format |") && !strstr(md, "| version |"), "no schema attributes:\n%s", md);
+    cr_expect(strstr(md, "| run | 0 hops | 1 hop | 2 hops | 3 hops |") &&
+              strstr(md, "| tree-np2-rpn1 | 0 | 0 | 0 | 300 |"),
+              "bytes by hop level (300 bytes, every pair 3 hops):\n%s", md);
     cr_expect(strstr(md, "| 2-3 | 6 |"), "size bins: five pairs and a triple in bin 2-3:\n%s", md);
     cr_expect(strstr(md, "| 512-1023 | 1 |"), "the giant in its bin");
     cr_expect(strstr(md, "| placement-tree-np2-rpn1.h5 | cyclic | 2222 | 6666 | 1.25 | n/a |"),
               "placement table with a missing metric as n/a:\n%s", md);
     cr_expect(strstr(md, "| seed | 7 |"), "graph parameters");
-    const char *pngs[] = {"components.png", "teps-bfs.png", "teps-sssp.png",
-                          "heatmap-tree-np2-rpn1.png", "bfs-levels.png"};
-    for (int i = 0; i < 5; i++) {
+    const char *pngs[] = {"components.png", "teps-bfs.png", "teps-sssp.png", "teps-placements.png",
+                          "heatmap-tree-np2-rpn1.png", "hops.png", "bfs-levels.png"};
+    for (int i = 0; i < 7; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "report/%s", pngs[i]);
         cr_expect(file_size(fixture_path(rel)) > 1000, "%s drawn (size %lld)", rel, (long long)file_size(fixture_path(rel)));
@@ -165,7 +179,7 @@ Test(report, replaces_an_old_report_and_leaves_no_temporary)
     make_run_dir();
     cr_assert_eq(mkdir(fixture_path("report"), 0777), 0);
     write_text(fixture_path("report/stale.txt"), "old");
-    rep_options o = {dir, NULL, 0, 1};
+    rep_options o = {dir, NULL, 0, 1, 0};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
     cr_expect(exists(fixture_path("report/index.md")));
     cr_expect(exists(fixture_path("report/plots.gp")), "the script is written even without plots");
@@ -182,21 +196,124 @@ Test(report, replaces_an_old_report_and_leaves_no_temporary)
 Test(report, a_failing_gnuplot_is_an_error_and_leaves_the_old_report)
 {
     make_run_dir();
-    rep_options ok = {dir, NULL, 0, 1};
+    rep_options ok = {dir, NULL, 0, 1, 0};
     cr_assert_eq(rep_write_report(&ok), G5_OK, "%s", g5_error_msg());
-    rep_options o = {dir, "false", 1, 1};
+    rep_options o = {dir, "false", 1, 1, 0};
     cr_expect_eq(rep_write_report(&o), G5_ERR_IO);
     cr_expect(strstr(g5_error_msg(), "false plots.gp failed"), "%s", g5_error_msg());
     cr_expect(exists(fixture_path("report/index.md")), "the previous report stays");
-    rep_options missing = {dir, "/nonexistent/gnuplot", 1, 1};
-    cr_expect_eq(rep_write_report(&missing), G5_ERR_IO, "a missing gnuplot is an error");
+}
+
+Test(report, without_gnuplot_writes_the_tables_and_says_how_to_plot)
+{
+    make_run_dir();
+    rep_options o = {dir, "/nonexistent/gnuplot", 1, 1, 0};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "a missing gnuplot is no error: %s", g5_error_msg());
+    const char *md = slurp(fixture_path("report/index.md"));
+    cr_expect(strstr(md, "gnuplot was not found") && strstr(md, "gnuplot plots.gp"),
+              "the page says how to get the plots:\n%s", md);
+    cr_expect(strstr(md, "| tree-np2-rpn1 |"), "the tables are there");
+    cr_expect(exists(fixture_path("report/plots.gp")), "the script is there");
+    cr_expect(!exists(fixture_path("report/teps-bfs.png")), "no PNG");
+}
+
+/* A run JSON for series NAME: two keys of 1000 edges each taking t seconds
+ * (harmonic mean 1000 / t), 2 ranks x `threads`, on `cores` cores. */
+static void write_run(const char *file, double t, int threads, int cores)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"nranks\": 2, \"nthreads\": %d, \"validated\": true, \"nroots\": 2,\n"
+             " \"provenance\": {\"version\": \"v1.0-3-gabc\", \"hosts\": [\"n1\"], \"cores_per_host\": %d,\n"
+             "   \"input_ids\": {\"edges\": 10453853446371279990}},\n"
+             " \"bfs\": {\"time\": [%g, %g], \"nedge\": [1000, 1000]},\n"
+             " \"comm\": {\"bytes\": [[0, %g], [10, 0]], \"hop_bytes\": [[0, %g], [30, 0]]}}\n",
+             threads, cores, t, t, 1000 * t, 3000 * t);
+    write_text(fixture_path(file), text);
+}
+
+Test(report, alternated_runs_give_median_and_range_and_a_difference_only_without_overlap)
+{
+    /* components: 1000/t for t = 0.5, 0.4, 0.25: 2000, 2500, 4000 TEPS;
+     * cyclic: 1000, 1250, 1600: the ranges do not overlap. */
+    write_run("run-components-t-np2-rpn1.json", 0.5, 1, 64);
+    write_run("run-components-t-np2-rpn1.r2.json", 0.4, 1, 64);
+    write_run("run-components-t-np2-rpn1.r3.json", 0.25, 1, 64);
+    write_run("run-cyclic-t-np2-rpn1.json", 1.0, 1, 64);
+    write_run("run-cyclic-t-np2-rpn1.r2.json", 0.8, 1, 64);
+    write_run("run-cyclic-t-np2-rpn1.r3.json", 0.625, 1, 64);
+    rep_options o = {dir, NULL, 1, 1, 0};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *md = slurp(fixture_path("report/index.md"));
+    cr_expect(strstr(md, "| components-t-np2-rpn1 | 3 | 2500 | 2000 - 4000 |"), "median and range:\n%s", md);
+    cr_expect(strstr(md, "| cyclic-t-np2-rpn1 | 3 | 1250 | 1000 - 1600 |"), "median and range:\n%s", md);
+    cr_expect(strstr(md, "components-t-np2-rpn1 / cyclic-t-np2-rpn1 = 2.00") &&
+              strstr(md, "do not overlap"), "the difference is stated:\n%s", md);
+    cr_expect(!strstr(md, "OVERSUBSCRIBED"), "2 ranks x 1 thread on 64 cores is not oversubscribed");
+    cr_expect(strstr(md, "| components-t-np2-rpn1.r2 | 2 x 1 |"), "every run listed:\n%s", md);
+    cr_expect(strstr(md, "| input_ids | edges: 10453853446371279990 |"),
+              "an id written as a number is shown as written, not through a double:\n%s", md);
+    cr_expect(strstr(md, "| hosts | n1 |"), "provenance arrays listed:\n%s", md);
+    cr_expect(file_size(fixture_path("report/teps-placements.png")) > 1000, "spread plot drawn");
+    /* One shared colour scale: every heat map has the largest value of all. */
+    const char *gp = slurp(fixture_path("report/plots.gp"));
+    const char *a = strstr(gp, "set cbrange [0:1000]"), *b = a ? strstr(a + 1, "set cbrange [0:1000]") : NULL;
+    cr_expect(a && b, "both placements' byte maps run to the largest value, 1000 (cyclic, first run):\n%s", gp);
+
+    /* A cyclic run as fast as the placed ones: the ranges overlap. */
+    write_run("run-cyclic-t-np2-rpn1.r3.json", 0.3, 1, 64);
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    md = slurp(fixture_path("report/index.md"));
+    cr_expect(strstr(md, "overlap (medians 2500 and 1250): no difference can be stated"),
+              "overlapping ranges state no difference:\n%s", md);
+    cr_expect(!strstr(md, "do not overlap"), "and no ratio");
+}
+
+Test(report, oversubscribed_runs_are_said_to_be_unrepresentative)
+{
+    write_run("run-components-t-np2-rpn1.json", 0.5, 2, 2);
+    write_run("run-cyclic-t-np2-rpn1.json", 0.5, 2, 2);
+    rep_options o = {dir, NULL, 0, 1, 0};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *md = slurp(fixture_path("report/index.md"));
+    cr_expect(strstr(md, "OVERSUBSCRIBED") && strstr(md, "2 ranks x 2 threads per host on 2 cores") &&
+              strstr(md, "not representative"), "2 x 2 on 2 cores:\n%s", md);
+    cr_expect(strstr(md, "1 and 1 run: no difference can be stated"), "one run each states nothing:\n%s", md);
+    rep_options s = {dir, NULL, 0, 0, 1};
+    cr_assert_eq(rm_report(), 0);
+    cr_assert_eq(rep_write_report(&s), G5_OK, "%s", g5_error_msg());
+    cr_expect(!exists(fixture_path("report")), "--summary writes nothing");
+}
+
+Test(report, heat_maps_past_64_ranks_are_grouped)
+{
+    enum { N = 72 };
+    static char text[N * N * 4 + 256];
+    int k = snprintf(text, sizeof text, "{\"nranks\": %d, \"comm\": {\"bytes\": [", N);
+    for (int i = 0; i < N; i++) {
+        k += snprintf(text + k, sizeof text - (size_t)k, "%s[", i ? "," : "");
+        for (int j = 0; j < N; j++)
+            k += snprintf(text + k, sizeof text - (size_t)k, "%s%d", j ? "," : "", i != j);
+        k += snprintf(text + k, sizeof text - (size_t)k, "]");
+    }
+    snprintf(text + k, sizeof text - (size_t)k, "]}}\n");
+    write_text(fixture_path("run-big.json"), text);
+    rep_options o = {dir, NULL, 0, 1, 0};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *m = slurp(fixture_path("report/data/bytes-big.dat"));
+    int rows = 0;
+    for (const char *p = m; *p; p++)
+        rows += *p == '\n';
+    cr_expect_eq(rows, 36, "72 ranks in 36 groups of 2");
+    cr_expect(!strncmp(m, "2 4 ", 4), "a group of two ranks sends 2 bytes inside, 4 to the next: %.40s", m);
+    cr_expect(strstr(slurp(fixture_path("report/plots.gp")), "'to rank group'"), "the axis says so");
 }
 
 Test(report, damaged_json_is_named)
 {
     make_run_dir();
     write_text(fixture_path("run-bad.json"), "{\"bfs_time\": [1, 2,");
-    rep_options o = {dir, NULL, 0, 1};
+    rep_options o = {dir, NULL, 0, 1, 0};
     cr_expect_eq(rep_write_report(&o), G5_ERR_FORMAT);
     cr_expect(strstr(g5_error_msg(), "run-bad.json:1:"), "%s", g5_error_msg());
     cr_expect(!exists(fixture_path("report")), "no report on failure");
@@ -204,12 +321,12 @@ Test(report, damaged_json_is_named)
 
 Test(report, empty_directory_gives_a_page_that_says_what_is_missing)
 {
-    rep_options o = {dir, NULL, 0, 1};
+    rep_options o = {dir, NULL, 0, 1, 0};
     cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
     const char *md = slurp(fixture_path("report/index.md"));
     cr_expect(strstr(md, "No run-*.json"));
     cr_expect(strstr(md, "No edges.h5"));
-    rep_options bad = {"/nonexistent/dir", NULL, 0, 1};
+    rep_options bad = {"/nonexistent/dir", NULL, 0, 1, 0};
     cr_expect_eq(rep_write_report(&bad), G5_ERR_ARG);
 }
 
@@ -270,8 +387,13 @@ Test(report, cache_check_removes_a_run_whose_placement_is_missing)
 {
     make_run_dir();
     write_text(fixture_path("run-components-gone-np4-rpn1.json"), "{}");
-    cr_expect_eq(check(10, 7, 0), 1);
+    write_text(fixture_path("run-components-gone-np4-rpn1.r2.json"), "{}");
+    write_text(fixture_path("run-components-tree-np2-rpn1.r2.json"), "{}");
+    cr_expect_eq(check(10, 7, 0), 2);
     cr_expect(!exists(fixture_path("run-components-gone-np4-rpn1.json")));
+    cr_expect(!exists(fixture_path("run-components-gone-np4-rpn1.r2.json")), "a repeat too");
+    cr_expect(exists(fixture_path("run-components-tree-np2-rpn1.r2.json")),
+              "a repeat whose placement is there stays");
     cr_expect(exists(fixture_path("run-tree-np2-rpn1.json")), "runs that are no components run stay");
 }
 

@@ -110,6 +110,7 @@ typedef struct search_state {
     int block_owned;       /* block_parent malloc'ed here (else SSSP's scratch) */
     float *dist;           /* SSSP: local distances of the last search */
     int64_t *parent;       /* SSSP: local parents of the last search */
+    int64_t *rounds;       /* [nroots] SSSP rounds of each search */
 } search_state;
 
 static int bfs_run(void *ctx, int key, int64_t root)
@@ -140,9 +141,10 @@ static int bfs_validate(void *ctx, int64_t root, int64_t *nedge)
 
 static int sssp_run(void *ctx, int key, int64_t root)
 {
-    (void)key;
     search_state *s = ctx;
-    return kern_sssp_run(s->sssp, root);
+    int rc = kern_sssp_run(s->sssp, root);
+    s->rounds[key] = kern_sssp_get_stats(s->sssp)->phases;
+    return rc;
 }
 
 static int sssp_reached(void *ctx, int64_t *nedge)
@@ -236,7 +238,7 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     const int validate = !o->no_validate;
     int64_t bfirst;
     search_state s = {.comm = comm, .g = g, .ef = ef, .same_ids = kern_ids_are_original(g),
-                      .nlocal = kern_graph_nlocal(g), .levels = levels};
+                      .nlocal = kern_graph_nlocal(g), .levels = levels, .rounds = rep->sssp_rounds};
     g5_range_split(rep->nvertices, me, P, &bfirst, &s.bcount);
     if (!validate)
         s.same_ids = 1;   /* nothing to convert */
@@ -406,13 +408,13 @@ int run_cmd(int argc, char **argv)
     }
     const int n = rep.nroots;
     times = calloc(4 * (size_t)n, sizeof(double));
-    counts = calloc(2 * (size_t)n, sizeof(int64_t));
+    counts = calloc(3 * (size_t)n, sizeof(int64_t));
     G5_TRY(g5_agree(comm, times && counts ? G5_OK
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays")));
     rep.roots = roots;
     rep.bfs_time = times; rep.sssp_time = times + n;
     rep.bfs_validate_time = times + 2 * n; rep.sssp_validate_time = times + 3 * n;
-    rep.bfs_nedge = counts; rep.sssp_nedge = counts + n;
+    rep.bfs_nedge = counts; rep.sssp_nedge = counts + n; rep.sssp_rounds = counts + 2 * n;
     rep.nedges = meta->nedges;
     rep.nvertices = meta->nvertices;
     rep.edges_path = edges_path;

@@ -39,6 +39,8 @@ typedef struct rep_run {
     int bfs_done, sssp_done, validated;  /* validated=0 only with --no-validate; printed and in JSON */
     double *bfs_time, *sssp_time;        /* [nroots] seconds */
     int64_t *bfs_nedge, *sssp_nedge;     /* [nroots] */
+    int64_t *sssp_rounds;                /* [nroots] rounds of each SSSP search (one
+                                          * exchange and agreement each at P > 1), may be NULL */
     double *bfs_validate_time, *sssp_validate_time;  /* [nroots] */
     const char *placement;               /* "cyclic", "block" or the placement file path */
     const char *edges_path;

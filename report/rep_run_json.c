@@ -201,6 +201,9 @@ static void write_report(g5_json *j, const rep_run *r)
     j_kernel(j, "bfs", r->bfs_done, r->nroots, r->bfs_time, r->bfs_nedge, r->bfs_validate_time);
     j_kernel(j, "sssp", r->sssp_done, r->nroots, r->sssp_time, r->sssp_nedge,
              r->sssp_validate_time);
+    g5_json_key(j, "sssp_rounds");
+    if (r->sssp_done && r->sssp_rounds) g5_json_ints(j, r->sssp_rounds, r->nroots);
+    else g5_json_null(j);
 
     g5_json_key(j, "bfs_levels");
     if (r->bfs_nlevels > 0 && (r->bfs_level_time || r->bfs_level_frontier || r->bfs_level_dir)) {

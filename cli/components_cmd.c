@@ -135,6 +135,8 @@ static int run(const struct components_cfg *cfg, const char *in)
     m.nedges = em->nedges;
     m.seed = em->seed;
     m.edges_content_id = em->content_id;
+    m.elapsed_seconds = g5_now() - t0;
+    m.ranks = p;
     t = g5_now();
     G5_TRY(io_components_create(MPI_COMM_WORLD, cfg->out, &m, res->ncomp, cfg->force, &w));
     g5_range_split(em->nvertices, rank, p, &lfirst, &lcount);

@@ -261,6 +261,10 @@ int partition_cmd(int argc, char **argv)
     meta.topology_id = topo_id(t);
     meta.edges_content_id = io_edges_get_meta(ef)->content_id;
     meta.tolerance = c.tolerance;
+    meta.elapsed_seconds = g5_now() - t0;
+    meta.ranks = P;
+    meta.components_elapsed_seconds = io_components_get_meta(cf)->elapsed_seconds;
+    meta.components_ranks = io_components_get_meta(cf)->ranks;
     snprintf(meta.topology, sizeof meta.topology, "%s", c.topology);
     {
         double t1 = g5_now();

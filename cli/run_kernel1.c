@@ -190,6 +190,23 @@ out:
     return rc;
 }
 
+/* Collective. The recorded stage times of a cached placement file: its
+ * partition stage's and the components stage's it read (-1 unknown). */
+static int cached_stage_times(MPI_Comm comm, const char *path, run_k1 *k)
+{
+    io_file *f = NULL;
+    io_placement_meta m;
+    int rc = io_placement_open(comm, path, &f, &m);
+    if (rc != G5_OK)
+        return rc;
+    k->stage_partition = m.elapsed_seconds;
+    k->stage_partition_ranks = m.ranks;
+    k->stage_components = m.components_elapsed_seconds;
+    k->stage_components_ranks = m.components_ranks;
+    io_file_close(&f);
+    return G5_OK;
+}
+
 /* Collective. Kernel 1 streamed from the file under a given distribution. */
 static int build_streamed(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1 *k)
 {
@@ -203,6 +220,8 @@ static int build_streamed(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1
         rc = kern_dist_load_placement(comm, o->placement, meta->nvertices, &k->dist, &k->rank_node,
                                       &k->node_hops, &k->nnodes);
     rc = g5_agree(comm, rc);
+    if (rc == G5_OK && strcmp(o->placement, "cyclic") && strcmp(o->placement, "block"))
+        rc = cached_stage_times(comm, o->placement, k);
     if (rc == G5_OK && !k->rank_node && o->topology)
         rc = load_rank_map(comm, o, k);
     if (rc != G5_OK)

@@ -128,6 +128,14 @@ int io_attr_read_string(io_file *f, const char *obj, const char *name, char *buf
 int io_attr_read_int64_array(io_file *f, const char *obj, const char *name,
                              int64_t *v, int64_t *n);
 int io_attr_exists(io_file *f, const char *obj, const char *name);
+/* The stage record every stage's output carries as root attributes:
+ * <prefix>elapsed_seconds (float64, the stage's wall time up to writing
+ * its output) and <prefix>ranks (integer, the processes it ran on); a
+ * placement file also carries its components stage's, prefixed
+ * "components_". Write: collective on f, rank 0's values. Read: seconds
+ * and ranks -1 when absent (files written before the record existed). */
+int io_stage_write(io_file *f, const char *prefix, double elapsed_seconds, int ranks);
+int io_stage_read(io_file *f, const char *prefix, double *elapsed_seconds, int *ranks);
 
 /* Collective. Create dataset `name` of element type `type` (e.g.
  * H5T_STD_I64LE, H5T_IEEE_F32LE) and shape dims[0..ndims-1] (ndims 1 or 2).
@@ -172,6 +180,10 @@ typedef struct io_placement_meta {
     uint64_t topology_id, edges_content_id;
     double tolerance;
     char topology[1024];        /* the topology file's path                */
+    /* stage records (io_stage_write) of the partition stage and of the
+     * components stage whose file it read; -1 unknown */
+    double elapsed_seconds, components_elapsed_seconds;
+    int ranks, components_ranks;
 } io_placement_meta;
 
 typedef struct io_placement_metrics {
@@ -317,6 +329,8 @@ typedef struct io_components_meta {
     double giant_edge_share;        /* of non-loop tuples                     */
     int64_t second_vertices, second_edges; /* largest non-giant component     */
     int64_t size_hist[IO_HIST_BINS];/* components by log2(vertices), isolated in bin 0 */
+    double elapsed_seconds;         /* the stage record (io_stage_write); -1 unknown */
+    int ranks;
 } io_components_meta;
 
 typedef struct io_components_writer io_components_writer;

@@ -54,6 +54,8 @@ static int write_meta(io_file *f, const io_components_meta *m)
         rc = io_attr_write_uint64(f, "/", "edges_content_id", m->edges_content_id);
     if (rc == G5_OK)
         rc = io_attr_write_int64_array(f, "/", "size_hist_log2", m->size_hist, IO_HIST_BINS);
+    if (rc == G5_OK && m->ranks > 0)
+        rc = io_stage_write(f, "", m->elapsed_seconds, m->ranks);
 #undef W_I64
 #undef W_F64
     return rc;
@@ -79,6 +81,8 @@ static int read_meta(io_file *f, io_components_meta *m)
     if (rc == G5_OK && nh != IO_HIST_BINS)
         rc = g5_error(G5_ERR_FORMAT, "%s: size_hist_log2 has %lld bins, expected %d",
                       io_file_path(f), (long long)nh, IO_HIST_BINS);
+    if (rc == G5_OK)
+        rc = io_stage_read(f, "", &m->elapsed_seconds, &m->ranks);
 #undef R_I64
 #undef R_F64
     m->version = (int)version;

@@ -158,6 +158,11 @@ int io_edges_commit(io_edges_writer **wp, uint64_t content_id)
     rc = io_attr_write_uint64(w->f, "/", "content_id", content_id);
     if (rc == G5_OK)
         rc = io_attr_write_double(w->f, "/", "generation_seconds", s);
+    if (rc == G5_OK) {
+        int P;
+        MPI_Comm_size(comm, &P);
+        rc = io_stage_write(w->f, "", s, P);
+    }
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         io_file_abort(&w->f);

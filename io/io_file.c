@@ -696,3 +696,34 @@ void io_hdf5_version(char *buf, size_t len)
     H5get_libversion(&maj, &min, &rel);
     snprintf(buf, len, "%u.%u.%u", maj, min, rel);
 }
+
+int io_stage_write(io_file *f, const char *prefix, double elapsed_seconds, int ranks)
+{
+    char a[96], b[96];
+    double s = elapsed_seconds;
+    int64_t r = ranks;
+    MPI_Bcast(&s, 1, MPI_DOUBLE, 0, io_file_comm(f));
+    MPI_Bcast(&r, 1, MPI_INT64_T, 0, io_file_comm(f));
+    snprintf(a, sizeof a, "%selapsed_seconds", prefix);
+    snprintf(b, sizeof b, "%sranks", prefix);
+    int rc = io_attr_write_double(f, "/", a, s);
+    if (rc == G5_OK)
+        rc = io_attr_write_int64(f, "/", b, r);
+    return rc;
+}
+
+int io_stage_read(io_file *f, const char *prefix, double *elapsed_seconds, int *ranks)
+{
+    char a[96], b[96];
+    int64_t r = -1;
+    int rc = G5_OK;
+    snprintf(a, sizeof a, "%selapsed_seconds", prefix);
+    snprintf(b, sizeof b, "%sranks", prefix);
+    *elapsed_seconds = -1;
+    if (io_attr_exists(f, "/", a))
+        rc = io_attr_read_double(f, "/", a, elapsed_seconds);
+    if (rc == G5_OK && io_attr_exists(f, "/", b))
+        rc = io_attr_read_int64(f, "/", b, &r);
+    *ranks = (int)r;
+    return rc;
+}

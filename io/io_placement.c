@@ -65,6 +65,10 @@ int io_placement_create(MPI_Comm comm, const char *path, const io_placement_meta
     G5_TRY(io_attr_write_uint64(f, "/", "edges_content_id", m->edges_content_id));
     G5_TRY(io_attr_write_double(f, "/", "tolerance", m->tolerance));
     G5_TRY(io_attr_write_string(f, "/", "topology", m->topology));
+    if (m->ranks > 0)
+        G5_TRY(io_stage_write(f, "", m->elapsed_seconds, m->ranks));
+    if (m->components_ranks > 0)
+        G5_TRY(io_stage_write(f, "components_", m->components_elapsed_seconds, m->components_ranks));
     /* Chunked with checksums: the kernels trust these labels blindly. */
     G5_TRY(io_dataset_create(f, "/new_label", H5T_STD_I64LE, 1, dn, 1 << 20));
     G5_TRY(io_dataset_create(f, "/owner", H5T_STD_I32LE, 1, dn, 1 << 20));
@@ -189,6 +193,8 @@ int io_placement_read_meta(io_file *f, io_placement_meta *m)
     G5_TRY(io_attr_read_uint64(f, "/", "edges_content_id", &m->edges_content_id));
     G5_TRY(io_attr_read_double(f, "/", "tolerance", &m->tolerance));
     G5_TRY(io_attr_read_string(f, "/", "topology", m->topology, sizeof m->topology));
+    G5_TRY(io_stage_read(f, "", &m->elapsed_seconds, &m->ranks));
+    G5_TRY(io_stage_read(f, "components_", &m->components_elapsed_seconds, &m->components_ranks));
     d[0] = m->nvertices;
     G5_TRY(io_dataset_check(f, "/new_label", H5T_INTEGER, 8, 1, d));
     d[0] = m->nvertices;

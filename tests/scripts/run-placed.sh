@@ -6,7 +6,9 @@
 # (components, placement, build, search structures) are each positive, add
 # up to construction_time in the JSON and have a progress line each; a
 # cyclic run has no components or placement part; no --topology is a
-# usage error. Prints "N passed, N failed".
+# usage error; a run from a cached placement file prints
+# strict_construction_time (construction + the recorded stage times) right
+# after the block and is labelled. Prints "N passed, N failed".
 . "$(dirname "$0")/cli-env.bash"
 export OMP_NUM_THREADS=1
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
@@ -53,6 +55,30 @@ if run 2 "$G500" run "$w/e.h5" --roots 64 --json "$w/cy.json" >"$w/o" 2>"$w/e"; 
     parts "$w/cy.json" 0 2>"$w/py" && ok "cyclic run: no components or placement part, parts add up" ||
         ko "cyclic parts: $(cat "$w/py")"
 else ko "cyclic run: $(tail -3 "$w/e")"; fi
+# A cached placement: every stage's file records its wall time and ranks;
+# the run prints the strict figure right after the block, labelled.
+has_stage() { h5dump -H "$1" | grep -q "ATTRIBUTE \"$2elapsed_seconds\"" && h5dump -H "$1" | grep -q "ATTRIBUTE \"$2ranks\""; }
+if run 2 "$G500" components -q "$w/e.h5" -o "$w/c.h5" >"$w/log" 2>&1 &&
+   run 2 "$G500" partition -q "$w/e.h5" "$w/c.h5" --topology $TOPO --ranks-per-node 1 -o "$w/p.h5" >>"$w/log" 2>&1; then
+    has_stage "$w/e.h5" "" && has_stage "$w/c.h5" "" && has_stage "$w/p.h5" "" && has_stage "$w/p.h5" components_ &&
+        ok "edges, components and placement files record elapsed_seconds and ranks" || ko "stage attributes"
+    if run 2 "$G500" run "$w/e.h5" --roots 4 --placement "$w/p.h5" --json "$w/rp.json" >"$w/o" 2>"$w/e"; then
+        after=$(grep -A1 "^sssp stddev_validate:" "$w/o" | tail -1)
+        [[ "$after" =~ ^strict_construction_time:\ [0-9.e+-]+$ ]] && grep -q "^cached placement: " "$w/o" &&
+            grep -q "not an official result.*cached file" "$w/o" &&
+            ok "cached placement: strict_construction_time right after the block, labelled" || ko "cached placement output: $(tail -8 "$w/o")"
+        python3 - "$w/rp.json" <<'PY' 2>"$w/py" && ok "cached placement JSON: strict = construction + recorded stages" || ko "strict JSON: $(cat "$w/py")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["placement_stages"]
+assert s["components_ranks"] == 2 and s["partition_ranks"] == 2, s
+assert s["components_elapsed_seconds"] > 0 and s["partition_elapsed_seconds"] > 0, s
+want = r["construction_time"] + s["components_elapsed_seconds"] + s["partition_elapsed_seconds"]
+assert abs(r["strict_construction_time"] - want) <= 1e-9 * want, (r["strict_construction_time"], want)
+assert r["official"] is False and r["placement_cached"] is True
+PY
+    else ko "run on the cached placement: $(tail -3 "$w/e")"; fi
+else cat "$w/log"; ko "components and partition for the cached placement"; fi
 if run 1 "$G500" run "$w/e.h5" --placement components >"$w/o" 2>"$w/e"; then ko "components without --topology accepted"
 else grep -q "needs --topology" "$w/e" && ok "components without --topology: a usage error" || ko "message: $(cat "$w/e")"; fi
 echo "$pass passed, $fail failed"

@@ -14,6 +14,10 @@
 #   make bench-bfs             kernel 2 alone (bench/bench-bfs.sh)
 #   make bench-sssp            kernel 3 alone, delta values alternated
 #   make bench-validate        the validators alone
+#   make bench-anchors         kernel 1 against the Graph500 reference built
+#                              from ../shared/anchors, SSSP at 2x1 and 4x1
+#                              against 1x2 (BENCH_ANCHOR_SCALES="20 22");
+#                              rewrites its section of docs/performance.md
 #
 # Two builds compared: bench/ab.sh A B -- ARGS runs `A ARGS` and `B ARGS`
 # alternately and prints per-run times, medians, ranges and B/A.
@@ -22,6 +26,7 @@ BENCH_SCALES ?= 20
 BENCH_CC_SCALES ?= 20 22
 BENCH_SSSP_FILE ?= /tmp/g500-bench/s18.h5
 BENCH_SSSP_DELTAS ?= 0.05 0.1
+BENCH_ANCHOR_SCALES ?= 20 22
 
 # One program per bench/<name>.c, linked with the library.
 BENCH_PROGS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
@@ -42,7 +47,7 @@ tests: $(BENCH_PROGS)
 B := $(BUILD)/bench
 
 .PHONY: bench bench-gen bench-cc bench-topo bench-partition bench-kernels \
-        bench-construct bench-bfs bench-sssp bench-validate
+        bench-construct bench-bfs bench-sssp bench-validate bench-anchors
 
 bench-gen: $(G500) $(B)/gen_rate $(B)/edges_read
 	$(Q)G500=$(G500) GEN_RATE=$(B)/gen_rate EDGES_READ=$(B)/edges_read bench/bench-gen.sh
@@ -73,6 +78,9 @@ bench-sssp: $(B)/bench_sssp $(G500)
 bench-validate: $(B)/bench_validate
 	mpirun --bind-to none -np 1 -x OMP_NUM_THREADS=2 $(B)/bench_validate $(BENCH_SCALES) 3
 	mpirun --bind-to none --oversubscribe -np 2 -x OMP_NUM_THREADS=1 $(B)/bench_validate $(BENCH_SCALES) 3
+
+bench-anchors: $(G500)
+	G500=$(G500) bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)
 
 # ---- make bench ------------------------------------------------------------
 # Every bench-* target of this file, one after the other (timings must not

@@ -27,8 +27,10 @@ MPICC ?= mpicc
 MPIRUN ?= mpirun
 MPI_DIR :=
 else ifeq ($(MPI),mpich)
-MPICC ?= $(if $(shell command -v mpicc.mpich),mpicc.mpich,mpicc)
-MPIRUN ?= $(if $(shell command -v mpiexec.mpich),mpiexec.mpich,mpiexec)
+# Debian names MPICH's tools *.mpich (installed by install-deps if missing).
+MPI_DEBIAN := $(shell command -v mpicc.mpich || command -v apt-get)
+MPICC ?= $(if $(MPI_DEBIAN),mpicc.mpich,mpicc)
+MPIRUN ?= $(if $(MPI_DEBIAN),mpiexec.mpich,mpiexec)
 MPI_DIR := /mpich
 else
 $(error MPI=$(MPI): use MPI=openmpi or MPI=mpich (another MPI: MPICC=..., MPIRUN=..., HDF5_DIR=...))
@@ -111,7 +113,7 @@ VERSION_TEXT := \#define G500_VERSION "$(G500_VERSION)"|\#define G500_COMMIT "$(
 $(shell printf '%s\n' '$(VERSION_TEXT)' | tr '|' '\n' > $(VERSION_H).new; cmp -s $(VERSION_H).new $(VERSION_H) && rm -f $(VERSION_H).new || mv $(VERSION_H).new $(VERSION_H))
 $(BUILD)/common/version.o: CPPFLAGS += -I$(BUILD)
 
-.PHONY: all test tests clean help
+.PHONY: all test tests test-slurm install clean help
 # Object files are intermediate for the test binaries: keep them (a bare
 # .SECONDARY: would also keep stale pipeline outputs whose inputs vanished).
 .PRECIOUS: $(BUILD)/%.o $(BUILD)/tests/unit/%.o $(BUILD)/tests/mpi/%.o $(BUILD)/bench/%.o
@@ -173,6 +175,19 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 test: tests
 	$(Q)BUILD=$(BUILD) G500=$(G500) SANITIZE=$(SANITIZE) tests/run-tests.sh
+
+# The cluster recipe under a real Slurm started on this machine (root: it
+# installs slurm-wlm and munge when missing; tests/slurm/slurm-test.sh).
+test-slurm: $(G500)
+	$(Q)tests/slurm/slurm-test.sh
+
+# bin/g500, the topology configs and the docs under PREFIX (a module's root).
+PREFIX ?= /usr/local
+install: $(G500)
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/g500/configs' '$(DESTDIR)$(PREFIX)/share/doc/g500'
+	install -m 755 $(G500) '$(DESTDIR)$(PREFIX)/bin/g500'
+	install -m 644 $(wildcard configs/*.conf configs/*.tleaf configs/*.md) '$(DESTDIR)$(PREFIX)/share/g500/configs/'
+	install -m 644 README.md $(wildcard LICENSE) docs/*.md '$(DESTDIR)$(PREFIX)/share/doc/g500/'
 
 clean:
 	rm -rf build bin

@@ -8,7 +8,9 @@
 #    oversubscribed, each under a timeout so a hang is a failure, not a stall;
 #    a program prints "N passed, N failed" (cases agreed across ranks);
 # 3. any executable tests/scripts/*.sh (end-to-end checks of bin/g500), each
-#    printing "N passed, N failed" as its last line.
+#    printing "N passed, N failed" as its last line;
+# 4. the real-Slurm test when it fits the budget (see below).
+# Ranks are started by scripts/mpi-launch with the launcher of MPIRUN/MPI.
 # Each line says how long that binary (or that rank count, or that script)
 # took; before the last line come the slowest ones and the whole suite's
 # wall time against its budget (TEST_BUDGET seconds, default 900: `make
@@ -110,6 +112,30 @@ for t in tests/scripts/*.sh; do
     if [ $rc -ne 0 ]; then failed+=("$name"); grep -E 'FAIL' "$out" | head -20; fi
     echo "e2e   $name: ${last:-no result (exit $rc)} (${dt} s)"
 done
+
+# 4. the cluster recipe under a real Slurm (tests/slurm/slurm-test.sh, as
+#    `make test-slurm`) when it fits: root, TEST_SLURM not "no", and about
+#    two minutes left of the budget (TEST_SLURM=yes runs it regardless).
+slurm_skip=''
+if [ "${TEST_SLURM:-auto}" = no ]; then slurm_skip="TEST_SLURM=no"
+elif [ "$(id -u)" != 0 ]; then slurm_skip="not root"
+elif [ "${TEST_SLURM:-auto}" != yes ] &&
+     awk -v t="$(since "$suite_t0")" -v b="$TEST_BUDGET" 'BEGIN { exit !(t + 150 > b) }'; then
+    slurm_skip="less than 150 s of the ${TEST_BUDGET} s budget left"
+fi
+if [ -z "$slurm_skip" ]; then
+    out="$LOG/slurm-test.log"
+    t0=$EPOCHREALTIME
+    timeout -k 10 1800 tests/slurm/slurm-test.sh >"$out" 2>&1
+    rc=$?
+    dt=$(since "$t0"); times+=("$dt e2e slurm-test")
+    if ! count_line "$out"; then fail=$((fail + 1)); fi
+    last=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+    if [ $rc -ne 0 ]; then failed+=(slurm-test); grep -E 'FAIL' "$out" | head -20; fi
+    echo "e2e   slurm-test: ${last:-no result (exit $rc)} (${dt} s)"
+else
+    echo "e2e   slurm-test: skipped ($slurm_skip; make test-slurm runs it)"
+fi
 
 # The slowest, and the whole run against the budget (load average too:
 # the machine is shared, so a slow line may be the load, not the test).

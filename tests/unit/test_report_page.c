@@ -285,6 +285,58 @@ Test(report, oversubscribed_runs_are_said_to_be_unrepresentative)
     cr_expect(!exists(fixture_path("report")), "--summary writes nothing");
 }
 
+/* 72 ranks on 72 nodes under 9 leaf switches of 8 (hops: 0 same node, 1
+ * same leaf, 3 otherwise): past 64 nodes the heat map is summed by leaf. */
+Test(report, heat_maps_past_64_nodes_are_grouped_by_leaf_switch)
+{
+    enum { N = 72, LEAF = 8 };
+    io_placement_meta m = {.version = 1, .nranks = N, .ranks_per_node = 1, .nnodes = N,
+                           .scale = 7, .nvertices = 128, .n_active = 128, .n_giant = 128,
+                           .edges_content_id = 0xabcdef, .tolerance = 0.05};
+    static int64_t offsets[N + 1], counts[N];
+    static int32_t rank_node[N], hops[N * N];
+    static char names[N * IO_NODE_NAME_MAX];
+    io_placement_metrics met[IO_PLACEMENT_NSCHEMES] = {{0}};
+    io_file *f;
+    snprintf(m.topology, sizeof m.topology, "tree.conf");
+    for (int i = 0; i <= N; i++)
+        offsets[i] = i * 128 / N;
+    for (int i = 0; i < N; i++) {
+        rank_node[i] = i;
+        counts[i] = 1;
+        snprintf(names + i * IO_NODE_NAME_MAX, IO_NODE_NAME_MAX, "n%d", i);
+        for (int j = 0; j < N; j++)
+            hops[i * N + j] = i == j ? 0 : i / LEAF == j / LEAF ? 1 : 3;
+    }
+    for (int s = 0; s < IO_PLACEMENT_NSCHEMES; s++)
+        met[s].rank_edges = met[s].rank_vertices = counts;
+    cr_assert_eq(io_placement_create(MPI_COMM_WORLD, fixture_path("placement-tree-np72-rpn1.h5"), &m, 1, &f),
+                 G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_placement_write_ranks(f, &m, offsets, rank_node, names, hops, met), G5_OK,
+                 "%s", g5_error_msg());
+    cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
+
+    static char text[N * N * 4 + 256];
+    int k = snprintf(text, sizeof text, "{\"nranks\": %d, \"comm\": {\"bytes\": [", N);
+    for (int i = 0; i < N; i++) {
+        k += snprintf(text + k, sizeof text - (size_t)k, "%s[", i ? "," : "");
+        for (int j = 0; j < N; j++)
+            k += snprintf(text + k, sizeof text - (size_t)k, "%s%d", j ? "," : "", i != j);
+        k += snprintf(text + k, sizeof text - (size_t)k, "]");
+    }
+    snprintf(text + k, sizeof text - (size_t)k, "]}}\n");
+    write_text(fixture_path("run-components-tree-np72-rpn1.json"), text);
+    rep_options o = {dir, NULL, 0, 1, 0};
+    cr_assert_eq(rep_write_report(&o), G5_OK, "%s", g5_error_msg());
+    const char *mx = slurp(fixture_path("report/data/bytes-components-tree-np72-rpn1.dat"));
+    int rows = 0;
+    for (const char *p = mx; *p; p++)
+        rows += *p == '\n';
+    cr_expect_eq(rows, 9, "72 nodes under 9 leaf switches");
+    cr_expect(!strncmp(mx, "56 64 ", 6), "8 ranks send 56 bytes inside a leaf, 64 to the next: %.40s", mx);
+    cr_expect(strstr(slurp(fixture_path("report/plots.gp")), "'to leaf switch'"), "the axis says so");
+}
+
 Test(report, heat_maps_past_64_ranks_are_grouped)
 {
     enum { N = 72 };

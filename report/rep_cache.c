@@ -23,14 +23,13 @@
  * writer is gone (no such process, a zombie, or a process started after the
  * file last changed: the pid was reused) are removed as well.
  */
-#include "report.h"
+#include "rep_report_int.h"
 
 #include "common.h"
 #include "io.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +44,6 @@ typedef struct checker {
     uint64_t edges_id;
 } checker;
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(p);
-}
-
 static int drop(checker *c, const char *path, const char *why)
 {
     fprintf(stderr, "g500 report --check: %s %s: %s\n", c->e->dry_run ? "would remove" : "removing",
@@ -58,7 +51,7 @@ static int drop(checker *c, const char *path, const char *why)
     c->removed++;
     if (c->e->dry_run)
         return G5_OK;
-    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT)
+    if (rep_rm_tree(path) != 0 && errno != ENOENT)
         return g5_error(G5_ERR_IO, "%s: cannot remove: %s", path, strerror(errno));
     return G5_OK;
 }
@@ -219,12 +212,6 @@ static int stale_tmp(const char *path, const char *name)
     return !writer_alive(pid, st.st_mtime);
 }
 
-static int has_suffix(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
-}
-
 /* Index of entry `name` in ents[0..n-1], or -1. */
 static int find_entry(struct dirent **ents, int n, const char *name)
 {
@@ -244,16 +231,16 @@ static const char *dependent_of_gone(struct dirent **ents, int n, const char *go
     const char *stem = NULL;
     size_t len;
     if (strcmp(nm, "components.h5") == 0 ||
-        (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) ||
-        (strncmp(nm, "run-", 4) == 0 && (has_suffix(nm, ".json") || has_suffix(nm, ".txt")))) {
+        (strncmp(nm, "placement-", 10) == 0 && rep_has_suffix(nm, ".h5")) ||
+        (strncmp(nm, "run-", 4) == 0 && (rep_has_suffix(nm, ".json") || rep_has_suffix(nm, ".txt")))) {
         if (edges_gone)
             return "made from the removed edges.h5";
     }
-    if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5") && comp_gone)
+    if (strncmp(nm, "placement-", 10) == 0 && rep_has_suffix(nm, ".h5") && comp_gone)
         return "made from the removed components.h5";
     if (strncmp(nm, "run-components-", 15) == 0) {
         stem = nm + 15;
-        len = has_suffix(nm, ".json") ? strlen(stem) - 5 : has_suffix(nm, ".txt") ? strlen(stem) - 4 : 0;
+        len = rep_has_suffix(nm, ".json") ? strlen(stem) - 5 : rep_has_suffix(nm, ".txt") ? strlen(stem) - 4 : 0;
         /* "PLACE.rI": the I-th alternated run on placement-PLACE.h5 */
         size_t d = len;
         while (d > 0 && stem[d - 1] >= '0' && stem[d - 1] <= '9')
@@ -311,9 +298,9 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
                 rc = drop(&c, path, "left by an interrupted writer");
         } else if (strcmp(nm, "components.h5") == 0) {
             rc = check_downstream(&c, path, nm, "g500-components");
-        } else if (strncmp(nm, "placement-", 10) == 0 && has_suffix(nm, ".h5")) {
+        } else if (strncmp(nm, "placement-", 10) == 0 && rep_has_suffix(nm, ".h5")) {
             rc = check_downstream(&c, path, nm, "g500-placement");
-        } else if (strncmp(nm, "run-", 4) == 0 && has_suffix(nm, ".json")) {
+        } else if (strncmp(nm, "run-", 4) == 0 && rep_has_suffix(nm, ".json")) {
             rep_json *j = NULL;
             if (rep_json_load(path, &j) != G5_OK)
                 rc = drop(&c, path, g5_error_msg());

@@ -92,10 +92,9 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p);
 }
 
-/* Remove a folder tree (the report's own temporary or old folder). */
-static void rm_tree(const char *path)
+int rep_rm_tree(const char *path)
 {
-    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Sorted names in dir that start with prefix and end with suffix. */
@@ -434,7 +433,7 @@ static int commit_dir(report *r)
     if (access(final, F_OK) == 0 && rename(final, old) != 0)
         return g5_error(G5_ERR_IO, "%s: cannot move the old report aside: %s", final, strerror(errno));
     G5_TRY(g5_rename_into_place(r->tmp, final));
-    rm_tree(old);
+    rep_rm_tree(old);
 out:
     return rc;
 }
@@ -546,7 +545,7 @@ out:
     if (r->gp) fclose(r->gp);
     r->md = r->gp = NULL;
     if (made_tmp)
-        rm_tree(r->tmp);
+        rep_rm_tree(r->tmp);
     return rc;
 }
 

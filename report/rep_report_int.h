@@ -70,6 +70,8 @@ typedef struct report {
 /* rep_report.c */
 int rep_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int rep_has_suffix(const char *s, const char *suf);
+/* Remove a file or a folder tree; nftw's status (0 ok, -1 errno set). */
+int rep_rm_tree(const char *path);
 /* printf to the page (skipped in summary mode), and to the page and stdout. */
 void rep_md(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rep_both(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -185,11 +185,11 @@ p_run = $(call p_cmd,$(1),$(2)) \
 # is computed when Make reads this file, only for the goals that run the
 # kernels, so `make -q` still answers and an unchanged key keeps its time.
 p_sq = '$(subst ','\'',$(1))'
-p_key = k="$$(printf '%s\n' $(call p_sq,command: $(2)) \
-	  "binary: $$($(G500) --version 2>/dev/null | head -1) $$(stat -c 'size %s mtime %Y' $(G500)) sha256 $$(sha256sum < $(G500) | cut -c1-64)")"; \
+p_key = k="$$(printf '%s\n' $(call p_sq,command: $(2)) $(call p_sq,binary: $(P_BIN_ID)))"; \
 	[ -f $(1) ] && [ "$$(cat $(1))" = "$$k" ] || { mkdir -p $(RUN) && printf '%s\n' "$$k" > $(1); }
 ifneq ($(filter pipeline kernels pipeline-files $(P_RUNS),$(MAKECMDGOALS)),)
 ifneq ($(wildcard $(G500)),)
+P_BIN_ID := $(shell $(G500) --version 2>/dev/null | head -1; stat -c 'size %s mtime %Y' $(G500); echo sha256 $$(sha256sum < $(G500) | cut -c1-64))
 $(shell $(call p_key,$(P_KEY_COMP),$(call p_cmd,$(P_ARGS_COMP),$(P_MPI_PLACED))))
 $(shell $(call p_key,$(P_KEY_CYC),$(call p_cmd,$(P_ARGS_CYC),$(P_MPI))))
 endif

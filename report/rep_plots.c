@@ -72,7 +72,7 @@ int rep_plot_components(report *r, const int64_t *bins, int maxbin)
                 (long long)bins[b]);
     if ((rc = close_data(d, "components.dat")) != G5_OK)
         return rc;
-    gp_begin(r, "components.png", "Component size distribution", 800, 500);
+    gp_begin(r, "components.png", "Component size distribution (non-isolated components)", 800, 500);
     fprintf(r->gp, "set logscale y\nset xlabel 'component size (vertices, log2 bin)'\n"
                    "set ylabel 'components'\nset style fill solid 0.6\nset boxwidth 0.8\n"
                    "set xrange [-0.5:%d.5]\nset yrange [0.5:*]\nunset key\n"

@@ -13,15 +13,16 @@
 #
 # Options:
 #   -n N            rounds (default 5)
-#   -np P           ranks: each run is `$MPIRUN -np P ...` (default 1);
+#   -np P           ranks: each run is `scripts/mpi-launch -n P ...` (default 1);
 #                   -np 0 runs the binary directly, without a launcher
 #   -t T            OMP_NUM_THREADS of each run (default: unset)
 #   --metric REGEX  the figure is REGEX's one capture group, taken from the
 #                   first matching line of the run's stdout and stderr
 #                   (default: the run's wall time in seconds)
-# Environment: MPIRUN (default "mpirun --oversubscribe --bind-to none").
+# Environment: MPIRUN, the launcher scripts/mpi-launch uses (default mpirun).
 # A failing run stops the script with its output and a non-zero status.
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 usage() { sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 N=5 NP=1 T="" METRIC=""
 while [ $# -gt 0 ]; do
@@ -42,14 +43,13 @@ case $N in ''|*[!0-9]*|0) echo "ab.sh: -n needs a positive count" >&2; exit 2 ;;
 if [ "$(id -u)" = 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
 
 # one BINARY -> its figure on stdout
 one() {
     local t0 t1 launch=()
-    [ "$NP" = 0 ] || launch=($MPIRUN -np "$NP")
+    [ "$NP" = 0 ] || launch=("$MPI_LAUNCH" -n "$NP")
     t0=$(date +%s.%N)
     if [ -n "$T" ]; then
         OMP_NUM_THREADS=$T "${launch[@]}" "$1" "${ARGS[@]}" >"$OUT" 2>&1

@@ -83,7 +83,7 @@ tmp=$OUT/index.md.tmp.$$
     echo
     echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'). Commit: \`$commit\`."
     echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo),"\
-         "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(mpirun --version 2>/dev/null | head -1)."
+         "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), $(${MPIRUN:-mpirun} --version 2>/dev/null | head -1)."
     echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine makes timings noisy;"\
          "compare ratios measured in one run)."
     echo

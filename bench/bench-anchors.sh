@@ -24,8 +24,9 @@
 #   bench/bench-anchors.sh [--doc] [SCALE...]        (default SCALEs: 20 22)
 # Environment: G500 (bin/g500), ANCHORS, BENCH_SCRATCH (default
 # /tmp/g500-anchors), REPS (3), ROOTS (keys per g500 run, 8), MPIRUN
-# (mpirun --oversubscribe --bind-to none).
+# (the launcher scripts/mpi-launch uses; default mpirun).
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 DOC=0
 [ "${1:-}" = --doc ] && { DOC=1; shift; }
 SCALES=${*:-20 22}
@@ -35,7 +36,6 @@ ANCHORS=${ANCHORS:-$REPO/../shared/anchors}
 SCRATCH=${BENCH_SCRATCH:-/tmp/g500-anchors}
 REPS=${REPS:-3}
 ROOTS=${ROOTS:-8}
-MPIRUN=${MPIRUN:-mpirun --oversubscribe --bind-to none}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
 TARBALL=$ANCHORS/graph500-reference-3.0.1.tar.gz
 
@@ -71,7 +71,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a !~ /^[0-9]/ || b !~ /^[0-9]/ || 
 ref_construct() {
     local S=$1
     local out=$SCRATCH/ref-s$S.err
-    SKIP_VALIDATION=1 $MPIRUN -np 1 "$REF" "$S" 16 >/dev/null 2>"$out" &
+    SKIP_VALIDATION=1 "$MPI_LAUNCH" -n 1 "$REF" "$S" 16 >/dev/null 2>"$out" &
     local pid=$!
     while kill -0 "$pid" 2>/dev/null && ! grep -q '^construction_time:' "$out"; do sleep 0.2; done
     kill "$pid" 2>/dev/null
@@ -83,7 +83,7 @@ ref_construct() {
 g500_run() {
     local S=$1 P=$2 T=$3
     local out=$SCRATCH/g500-s$S-${P}x$T
-    OMP_NUM_THREADS=$T $MPIRUN -np "$P" -x OMP_NUM_THREADS "$G500" run "$SCRATCH/s$S.h5" --roots "$ROOTS" \
+    OMP_NUM_THREADS=$T "$MPI_LAUNCH" -n "$P" "$G500" run "$SCRATCH/s$S.h5" --roots "$ROOTS" \
         --no-validate --json "$out.json" >"$out.txt" 2>"$out.err" || { echo "FAILED"; return; }
     local c b s r m
     c=$(awk '/^construction_time:/ {print $2}' "$out.txt")

@@ -18,6 +18,7 @@
 # bench_bfs does not validate: `g500 run` does (every key); this script
 # times only.
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 BENCH_BFS=${BENCH_BFS:-build/bench/bench_bfs}
 G500=${G500:-bin/g500}
 ROUNDS=${ROUNDS:-3}
@@ -27,7 +28,6 @@ CONFIGS=${CONFIGS:-1x1 1x2 2x1 4x1}
 DISTS=${DISTS:-cyclic block}
 DIR=${BENCH_DIR:-/tmp/g500-bench-bfs}
 SCALES=${*:-20}
-MPIRUN="mpirun --oversubscribe"
 export OMPI_MCA_hwloc_base_binding_policy=none
 if [ "$(id -u)" = 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -35,7 +35,7 @@ fi
 # one run: harmonic-mean MTEPS of binary $1 at config $2, dist $3, file $4
 one() {
     local np=${2%x*} th=${2#*x} out
-    out=$(OMP_NUM_THREADS=$th $MPIRUN -np "$np" "$1" "$4" "$3" "$ROOTS" "$REPS") || return 1
+    out=$(OMP_NUM_THREADS=$th "$MPI_LAUNCH" -n "$np" "$1" "$4" "$3" "$ROOTS" "$REPS") || return 1
     echo "$out" | awk '/^harmonic_mean_MTEPS/ {print $2}'
 }
 mkdir -p "$DIR"

@@ -19,6 +19,7 @@
 #   SCALES="20 22" REPS=5 bash bench/bench-cc-dup.sh
 #   G500_B=/tmp/old/g500 SCALES=20 CONFIGS="1x1 2x1" bash bench/bench-cc-dup.sh
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 G500_B=${G500_B:-}
 SCALES=${SCALES:-20 22}
@@ -41,7 +42,7 @@ for s in $SCALES; do
             for b in $bins; do
                 exe=$G500
                 [ "$b" = B ] && exe=$G500_B
-                out=$(mpirun -np "$np" -x OMP_NUM_THREADS="$nt" "$exe" components "$DIR/e$s.h5" \
+                out=$(OMP_NUM_THREADS="$nt" "$MPI_LAUNCH" -n "$np" "$exe" components "$DIR/e$s.h5" \
                       -o "$DIR/c$s.$b.h5" --force 2>&1 >/dev/null)
                 d=$(cc_phase 'duplicates ([0-9.]+)s' "$out")
                 c=$(cc_phase 'computed in ([0-9.]+)s after' "$out")

@@ -19,6 +19,7 @@
 # (EDGEFACTOR, default Graph500's 16: `g500 gen --edgefactor`; a sparse
 # graph shows the vertex arrays, which the edge slab hides at 16.)
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 SCALES=${SCALES:-20 22}
 RANKS=${RANKS:-2 4}
@@ -38,12 +39,12 @@ for S in $SCALES; do
         for rep in $(seq "$REPS"); do
             for path in tree distributed; do
                 err="$DIR/err"
-                mpirun -np "$P" -x OMP_NUM_THREADS=1 /usr/bin/time -v "$G500" components "$E" \
+                OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n "$P" /usr/bin/time -v "$G500" components "$E" \
                     -o "$DIR/c.h5" -f -q --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
                 # -q silences progress: run the logged numbers from a second,
                 # verbose run only once per path (peak RSS is not noisy)
                 rss=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+).*/\1/p' "$err" | sort -n | tail -n 1)
-                mpirun -np "$P" -x OMP_NUM_THREADS=1 "$G500" components "$E" -o "$DIR/c.h5" -f \
+                OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n "$P" "$G500" components "$E" -o "$DIR/c.h5" -f \
                     --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
                 comp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' "$err")
                 merge=$(sed -nE 's/.*merge ([0-9.]+)s, label ([0-9.]+)s.*/\1 \2/p' "$err" | awk '{print $1 + $2}')

@@ -33,6 +33,7 @@
 # 3-4 GB/s.)
 # Usage: make bench-cc [BENCH_CC_SCALES="20 22"]   (REPS=5 by default)
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 BENCH_CC=${BENCH_CC:-build/bench/bench_cc}
 G500=${G500:-bin/g500}
 SCALES=${SCALES:-20 22}
@@ -46,9 +47,9 @@ field() { sed -nE "s/.*$1=([^ ]+).*/\1/p" <<<"$2" | head -n 1; }
 
 echo "# $(date -u +%F) $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)$([ "$COLD" = 1 ] && echo ", COLD=1: the edges file dropped from the page cache before each whole-stage run")"
 for s in $SCALES; do
-    a=$(mpirun -np 1 -x OMP_NUM_THREADS=1 "$BENCH_CC" "$s" 1 "$REPS")
-    b=$(mpirun -np 1 -x OMP_NUM_THREADS=2 "$BENCH_CC" "$s" 2 "$REPS")
-    c=$(mpirun -np 2 -x OMP_NUM_THREADS=1 "$BENCH_CC" "$s" 1 "$REPS")
+    a=$(OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n 1 "$BENCH_CC" "$s" 1 "$REPS")
+    b=$(OMP_NUM_THREADS=2 "$MPI_LAUNCH" -n 1 "$BENCH_CC" "$s" 2 "$REPS")
+    c=$(OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n 2 "$BENCH_CC" "$s" 1 "$REPS")
     printf '%s\n%s\n%s\n' "$a" "$b" "$c"
     base=$(field edges_per_s "$(grep '^plain' <<<"$a")")
     for line in "$(grep '^stream' <<<"$a")" "$(grep '^stream' <<<"$b")" "$(grep '^stream' <<<"$c")" \
@@ -80,7 +81,7 @@ for s in $SCALES; do
             for r in $(seq "$REPS"); do
                 for ov in off on; do
                     [ "$COLD" = 1 ] && dd if="$TMP/e$s.h5" iflag=nocache count=0 status=none 2>/dev/null
-                    out=$(mpirun -np "$1" -x OMP_NUM_THREADS="$2" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
+                    out=$(OMP_NUM_THREADS="$2" "$MPI_LAUNCH" -n "$1" "$G500" components "$TMP/e$s.h5" -o "$TMP/c$s.h5" \
                         --force --threads "$2" --overlap "$ov" 2>&1) || { echo "components failed: $out"; break 2; }
                     # phases from the progress lines: read (with what ran
                     # in it), the reader's and compute thread's CPU time

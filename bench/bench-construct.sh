@@ -11,6 +11,7 @@
 # threads and ranks, reads excluded) are the load-independent figure.
 # Usage: bench/bench-construct.sh [SCALE...]
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 BC=${BENCH_CONSTRUCT:-build/bench/bench_construct}
 REPS=${REPS:-3}
@@ -26,16 +27,16 @@ for S in "${@:-20}"; do
     E="$DIR/s$S.h5"
     [ -f "$E" ] || $G500 gen -s "$S" -o "$E" -q || exit 1
     C="$DIR/c$S.h5"
-    [ -f "$C" ] || mpirun -np 2 "$G500" components -q "$E" -o "$C" || exit 1
+    [ -f "$C" ] || "$MPI_LAUNCH" -n 2 "$G500" components -q "$E" -o "$C" || exit 1
     for np in 2 4; do
-        [ -f "$DIR/p$S-$np.h5" ] || mpirun -np 2 "$G500" partition -q "$E" "$C" --topology configs/fat-tree-2x2.conf \
+        [ -f "$DIR/p$S-$np.h5" ] || "$MPI_LAUNCH" -n 2 "$G500" partition -q "$E" "$C" --topology configs/fat-tree-2x2.conf \
             --ranks "$np" --ranks-per-node 1 -o "$DIR/p$S-$np.h5" -f >/dev/null || exit 1
     done
     for run in 1x2:cyclic 2x1:cyclic 4x1:cyclic 2x1:placement 4x1:placement; do
         cfg=${run%%:*}; dist=${run#*:}; np=${cfg%x*}; th=${cfg#*x}
         D=$dist; [ "$dist" = placement ] && D="$DIR/p$S-$np.h5"
         out="$DIR/s$S.$cfg.$dist.construct.txt"
-        OMP_NUM_THREADS=$th mpirun -np "$np" "$BC" "$E" file "$REPS" 0 "$D" >"$out" 2>&1 || { echo "$S $cfg $dist FAILED: $(tail -2 "$out")"; continue; }
+        OMP_NUM_THREADS=$th "$MPI_LAUNCH" -n "$np" "$BC" "$E" file "$REPS" 0 "$D" >"$out" 2>&1 || { echo "$S $cfg $dist FAILED: $(tail -2 "$out")"; continue; }
         col() { awk -v c="$1" '!/^#/ && NF >= 7 {print $c}' "$out" | med; }
         b=$(grep -o '= [0-9.]* bytes' "$out" | tr -d '= a-z')
         printf '%-6s %-6s %-10s %-10s %-10s %-10s %-10s %-10s %-12s %s\n' "$S" "$cfg" "$dist" "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$b" "$(load)"
@@ -43,7 +44,7 @@ for S in "${@:-20}"; do
     for cfg in 1x2 2x1; do
         np=${cfg%x*}; th=${cfg#*x}
         out="$DIR/s$S.$cfg.run"
-        OMP_NUM_THREADS=$th mpirun -np "$np" "$G500" run "$E" --roots "$ROOTS" >"$out.txt" 2>"$out.err" || { echo "$S $cfg run FAILED: $(tail -2 "$out.err")"; continue; }
+        OMP_NUM_THREADS=$th "$MPI_LAUNCH" -n "$np" "$G500" run "$E" --roots "$ROOTS" >"$out.txt" 2>"$out.err" || { echo "$S $cfg run FAILED: $(tail -2 "$out.err")"; continue; }
         c=$(awk '/^construction_time:/{print $2}' "$out.txt")
         m=$(grep -o 'peak RSS.*= [0-9.]* bytes' "$out.err" | grep -o '= [0-9.]*' | tr -d '= ')
         echo "SCALE $S $cfg: validated g500 run ($ROOTS roots, BFS + SSSP): construction_time $c s, peak RSS $m bytes per input edge (load $(load))"

@@ -24,6 +24,7 @@
 # Environment: BENCH_SCALES (default "20 22"), BENCH_REPS (3), BENCH_DIR
 # (build/bench-gen: the disk under test), G500, GEN_RATE.
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 GEN_RATE=${GEN_RATE:-build/bench/gen_rate}
 EDGES_READ=${EDGES_READ:-build/bench/edges_read}
@@ -43,7 +44,7 @@ gen_run() {
     local np=$1 th=$2 s=$3 f=$4; shift 4
     rm -f "$f"
     local out t0 t1 secs
-    out=$(mpirun --oversubscribe -np "$np" -x OMP_NUM_THREADS="$th" "$G500" gen --scale "$s" -o "$f" "$@" 2>/dev/null)
+    out=$(OMP_NUM_THREADS="$th" "$MPI_LAUNCH" -n "$np" "$G500" gen --scale "$s" -o "$f" "$@" 2>/dev/null)
     t0=$(now); sync "$f"; t1=$(now)
     secs=$(sed -nE 's/.* in ([0-9.]+) s .*/\1/p' <<<"$out")
     rss=$(sed -nE 's/.*peak memory per rank ([0-9.]+) MiB.*/\1/p' <<<"$out")
@@ -119,7 +120,7 @@ for k in $(seq "$REPS"); do
     for i in "${!layouts[@]}"; do
         read -r t b _ < <(gen_run 2 1 "$s0" "$DIR/l.h5" ${layouts[$i]#*|})
         L[$i]="${L[$i]:-} $t"; LB[$i]=$b
-        LR[$i]="${LR[$i]:-} $(mpirun --oversubscribe -np 2 -x OMP_NUM_THREADS=1 "$EDGES_READ" "$DIR/l.h5")"
+        LR[$i]="${LR[$i]:-} $(OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n 2 "$EDGES_READ" "$DIR/l.h5")"
     done
 done
 base=$(median <<<"${L[0]}")

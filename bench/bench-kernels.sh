@@ -6,6 +6,7 @@
 # time, BFS and SSSP harmonic-mean TEPS and peak RSS per input edge, one
 # line per configuration. Usage: bench/bench-kernels.sh [SCALE...]
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 ROOTS=${ROOTS:-16}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -20,7 +21,7 @@ for S in "${@:-20}"; do
         np=${cfg%x*}; th=${cfg#*x}
         for dist in cyclic block; do
             out="$DIR/s$S.$cfg.$dist"
-            OMP_NUM_THREADS=$th mpirun -np "$np" "$G500" run "$E" --roots "$ROOTS" --placement $dist \
+            OMP_NUM_THREADS=$th "$MPI_LAUNCH" -n "$np" "$G500" run "$E" --roots "$ROOTS" --placement $dist \
                 --json "$out.json" >"$out.txt" 2>"$out.err" || { echo "$S $cfg $dist FAILED: $(tail -2 "$out.err")"; continue; }
             c=$(awk '/^construction_time:/{print $2}' "$out.txt")
             b=$(awk '/^bfs  harmonic_mean_TEPS:/{printf "%.1f", $4/1e6}' "$out.txt")

@@ -10,6 +10,7 @@
 # results/bench-partition-<date>.txt. The machine, date and commit head the
 # log; timings on a shared machine are noisy, so compare within one run.
 set -eu
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 cd "$(dirname "$0")/.."
 G500=${G500:-bin/g500}
 NP=${NP:-2}
@@ -23,20 +24,20 @@ mkdir -p "$DIR" results
 LOG=results/bench-partition-$(date +%Y%m%d-%H%M%S).txt
 {
     echo "# g500 partition benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "# machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), $(mpirun --version | head -1)"
+    echo "# machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(. /etc/os-release; echo "$PRETTY_NAME"), $(${MPIRUN:-mpirun} --version | head -1)"
     echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown); NP=$NP processes"
 } | tee "$LOG"
 for S in $SCALES; do
     E=$DIR/edges-s$S.h5 C=$DIR/components-s$S.h5
-    [ -f "$E" ] || mpirun -np "$NP" "$G500" gen -q --scale "$S" -o "$E"
-    [ -f "$C" ] || mpirun -np "$NP" "$G500" components -q "$E" -o "$C"
+    [ -f "$E" ] || "$MPI_LAUNCH" -n "$NP" "$G500" gen -q --scale "$S" -o "$E"
+    [ -f "$C" ] || "$MPI_LAUNCH" -n "$NP" "$G500" components -q "$E" -o "$C"
     for cfg in "16 configs/fat-tree-4x4.conf" "64 configs/three-level-4x4x4.conf"; do
         set -- $cfg
         for O in $ORDERS; do
             P=$DIR/placement-s$S-r$1-$O.h5
             echo | tee -a "$LOG"
-            echo "## SCALE $S, R = $1 on $2, order $O: mpirun -np $NP $G500 partition $E $C --topology $2 --ranks $1 --ranks-per-node 1 --order $O -o $P -f" | tee -a "$LOG"
-            mpirun -np "$NP" "$G500" partition -q "$E" "$C" --topology "$2" --ranks "$1" \
+            echo "## SCALE $S, R = $1 on $2, order $O: scripts/mpi-launch -n $NP $G500 partition $E $C --topology $2 --ranks $1 --ranks-per-node 1 --order $O -o $P -f" | tee -a "$LOG"
+            "$MPI_LAUNCH" -n "$NP" "$G500" partition -q "$E" "$C" --topology "$2" --ranks "$1" \
                 --ranks-per-node 1 --order "$O" -o "$P" -f 2>&1 | tee -a "$LOG"
         done
     done

@@ -6,7 +6,7 @@
 #
 #   bench/bench-phase-rss.sh EDGES.h5 NP [more g500 run options]
 #
-# Runs `mpirun -np NP -x OMP_NUM_THREADS=2/NP g500 run EDGES.h5 --roots 2`
+# Runs `OMP_NUM_THREADS=2/NP "$MPI_LAUNCH" -n NP g500 run EDGES.h5 --roots 2`
 # and samples VmRSS of every rank every 10 ms from /proc; each sample is
 # put in the phase named by the driver's last progress line (construction,
 # BFS search, BFS validation, SSSP search, SSSP validation). Prints per
@@ -17,6 +17,7 @@
 # shorter than 10 ms; the per-vertex arrays live for whole searches and
 # validations, so they are seen. Environment: G500 (default bin/g500).
 set -u
+MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
 [ $# -ge 2 ] || { echo "usage: $0 EDGES.h5 NP [g500 run options]" >&2; exit 2; }
 edges=$1 np=$2
@@ -24,7 +25,7 @@ shift 2
 t=$((2 / np)); [ "$t" -ge 1 ] || t=1
 tmp=$(mktemp -d /tmp/g500-phase-rss.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-mpirun --oversubscribe --bind-to none -np "$np" -x OMP_NUM_THREADS="$t" "$G500" run "$edges" \
+OMP_NUM_THREADS="$t" "$MPI_LAUNCH" -n "$np" "$G500" run "$edges" \
     --roots 2 "$@" >"$tmp/out" 2>"$tmp/err" &
 mp=$!
 declare -A peak

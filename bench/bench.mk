@@ -76,8 +76,8 @@ bench-sssp: $(B)/bench_sssp $(G500)
 	$(B)/bench_sssp $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)
 
 bench-validate: $(B)/bench_validate
-	mpirun --bind-to none -np 1 -x OMP_NUM_THREADS=2 $(B)/bench_validate $(BENCH_SCALES) 3
-	mpirun --bind-to none --oversubscribe -np 2 -x OMP_NUM_THREADS=1 $(B)/bench_validate $(BENCH_SCALES) 3
+	OMP_NUM_THREADS=2 scripts/mpi-launch -n 1 $(B)/bench_validate $(BENCH_SCALES) 3
+	OMP_NUM_THREADS=1 scripts/mpi-launch -n 2 $(B)/bench_validate $(BENCH_SCALES) 3
 
 bench-anchors: $(G500)
 	G500=$(G500) bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)

@@ -336,11 +336,6 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
     int local[3], any[3];   /* wants weights, needs the plain path for edges, for weights */
     int64_t n = f->meta.nvertices, bad = INT64_MAX;
 
-    if (f->read_delay > 0) {
-        struct timespec ts = {(time_t)f->read_delay,
-                              (long)((f->read_delay - (double)(time_t)f->read_delay) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
     /* Each rank first reads its own chunks directly (no collective call);
      * only if some rank could not do so do all ranks take the collective
      * plain path for that dataset, the others with empty selections. */
@@ -370,7 +365,14 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
                       io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
                       (long long)edges[2 * bad + 1], want ? (double)weights[bad] : 0.0, (long long)n);
-    return g5_agree(comm, rc);
+    rc = g5_agree(comm, rc);
+    /* the test delay after the agreement: a read no collective absorbs */
+    if (f->read_delay > 0) {
+        struct timespec ts = {(time_t)f->read_delay,
+                              (long)((f->read_delay - (double)(time_t)f->read_delay) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    return rc;
 }
 
 void io_edges_close(io_edges **fp)

@@ -81,6 +81,9 @@ P_RUN_COMP := $(RUN)/run-components-$(P_PLACE).json
 P_RUN_CYC := $(RUN)/run-cyclic-$(P_PLACE).json
 # Repeat I of each placement (1 keeps the plain name), and the one before.
 P_SEQ := $(shell seq 1 $(REPEATS) 2>/dev/null)
+ifeq ($(P_SEQ),)
+$(error REPEATS=$(REPEATS): the runs of each placement must be a number >= 1)
+endif
 p_rep = $(if $(filter 1,$(2)),$(RUN)/run-$(1)-$(P_PLACE).json,$(RUN)/run-$(1)-$(P_PLACE).r$(2).json)
 p_prev = $(word $(1),0 $(P_SEQ))
 P_RUNS := $(foreach i,$(P_SEQ),$(call p_rep,components,$(i)) $(call p_rep,cyclic,$(i)))

@@ -12,7 +12,7 @@ host=$(hostname)
 printf 'SwitchName=s0 Nodes=%s\n' "$host" > "$TMP/site.conf"
 printf '%s slots=2\n' "$host" > "$TMP/hosts"
 RUN=$TMP/run
-check "g500-hosts.sh runs the pipeline" bash -c "TOPO_DIR='$TMP/topo' '$ROOT/scripts/g500-hosts.sh' '$TMP/site.conf' '$TMP/hosts' 2 SCALE=10 ROOTS=4 RUN='$RUN' >>'$LOG' 2>&1"
+check "g500-hosts.sh runs the pipeline" bash -c "TOPO_DIR='$TMP/topo' '$ROOT/scripts/g500-hosts.sh' '$TMP/site.conf' '$TMP/hosts' 2 SCALE=10 ROOTS=4 REPEATS=1 RUN='$RUN' >>'$LOG' 2>&1"
 rf=$(ls "$RUN"/placement-*-np2-rpn2.rankfile 2>/dev/null | head -1)
 check "the placement wrote a rankfile" test -s "$rf"
 check "the rankfile names this host for rank 0 and 1" grep -q "^rank 1=$host slot=" "$rf"

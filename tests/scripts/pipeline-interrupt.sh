@@ -12,7 +12,7 @@ RUN=$TMP/run
 # as its temporary file exists, which is mid-write whatever the machine's
 # speed (on a quiet machine gen at SCALE 18 takes well under a second).
 VARS=(SCALE=18 SEED=5 NP=4 RANKS_PER_NODE=1 ROOTS=2 RUN=$RUN TOPO=configs/fat-tree-4x4.conf
-      RUN_FLAGS=--skip-sssp)
+      RUN_FLAGS=--skip-sssp REPEATS=1)
 P=fat-tree-4x4-np4-rpn1
 
 # Kill make, mpirun and the ranks while gen writes, as a crash would.

@@ -41,6 +41,8 @@ typedef struct run_k1 {
     /* a cached placement file's recorded stage times (-1: not recorded) */
     double stage_components, stage_partition;
     int stage_components_ranks, stage_partition_ranks;
+    /* input ids: the cached placement file's, the topology's (0: none) */
+    uint64_t placement_edges_content_id, placement_topology_id, topology_id;
 } run_k1;
 
 /* Collective. Kernel 1 for o->placement: "cyclic", "block" (streamed from

@@ -318,6 +318,15 @@ static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *me
     rep->stage_partition_ranks = k->stage_partition_ranks;
     rep->strict_construction_time = k->stage_components >= 0 && k->stage_partition >= 0
         ? rep->construction_time + k->stage_components + k->stage_partition : -1;
+    if (rep->placement_cached) {
+        rep->placement_path = o->placement;
+        rep->placement_edges_content_id = k->placement_edges_content_id;
+        rep->placement_topology_id = k->placement_topology_id;
+    }
+    if (o->topology && k->topology_id) {
+        rep->topology_path = o->topology;
+        rep->topology_id = k->topology_id;
+    }
     rep_run_judge(rep);
     rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
     int rc = g5_agree(comm, rep->comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate"));

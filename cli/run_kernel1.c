@@ -67,6 +67,7 @@ static int load_rank_map(MPI_Comm comm, const run_opts *o, run_k1 *k)
                  ? g5_agree(comm, topo_map_ranks_per_node(tp, P, o->ranks_per_node, k->rank_node))
                  : topo_map_ranks_by_name(tp, comm, k->rank_node);
     if (rc == G5_OK) {
+        k->topology_id = topo_id(tp);
         k->nnodes = topo_num_nodes(tp);
         rc = g5_agree(comm, topo_hop_matrix(tp, NULL, k->nnodes, &k->node_hops));
     }
@@ -203,6 +204,8 @@ static int cached_stage_times(MPI_Comm comm, const char *path, run_k1 *k)
     k->stage_partition_ranks = m.ranks;
     k->stage_components = m.components_elapsed_seconds;
     k->stage_components_ranks = m.components_ranks;
+    k->placement_edges_content_id = m.edges_content_id;
+    k->placement_topology_id = m.topology_id;
     io_file_close(&f);
     return G5_OK;
 }

@@ -184,6 +184,13 @@ int rep_print_run_notes(FILE *out, const rep_run *r)
         fprintf(out, "date_utc: %s\n", p->date_utc);
         fprintf(out, "command_line: %s\n", p->command_line);
         fprintf(out, "edges_content_id: %016llx\n", (unsigned long long)r->edges_content_id);
+        if (r->placement_path)
+            fprintf(out, "placement_file: %s (edges_content_id %016llx, topology_id %016llx)\n",
+                    r->placement_path, (unsigned long long)r->placement_edges_content_id,
+                    (unsigned long long)r->placement_topology_id);
+        if (r->topology_path)
+            fprintf(out, "topology: %s (topology_id %016llx)\n", r->topology_path,
+                    (unsigned long long)r->topology_id);
     }
     fflush(out);
     if (ferror(out))

@@ -70,6 +70,10 @@ typedef struct rep_run {
     int nreasons;
     const char *reasons[REP_MAX_REASONS];
     uint64_t edges_content_id;
+    /* the other inputs' ids: a placement file (cached) and the topology
+     * (in-process placement or hop weights); NULL paths when not given */
+    const char *placement_path, *topology_path;
+    uint64_t placement_edges_content_id, placement_topology_id, topology_id;
     const rep_provenance *provenance;    /* may be NULL */
     int64_t peak_rss_max;                /* max over ranks, bytes */
 } rep_run;

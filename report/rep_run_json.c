@@ -138,6 +138,24 @@ static void provenance_json(g5_json *j, const rep_run *r)
     g5_json_key(j, "content_id");
     g5_json_hex64(j, r->edges_content_id);
     g5_json_end_object(j);
+    if (r->placement_path) {
+        g5_json_key(j, "placement");
+        g5_json_begin_object(j);
+        g5_json_kv_string(j, "path", r->placement_path);
+        g5_json_key(j, "edges_content_id");
+        g5_json_hex64(j, r->placement_edges_content_id);
+        g5_json_key(j, "topology_id");
+        g5_json_hex64(j, r->placement_topology_id);
+        g5_json_end_object(j);
+    }
+    if (r->topology_path) {
+        g5_json_key(j, "topology");
+        g5_json_begin_object(j);
+        g5_json_kv_string(j, "path", r->topology_path);
+        g5_json_key(j, "topology_id");
+        g5_json_hex64(j, r->topology_id);
+        g5_json_end_object(j);
+    }
     g5_json_end_object(j);
     g5_json_end_object(j);
 }

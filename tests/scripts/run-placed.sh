@@ -30,6 +30,7 @@ assert p["build"] > 0 and p["search_structures"] > 0, p
 if sys.argv[2] == "1":
     assert p["components"] > 0 and p["placement"] > 0, p
     assert r["placement_in_process"] is True and r["official"] is True, r["not_official_reasons"]
+    assert len(r["provenance"]["inputs"]["topology"]["topology_id"]) == 16, r["provenance"]["inputs"]
 else:
     assert p["components"] == 0 and p["placement"] == 0, p
 assert r["bfs"]["validate_time"][0] >= 0 and r["sssp"]["validate_time"][63] >= 0
@@ -76,6 +77,8 @@ assert s["components_elapsed_seconds"] > 0 and s["partition_elapsed_seconds"] > 
 want = r["construction_time"] + s["components_elapsed_seconds"] + s["partition_elapsed_seconds"]
 assert abs(r["strict_construction_time"] - want) <= 1e-9 * want, (r["strict_construction_time"], want)
 assert r["official"] is False and r["placement_cached"] is True
+i = r["provenance"]["inputs"]
+assert i["placement"]["edges_content_id"] == i["edges"]["content_id"] and len(i["placement"]["topology_id"]) == 16, i
 PY
     else ko "run on the cached placement: $(tail -3 "$w/e")"; fi
 else cat "$w/log"; ko "components and partition for the cached placement"; fi

@@ -24,6 +24,7 @@
  * times and peak RSS (max over ranks) go to the progress log on stderr.
  */
 #include "cc.h"
+#include "cli.h"
 #include "common.h"
 
 #include <malloc.h>
@@ -171,7 +172,7 @@ int components_cmd(int argc, char **argv)
     struct components_cfg cfg = {NULL, 0, 0, 0, 0, "auto", "auto", 0};
     const g5_opt opts[] = {
         {"output", 'o', G5_OPT_STRING, &cfg.out, "FILE", "components file to write (required)"},
-        {"threads", 't', G5_OPT_INT, &cfg.threads, "T", "OpenMP threads per rank (0: OMP_NUM_THREADS or all cores)"},
+        {"threads", 0, G5_OPT_INT, &cfg.threads, "T", "OpenMP threads per rank (0: OMP_NUM_THREADS or all cores)"},
         {"force", 'f', G5_OPT_FLAG, &cfg.force, "", "replace an existing output file"},
         {"merge", 'm', G5_OPT_STRING, &cfg.merge, "HOW",
          "merge of the ranks' forests: tree, distributed or auto (see above)"},

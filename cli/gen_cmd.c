@@ -9,6 +9,7 @@
  */
 #include "gen_internal.h"
 
+#include "cli.h"
 #include "common.h"
 #include "io.h"
 

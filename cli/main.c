@@ -5,6 +5,7 @@
  * returns the same exit code on every rank, so `mpirun` sees a failure on
  * all ranks and nothing hangs.
  */
+#include "cli.h"
 #include "common.h"
 
 #include <stdlib.h>

@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "common.h"
 #include "io.h"
 #include "topo.h"

@@ -11,6 +11,7 @@
  * status is agreed on MPI_COMM_WORLD afterwards: under mpirun every rank
  * exits with the same code.
  */
+#include "cli.h"
 #include "common.h"
 #include "report.h"
 
@@ -27,8 +28,8 @@ int report_cmd(int argc, char **argv)
         {"quiet", 'q', G5_OPT_FLAG, &quiet, "", "print nothing on stdout"},
         {"summary", 0, G5_OPT_FLAG, &summary, "", "print the comparison, runs and placement tables; write nothing"},
         {"check", 0, G5_OPT_FLAG, &check, "", "check the cached files instead: remove incomplete or stale ones"},
-        {"scale", 0, G5_OPT_INT, &scale, "S", "--check: scale edges.h5 must have (-1: any)"},
-        {"edgefactor", 0, G5_OPT_INT, &edgefactor, "E", "--check: edgefactor edges.h5 must have (-1: any)"},
+        {"scale", 's', G5_OPT_INT, &scale, "S", "--check: scale edges.h5 must have (-1: any)"},
+        {"edgefactor", 'e', G5_OPT_INT, &edgefactor, "E", "--check: edgefactor edges.h5 must have (-1: any)"},
         {"seed", 0, G5_OPT_INT64, &seed, "N", "--check: seed edges.h5 must have (-1: any)"},
         {"dry-run", 0, G5_OPT_FLAG, &dry_run, "", "--check: say what would be removed, remove nothing"},
     };

@@ -29,6 +29,7 @@
  * (kern_sssp_scratch) hold the block results when they fit, and SSSP's
  * parents, once converted, the validator's words.
  */
+#include "cli.h"
 #include "common.h"
 #include "io.h"
 #include "kern.h"
@@ -60,8 +61,8 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
         {"placement", 'p', G5_OPT_STRING, &o->placement, "cyclic|block|components|FILE",
          "vertex distribution: cyclic (v mod P), block, components (computed inside kernel 1, "
          "needs --topology) or a cached placement file"},
-        {"roots", 'r', G5_OPT_INT, &o->roots, "K", "number of search keys (at most 64 per the spec)"},
-        {"seed", 's', G5_OPT_INT64, &o->seed, "N", "seed of the search keys (-1: the edges file's seed)"},
+        {"roots", 0, G5_OPT_INT, &o->roots, "K", "number of search keys (at most 64 per the spec)"},
+        {"seed", 0, G5_OPT_INT64, &o->seed, "N", "seed of the search keys (-1: the edges file's seed)"},
         {"delta", 0, G5_OPT_DOUBLE, &o->delta, "D", "delta-stepping bucket width"},
         {"skip-sssp", 0, G5_OPT_FLAG, &o->skip_sssp, NULL, "run BFS only (not an official result)"},
         {"no-validate", 0, G5_OPT_FLAG, &o->no_validate, NULL,
@@ -69,7 +70,7 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
         {"json", 'j', G5_OPT_STRING, &o->json, "PATH", "write the JSON result here"},
         {"topology", 't', G5_OPT_STRING, &o->topology, "FILE",
          "topology (Slurm topology.conf or tleaf): placement with components, hop-weighted bytes"},
-        {"ranks-per-node", 0, G5_OPT_INT, &o->ranks_per_node, "K",
+        {"ranks-per-node", 'k', G5_OPT_INT, &o->ranks_per_node, "K",
          "ranks per node with --topology (0: map ranks by host name)"},
     };
     const int nopts = sizeof opts / sizeof opts[0];

@@ -15,6 +15,7 @@
  * components, and a log2 histogram of component sizes with log-scaled bars.
  */
 #include "cc.h"
+#include "cli.h"
 #include "common.h"
 #include "json.h"
 #include "part.h"

@@ -12,6 +12,7 @@
  * costs O(leaves^2) lookups, not O(nodes^2).
  */
 #include "topo.h"
+#include "cli.h"
 #include "common.h"
 
 #include <stdlib.h>

@@ -2,8 +2,8 @@
 /*
  * common.h - the small layer every stage shares: status codes, the error
  * message, agreement of a status across ranks, rank-0 progress logging,
- * the even split of a range, the counted all-to-all exchange,
- * command-line options, timers and memory figures.
+ * the even split of a range, the counted all-to-all exchange, number
+ * parsing, timers and memory figures.
  *
  * Error convention (the whole project): library functions return an int
  * status, G5_OK (0) on success and a negative G5_ERR_* on failure, after
@@ -110,45 +110,9 @@ int g5_exchange_data(MPI_Comm comm, int status, MPI_Datatype type, const void *s
                      const int *sc, const int *sd, void *rbuf, const int *rc, const int *rd,
                      const char *what);
 
-/* ---- command-line options ------------------------------------------------
- * A subcommand declares a table of g5_opt, each pointing at a field of its
- * config struct that already holds the default. g5_opts_parse fills the
- * fields and collects positional arguments; g5_opts_help prints every option
- * with its current (default) value. Accepted forms: --name VALUE,
- * --name=VALUE, -x VALUE, and --name for flags. "--" ends options. */
-enum g5_opt_type { G5_OPT_INT, G5_OPT_INT64, G5_OPT_DOUBLE, G5_OPT_STRING, G5_OPT_FLAG };
-
-typedef struct g5_opt {
-    const char *name;    /* long name without dashes, e.g. "scale"   */
-    char short_name;     /* 0 if none                                  */
-    enum g5_opt_type type;
-    void *dest;          /* int*, int64_t*, double*, const char**, int* */
-    const char *meta;    /* value placeholder in help, e.g. "S"        */
-    const char *help;    /* one line                                   */
-} g5_opt;
-
-/* Parse argv[1..argc-1] (argv[0] is the subcommand name). Positional
- * arguments are stored in pos[0..*npos-1] (at most maxpos, pointers into
- * argv). Returns G5_OK, G5_ERR_ARG with a message, or 1 if --help/-h was
- * given (the caller prints help and exits 0). Not collective: every rank
- * parses the same argv and reaches the same result. */
-int g5_opts_parse(int argc, char **argv, const g5_opt *opts, int nopts,
-                  const char **pos, int maxpos, int *npos);
-void g5_opts_help(FILE *f, const char *usage, const char *summary,
-                  const g5_opt *opts, int nopts);
-
 /* Parse helpers shared by option parsing and file parsers. */
 int g5_parse_int64(const char *s, int64_t *out);
 int g5_parse_double(const char *s, double *out);
-
-/* Subcommand entry points (defined by the stages). Each is collective on
- * MPI_COMM_WORLD and returns a process exit code (0 success). */
-typedef int (*g5_command_fn)(int argc, char **argv);
-
-/* For subcommands: after an agreed failure, print "g500 CMD: error: MSG" on
- * rank 0 (stderr) and return the exit code main returns on every rank
- * (2 for a usage error, 1 otherwise). Not collective. */
-int g5_cmd_fail(const char *cmd, int status);
 
 /* ---- what built this binary (version.c) -------------------------------- */
 /* git describe --always --dirty at build time ("0-nogit" outside git), the

@@ -24,6 +24,17 @@ for o in "--scale S" "(default 16)" "--edgefactor K" "--seed N" "(default 1)" "-
 done
 [ $rc -eq 0 ] && [ -z "$missing" ] && ok "help lists every option with its default" || bad "help (exit $rc, missing:$missing)"
 
+# getopt_long's forms: a value glued to its short option, bundled flags,
+# options after the output; the same file as the long spelling.
+if $G500 gen -s10 -e4 --seed 3 -qfo "$D/glued.h5" && $G500 gen --scale 10 --edgefactor 4 \
+    --seed 3 --quiet --output "$D/long.h5" && h5dump -d /edges -b LE -o "$D/glued.bin" "$D/glued.h5" >/dev/null &&
+    h5dump -d /edges -b LE -o "$D/long.bin" "$D/long.h5" >/dev/null && [ -s "$D/glued.bin" ] &&
+    cmp -s "$D/glued.bin" "$D/long.bin"; then
+    ok "gen -s10 -e4 -qfo FILE: the file --scale 10 --edgefactor 4 writes"
+else
+    bad "gen -s10 -e4 -qfo FILE"
+fi
+
 # bad_case NAME EXPECTED-WORDS ARGS...: 2 ranks, non-zero exit, the error
 # printed once (rank 0 only), nothing left in $D.
 bad_case() {

@@ -1,81 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* test_common.c - option parsing, status messages and the range split of
- * the common layer. */
+/* test_common.c - status messages, the range split and atomic files of the
+ * common layer. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "common.h"
-
-struct cfg { int scale; int64_t seed; double tol; const char *out; int force; };
-
-static g5_opt opts_for(struct cfg *c, int i)
-{
-    const g5_opt all[] = {
-        {"scale", 's', G5_OPT_INT, &c->scale, "S", "log2 of vertices"},
-        {"seed", 0, G5_OPT_INT64, &c->seed, "N", "seed"},
-        {"tolerance", 0, G5_OPT_DOUBLE, &c->tol, "X", "tolerance"},
-        {"output", 'o', G5_OPT_STRING, &c->out, "FILE", "output"},
-        {"force", 0, G5_OPT_FLAG, &c->force, "", "overwrite"},
-    };
-    return all[i];
-}
-
-#define NOPTS 5
-static int parse(struct cfg *c, int argc, char **argv, const char **pos, int *npos)
-{
-    g5_opt o[NOPTS];
-    for (int i = 0; i < NOPTS; i++) o[i] = opts_for(c, i);
-    return g5_opts_parse(argc, argv, o, NOPTS, pos, 4, npos);
-}
-
-Test(opts, parses_every_form_and_keeps_defaults)
-{
-    struct cfg c = {16, 1, 0.05, NULL, 0};
-    char *argv[] = {"gen", "-s", "20", "--seed=7", "in.h5", "--output", "x.h5", "--force"};
-    const char *pos[4];
-    int npos;
-    cr_assert_eq(parse(&c, 8, argv, pos, &npos), G5_OK, "%s", g5_error_msg());
-    cr_expect_eq(c.scale, 20, "short option with value");
-    cr_expect_eq(c.seed, 7, "--name=value form");
-    cr_expect_float_eq(c.tol, 0.05, 1e-12, "an absent option keeps its default");
-    cr_expect_str_eq(c.out, "x.h5");
-    cr_expect_eq(c.force, 1, "flag");
-    cr_expect_eq(npos, 1);
-    cr_expect_str_eq(pos[0], "in.h5");
-}
-
-Test(opts, rejects_unknown_options_and_bad_numbers)
-{
-    struct cfg c = {16, 1, 0.05, NULL, 0};
-    const char *pos[4];
-    int npos;
-    char *a1[] = {"gen", "--scael", "3"};
-    cr_expect_eq(parse(&c, 3, a1, pos, &npos), G5_ERR_ARG);
-    cr_expect(strstr(g5_error_msg(), "--scael") != NULL, "message names the option: %s", g5_error_msg());
-    char *a2[] = {"gen", "--scale", "12x"};
-    cr_expect_eq(parse(&c, 3, a2, pos, &npos), G5_ERR_ARG);
-    cr_expect(strstr(g5_error_msg(), "12x") != NULL, "message names the value: %s", g5_error_msg());
-    char *a3[] = {"gen", "--seed"};
-    cr_expect_eq(parse(&c, 2, a3, pos, &npos), G5_ERR_ARG, "missing value");
-    char *a4[] = {"gen", "--help"};
-    cr_expect_eq(parse(&c, 2, a4, pos, &npos), 1, "--help is reported as 1");
-}
-
-Test(opts, help_lists_every_option_with_its_default)
-{
-    struct cfg c = {16, 1, 0.05, "edges.h5", 0};
-    g5_opt o[NOPTS];
-    for (int i = 0; i < NOPTS; i++) o[i] = opts_for(&c, i);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    g5_opts_help(f, "g500 gen [options]", "Generate.", o, NOPTS);
-    fclose(f);
-    cr_expect(strstr(buf, "--scale S") && strstr(buf, "(default 16)"), "%s", buf);
-    cr_expect(strstr(buf, "(default 0.05)") && strstr(buf, "(default edges.h5)"), "%s", buf);
-    cr_expect(strstr(buf, "--force") != NULL, "%s", buf);
-    free(buf);
-}
 
 Test(error, message_and_code_round_trip)
 {

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what every subcommand shares: its option table, parsed with
+ * getopt_long, and its help; how a command fails; where its JSON goes.
+ *
+ * Options: a subcommand declares a table of g5_opt, each pointing at a
+ * field of its config struct that already holds the default.
+ * g5_opts_parse fills the fields and collects positional arguments;
+ * g5_opts_help prints every option with its current (default) value.
+ * Accepted forms (getopt_long): --name VALUE, --name=VALUE, -x VALUE, -xVALUE,
+ * flags bundled (-fq), --name for flags, options and positional arguments
+ * in any order, "--" ends options. A short letter means one thing in every
+ * subcommand that has it:
+ *   -o output file   -f force   -q quiet   -s scale   -e edgefactor
+ *   -t topology      -r ranks   -k ranks per node     -p placement
+ * --json PATH writes a command's result as JSON to PATH; "-" is standard
+ * output, where the JSON replaces the human-readable output.
+ */
+#ifndef G500_CLI_H
+#define G500_CLI_H
+
+#include <stdio.h>
+
+#include "atomic.h"
+
+enum g5_opt_type { G5_OPT_INT, G5_OPT_INT64, G5_OPT_DOUBLE, G5_OPT_STRING, G5_OPT_FLAG };
+
+typedef struct g5_opt {
+    const char *name;    /* long name without dashes, e.g. "scale"   */
+    char short_name;     /* 0 if none                                  */
+    enum g5_opt_type type;
+    void *dest;          /* int*, int64_t*, double*, const char**, int* */
+    const char *meta;    /* value placeholder in help, e.g. "S"        */
+    const char *help;    /* one line                                   */
+} g5_opt;
+
+/* Parse argv[1..argc-1] (argv[0] is the subcommand name; argv may be
+ * reordered, options first). Positional arguments are stored in
+ * pos[0..*npos-1] (at most maxpos, pointers into argv). Returns G5_OK,
+ * G5_ERR_ARG with a message, or 1 if --help/-h was given (the caller prints
+ * help and exits 0). Not collective: every rank parses the same argv and
+ * reaches the same result. */
+int g5_opts_parse(int argc, char **argv, const g5_opt *opts, int nopts,
+                  const char **pos, int maxpos, int *npos);
+void g5_opts_help(FILE *f, const char *usage, const char *summary,
+                  const g5_opt *opts, int nopts);
+
+/* Subcommand entry points. Each is collective on MPI_COMM_WORLD and
+ * returns a process exit code (0 success). */
+typedef int (*g5_command_fn)(int argc, char **argv);
+
+/* After an agreed failure, print "g500 CMD: error: MSG" on rank 0 (stderr)
+ * and return the exit code main returns on every rank (2 for a usage
+ * error, 1 otherwise). Not collective. */
+int g5_cmd_fail(const char *cmd, int status);
+
+/* --json PATH: where the JSON goes. cli_json_open gives stdout for "-",
+ * else a file written atomically (common/atomic.h); cli_json_close
+ * finishes it (flush, or commit: the file appears whole or not at all).
+ * Rank 0 only. */
+typedef struct cli_json_out {
+    FILE *f;
+    int to_file;
+    g5_atomic a;
+} cli_json_out;
+int cli_json_open(cli_json_out *o, const char *path);
+int cli_json_close(cli_json_out *o);
+/* 1 when --json sends the JSON to standard output (no table there). */
+int cli_json_stdout(const char *path);
+
+#endif

@@ -34,7 +34,7 @@
 #   edges.h5                   gen
 #   components.h5              components (depends on edges.h5)
 #   topo-PLACE.txt             g500 topo's check and rank map (depends on TOPO)
-#   placement-PLACE.h5         partition (+ .rankfile/.hostfile beside it)
+#   placement-PLACE.h5         partition (+ .rankfile/.hostfile/.machinefile)
 #   run-components-PLACE.json  run on that placement (+ .txt, the Graph500 block)
 #   run-cyclic-PLACE.json      run on the cyclic baseline, same ranks and tree
 #   run-*-PLACE.rI.json        repeat I = 2..REPEATS of each, alternated:

@@ -30,7 +30,7 @@ static const struct command commands[] = {
     {"gen", gen_cmd, "generate the Kronecker edge list into an HDF5 edges file"},
     {"components", components_cmd, "connected components of an edges file, with statistics"},
     {"topo", topo_cmd, "parse a topology (Slurm topology.conf or tleaf), print tree and hops"},
-    {"partition", partition_cmd, "place components on ranks and nodes by switch hops; placement file, rankfile, hostfile"},
+    {"partition", partition_cmd, "place components on ranks and nodes by switch hops; placement file, rankfile, hostfile, machinefile"},
     {"run", run_cmd, "timed kernels: construction, BFS, SSSP, validation, Graph500 output"},
     {"report", report_cmd, "write a results directory's report (Markdown, PNG plots); --check its cache"},
     {"stats", stats_cmd, "print what a g500 file holds (components statistics, edges metadata)"},

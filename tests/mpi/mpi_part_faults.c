@@ -2,8 +2,8 @@
 /*
  * mpi_part_faults.c - one rank fails, every rank stops: fault injection in
  * the placement (part_place) and, in process, the whole `partition`
- * command (topology, input files, placement, placement file, rankfile and
- * hostfile), `stats` of a placement file and `topo`. Run at 1, 2 and 4
+ * command (topology, input files, placement, placement file, rankfile,
+ * hostfile and machinefile), `stats` of a placement file and `topo`. Run at 1, 2 and 4
  * ranks under a timeout, so a rank left waiting in a collective another
  * one skipped is a failure (with MPI_ERRORS_RETURN, mismatched collectives
  * may also return errors: then the statuses or messages differ, a failure
@@ -273,9 +273,9 @@ static void remove_outputs(void)
 {
     MPI_Barrier(MPI_COMM_WORLD);
     if (me == 0) {
-        const char *s[] = {"p.h5", "p.rankfile", "p.hostfile"};
+        const char *s[] = {"p.h5", "p.rankfile", "p.hostfile", "p.machinefile"};
         char path[300];
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             snprintf(path, sizeof path, "%s/%s", dir, s[i]);
             unlink(path);
         }

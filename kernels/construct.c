@@ -265,6 +265,7 @@ typedef struct build {
                                pass 2: column | weight key << pbits | row in block <<
                                (pbits + wbits), appended per block; after the merge:
                                column | weight key << 32, rows in order */
+    size_t pkbytes;         /* pk's mapping */
     int rs;                 /* record size: 7 (24-bit weight keys) or 8 (float bits) */
     int wbits;              /* bits of a weight key: 24 or 32 */
     uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
@@ -391,6 +392,23 @@ static void *big_malloc(size_t bytes)
     void *p = malloc(bytes);
     want_huge_pages(p, bytes);
     return p;
+}
+
+/* The records get their own mapping (never the heap's), so that split can
+ * move its pages elsewhere (donor) and unmap what is left at the end. */
+static uint8_t *pk_alloc(build *b, size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    b->pkbytes = bytes;
+    want_huge_pages(p, bytes);
+    return p;
+}
+
+static void pk_free(build *b)
+{
+    if (b->pk) munmap(b->pk, b->pkbytes);
+    b->pk = NULL;
 }
 
 #define KERN_AHEAD 16   /* edges between a placement prefetch and its use */
@@ -828,28 +846,107 @@ static int64_t merge_rows(build *b, int64_t *kept)
     return nnz;
 }
 
+/* Page donation: the pages of pk that split has copied move (mremap: no
+ * copy, no zeroing) under the parts of col and w3 (or w) it writes next, so
+ * the graph's arrays take over the records' memory instead of faulting in
+ * fresh pages, which the kernel zeroes first (on a virtual machine that costs
+ * as much as writing them twice). Units are KERN_UNIT bytes, aligned (a huge
+ * page moves whole); a destination unit must lie wholly inside its array.
+ * Where mremap fails, or no dead unit is left, the destination faults in as
+ * usual: the result never depends on it. */
+#define KERN_UNIT ((uintptr_t)2 << 20)
+typedef struct donor {
+    uintptr_t *pool;        /* dead, still mapped units of pk */
+    int64_t npool;
+    uintptr_t pk_lo;        /* first unit wholly inside pk */
+    uintptr_t pooled;       /* units of pk >= pooled are in the pool (or moved) */
+    uint8_t *dead;          /* without a pool: pk from here up is released */
+    uintptr_t lo[2], next[2];   /* per array: first unit inside; units >= next handled */
+} donor;
+
+static void donor_init(donor *dn, uint8_t *pk, size_t pk_bytes, void *const arr[2], const size_t bytes[2])
+{
+    dn->pool = malloc((pk_bytes / KERN_UNIT + 2) * sizeof(uintptr_t));
+    dn->npool = 0;
+    dn->pk_lo = ((uintptr_t)pk + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
+    dn->pooled = ((uintptr_t)pk + pk_bytes) & ~(KERN_UNIT - 1);
+    if (dn->pooled < dn->pk_lo) dn->pooled = dn->pk_lo;
+    dn->dead = pk + pk_bytes;
+    for (int d = 0; d < 2; d++) {
+        uintptr_t a = (uintptr_t)arr[d], z = a + bytes[d];
+        dn->lo[d] = (a + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
+        dn->next[d] = z & ~(KERN_UNIT - 1);
+        if (!arr[d] || dn->next[d] < dn->lo[d]) dn->lo[d] = dn->next[d] = 0;
+    }
+}
+
+/* Back the units of array d from the one holding byte address a up to
+ * those already handled. */
+static void donor_give(donor *dn, int d, uintptr_t a)
+{
+    uintptr_t u = a & ~(KERN_UNIT - 1);
+    if (u < dn->lo[d]) u = dn->lo[d];
+    while (dn->next[d] > u) {
+        dn->next[d] -= KERN_UNIT;
+#ifdef MREMAP_FIXED
+        if (dn->pool && dn->npool > 0 &&
+            mremap((void *)dn->pool[dn->npool - 1], KERN_UNIT, KERN_UNIT, MREMAP_MAYMOVE | MREMAP_FIXED,
+                   (void *)dn->next[d]) != MAP_FAILED)
+            dn->npool--;
+#endif
+    }
+}
+
+/* Every byte of pk from p up is dead: its whole units not yet in the pool
+ * go there. */
+static void donor_take(donor *dn, uint8_t *p)
+{
+    if (!dn->pool) {
+        release_pages(p, (size_t)(dn->dead - p));
+        dn->dead = p;
+        return;
+    }
+    uintptr_t a = ((uintptr_t)p + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
+    if (a < dn->pk_lo) a = dn->pk_lo;
+    while (dn->pooled > a) {
+        dn->pooled -= KERN_UNIT;
+        dn->pool[dn->npool++] = dn->pooled;
+    }
+}
+
 /* Copy the merged records (the front kept[blk + 1] - kept[blk] of each
  * block's stretch) into the graph's col and weights at kept[blk], in
- * groups of blocks from the end, releasing each group's pages of pk once
- * copied, so the resident memory stays at about one record per entry
- * instead of two. */
+ * groups of blocks from the end; each group's pages of pk are then dead and
+ * back the next groups' part of col and weights (donor), so the resident
+ * memory stays at about one record per entry (the pages of merged-away
+ * records wait in the pool until pk is unmapped). */
+/* Entries per group: the first (top) group's destination faults in fresh
+ * pages, each later one takes the pages the groups above it freed. */
+#define KERN_SPLIT_FIRST ((int64_t)1 << 18)
 #define KERN_SPLIT_BLOCK ((int64_t)1 << 20)
 static int split(build *b, kern_graph *g, const int64_t *kept)
 {
     int64_t n = g->nnz;
     const int64_t *bptr = b->bptr;
+    const size_t wsz = g->w24 ? 3 : 4;
     g->col = big_malloc(((size_t)n + 1) * sizeof(uint32_t));
     if (g->w24) g->w3 = big_malloc((size_t)n * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
     else g->w = big_malloc(((size_t)n + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
     if (!g->col || !(g->w3 || g->w)) return G5_ERR_NOMEM;
-    if (g->w3) memset(g->w3 + 3 * n, 0, 8);
     uint32_t *col = g->col;
     uint8_t *w3 = g->w3;
     float *w = g->w;
-    for (int64_t hi = b->nb; hi > 0;) {
+    uint8_t *wb = w3 ? w3 : (uint8_t *)w;
+    donor dn;
+    void *const arr[2] = {col, wb};
+    const size_t bytes[2] = {((size_t)n + 1) * sizeof(uint32_t), (size_t)n * wsz + 8};
+    donor_init(&dn, b->pk, b->pkbytes, arr, bytes);
+    for (int64_t hi = b->nb, group = KERN_SPLIT_FIRST; hi > 0; group = KERN_SPLIT_BLOCK) {
         int64_t lo = hi - 1;
-        while (lo > 0 && bptr[hi] - bptr[lo - 1] <= KERN_SPLIT_BLOCK) lo--;
-#pragma omp parallel for schedule(dynamic, 16)
+        while (lo > 0 && bptr[hi] - bptr[lo - 1] <= group) lo--;
+        donor_give(&dn, 0, (uintptr_t)(col + kept[lo]));
+        donor_give(&dn, 1, (uintptr_t)(wb + wsz * (size_t)kept[lo]));
+#pragma omp parallel for schedule(dynamic, 1)
         for (int64_t blk = lo; blk < hi; blk++) {
             int64_t s = bptr[blk], o = kept[blk], m = kept[blk + 1] - o;
             for (int64_t i = 0; i < m; i++) {
@@ -859,9 +956,12 @@ static int split(build *b, kern_graph *g, const int64_t *kept)
                 else memcpy(&w[o + i], &k, 4);
             }
         }
-        release_pages(b->pk + (size_t)b->rs * bptr[lo], (size_t)b->rs * (size_t)(bptr[hi] - bptr[lo]));
+        donor_take(&dn, b->pk + (size_t)b->rs * bptr[lo]);
         hi = lo;
     }
+    free(dn.pool);
+    col[n] = 0;
+    memset(wb + wsz * (size_t)n, 0, 8);
     return G5_OK;
 }
 
@@ -965,7 +1065,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         b.w24 = g->w24 = every[1];
         b.rs = g->w24 ? 7 : 8;
         b.wbits = g->w24 ? 24 : 32;
-        b.pk = big_malloc((size_t)b.rs * (size_t)b.nraw + 8);
+        b.pk = pk_alloc(&b, (size_t)b.rs * (size_t)b.nraw + 8);
         g->dup = big_malloc((size_t)nl + 1);
         b.dup = g->dup;
         int have = b.pk && g->dup;
@@ -999,8 +1099,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         else if (split(&b, g, kept) != G5_OK) ok = 0, b.nomem = 1;
         else if (!g->w24) odd = !all_w24(g->w, g->nnz);
         free(kept);
-        free(b.pk);
-        b.pk = NULL;
+        pk_free(&b);
     }
     free(b.bptr);
     b.bptr = NULL;
@@ -1060,7 +1159,7 @@ agree: {
             rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
     }
 fail:
-    free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); free(b.pk); free(b.bptr); free(b.cur);
+    free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); pk_free(&b); free(b.bptr); free(b.cur);
     kvec_free(&b.big);
     kern_graph_free(&g);
     return rc;

@@ -121,7 +121,7 @@ int rep_plot_spread(report *r)
     gp_begin(r, "teps-placements.png", "", has[0] && has[1] ? 1100 : 600, 520);
     fprintf(r->gp, "unset title\nset multiplot layout 1,%d title 'Harmonic-mean TEPS of each run: "
                    "median and range (min - max) per placement'\n"
-                   "set xrange [-0.5:%d.5]\nset yrange [0:*]\nset ylabel 'TEPS'\n"
+                   "set xrange [-0.5:%d.5]\nset yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\nset ylabel 'TEPS'\n"
                    "set xtics rotate by 15 right\nset bmargin 8\n", has[0] + has[1], r->nser - 1);
     for (int k = 0; k < 2; k++)
         if (has[k])
@@ -186,7 +186,7 @@ int rep_plot_teps(report *r)
 
 typedef struct heat {
     int64_t n;               /* rows after grouping */
-    const char *unit;        /* "rank", "node", "leaf switch", "rank group" */
+    char unit[48];           /* "rank", "node", "leaf switch", "group of K ranks" */
     double *bytes, *hop;     /* [n*n]; hop may be NULL */
 } heat;
 
@@ -194,7 +194,7 @@ typedef struct heat {
  * past HEAT_MAX nodes, from the placement file whose PLACE ends nm; without
  * one, runs of consecutive ranks. Returns the group count. */
 static int64_t rank_groups(report *r, const char *nm, int64_t nranks, int32_t *group,
-                           const char **unit)
+                           char *unit, size_t ulen)
 {
     int64_t ng = 0;
     for (int p = 0; p < r->nplacements && nranks > HEAT_MAX; p++) {
@@ -214,7 +214,7 @@ static int64_t rank_groups(report *r, const char *nm, int64_t nranks, int32_t *g
             continue;
         }
         io_file_close(&f);
-        *unit = "node";
+        snprintf(unit, ulen, "node");
         ng = m.nnodes;
         if (m.nnodes > HEAT_MAX) {
             /* leaf[v]: the first node one hop or less from v */
@@ -228,7 +228,7 @@ static int64_t rank_groups(report *r, const char *nm, int64_t nranks, int32_t *g
                 }
                 for (int64_t i = 0; i < nranks; i++)
                     group[i] = leaf[group[i]];
-                *unit = "leaf switch";
+                snprintf(unit, ulen, "leaf switch");
                 free(leaf);
             }
         }
@@ -241,7 +241,10 @@ static int64_t rank_groups(report *r, const char *nm, int64_t nranks, int32_t *g
     int64_t per = (nranks + HEAT_MAX - 1) / HEAT_MAX;
     for (int64_t i = 0; i < nranks; i++)
         group[i] = (int32_t)(i / per);
-    *unit = per > 1 ? "rank group" : "rank";
+    if (per > 1)
+        snprintf(unit, ulen, "group of %lld ranks", (long long)per);
+    else
+        snprintf(unit, ulen, "rank");
     return (nranks + per - 1) / per;
 }
 
@@ -277,7 +280,7 @@ static void heat_script(report *r, const char *nm, const heat *h, double max_b, 
     gp_begin(r, png, "", h->hop ? 1250 : 650, 560);
     fprintf(r->gp, "unset title\nunset grid\nunset key\nset xlabel 'to %s'\nset ylabel 'from %s'\n"
                    "set xrange [-0.5:%lld-0.5]\nset yrange [%lld-0.5:-0.5]\nset xtics %lld\n"
-                   "set ytics %lld\nset palette rgb 21,22,23\nset format cb '%%.2s%%c'\n",
+                   "set ytics %lld\nset palette rgb 21,22,23\nset format cb '%%.1s%%c'\n",
             h->unit, h->unit, (long long)h->n, (long long)h->n, (long long)step, (long long)step);
     if (h->hop)
         fprintf(r->gp, "set multiplot layout 1,2 title '%s: %s x %s traffic (colour scales shared "
@@ -303,7 +306,7 @@ int rep_plot_heatmaps(report *r)
         int32_t *g;
         if (!ri->bytes || !(g = malloc((size_t)ri->nranks * sizeof *g)))
             continue;
-        h[s].n = rank_groups(r, ri->name, ri->nranks, g, &h[s].unit);
+        h[s].n = rank_groups(r, ri->name, ri->nranks, g, h[s].unit, sizeof h[s].unit);
         h[s].bytes = group_sum(ri->bytes, ri->nranks, g, h[s].n);
         h[s].hop = group_sum(ri->hop_bytes, ri->nranks, g, h[s].n);
         free(g);

@@ -358,7 +358,7 @@ Test(report, heat_maps_past_64_ranks_are_grouped)
         rows += *p == '\n';
     cr_expect_eq(rows, 36, "72 ranks in 36 groups of 2");
     cr_expect(!strncmp(m, "2 4 ", 4), "a group of two ranks sends 2 bytes inside, 4 to the next: %.40s", m);
-    cr_expect(strstr(slurp(fixture_path("report/plots.gp")), "'to rank group'"), "the axis says so");
+    cr_expect(strstr(slurp(fixture_path("report/plots.gp")), "'to group of 2 ranks'"), "the axis says so");
 }
 
 Test(report, damaged_json_is_named)

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "common.h"
+#include "io.h"
 
 #define CLI_MAXOPTS 64
 
@@ -164,21 +166,29 @@ int cli_json_stdout(const char *path)
     return path && strcmp(path, "-") == 0;
 }
 
-int cli_json_open(cli_json_out *o, const char *path)
+int cli_json_check(MPI_Comm comm, const char *path, const char *input)
 {
-    o->to_file = !cli_json_stdout(path);
-    if (!o->to_file) {
-        o->f = stdout;
+    if (!path || cli_json_stdout(path))
         return G5_OK;
-    }
-    int rc = g5_atomic_open(&o->a, path);
-    o->f = o->a.f;
-    return rc;
+    return io_file_check_output(comm, path, 1, input);
 }
 
-int cli_json_close(cli_json_out *o)
+int cli_json_write(MPI_Comm comm, const char *path, void (*emit)(FILE *f, const void *ctx),
+                   const void *ctx)
 {
-    if (!o->to_file)
-        return fflush(stdout) == 0 ? G5_OK : g5_error(G5_ERR_IO, "standard output: write failed");
-    return g5_atomic_commit(&o->a);
+    int rank, rc = G5_OK;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && cli_json_stdout(path)) {
+        emit(stdout, ctx);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            rc = g5_error(G5_ERR_IO, "standard output: write failed");
+    } else if (rank == 0) {
+        g5_atomic a;
+        rc = g5_atomic_open(&a, path);
+        if (rc == G5_OK) {
+            emit(a.f, ctx);
+            rc = g5_atomic_commit(&a);
+        }
+    }
+    return g5_agree(comm, rc);
 }

@@ -19,9 +19,8 @@
 #ifndef G500_CLI_H
 #define G500_CLI_H
 
+#include <mpi.h>
 #include <stdio.h>
-
-#include "atomic.h"
 
 enum g5_opt_type { G5_OPT_INT, G5_OPT_INT64, G5_OPT_DOUBLE, G5_OPT_STRING, G5_OPT_FLAG };
 
@@ -54,18 +53,16 @@ typedef int (*g5_command_fn)(int argc, char **argv);
  * error, 1 otherwise). Not collective. */
 int g5_cmd_fail(const char *cmd, int status);
 
-/* --json PATH: where the JSON goes. cli_json_open gives stdout for "-",
- * else a file written atomically (common/atomic.h); cli_json_close
- * finishes it (flush, or commit: the file appears whole or not at all).
- * Rank 0 only. */
-typedef struct cli_json_out {
-    FILE *f;
-    int to_file;
-    g5_atomic a;
-} cli_json_out;
-int cli_json_open(cli_json_out *o, const char *path);
-int cli_json_close(cli_json_out *o);
-/* 1 when --json sends the JSON to standard output (no table there). */
+/* --json PATH. cli_json_stdout: 1 for "-" (the JSON goes to standard
+ * output, in place of the human-readable output there). cli_json_check,
+ * collective: a PATH that could not be written (missing directory, one of
+ * the inputs) is refused before any work. cli_json_write, collective: rank
+ * 0 writes the JSON through emit(f, ctx) to standard output or to PATH
+ * (atomically: the file appears whole or not at all, replacing an older
+ * one); every rank returns the agreed status. */
 int cli_json_stdout(const char *path);
+int cli_json_check(MPI_Comm comm, const char *path, const char *input);
+int cli_json_write(MPI_Comm comm, const char *path, void (*emit)(FILE *f, const void *ctx),
+                   const void *ctx);
 
 #endif

@@ -32,12 +32,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --json's writer: the statistics of the file just written */
+struct stats_ctx {
+    const char *path;
+    const io_components_meta *m;
+};
+
+static void stats_json(FILE *f, const void *ctx)
+{
+    const struct stats_ctx *c = ctx;
+    cc_stats_print(f, c->path, c->m, 1);
+}
+
 struct components_cfg {
     const char *out;
     int threads;
     int force;
     int quiet;
-    int json;
+    const char *json;       /* --json PATH, NULL: none */
     const char *merge;
     const char *overlap;
     int64_t piece;
@@ -158,8 +170,10 @@ static int run(const struct components_cfg *cfg, const char *in)
     MPI_Allreduce(MPI_IN_PLACE, &rss, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     g5_progress("components: wrote %s in %.2fs; whole stage %.2fs, peak RSS %.1f MiB (max over ranks)",
                 cfg->out, g5_now() - t, g5_now() - t0, (double)rss / 1048576.0);
-    if (rank == 0 && !cfg->quiet)
-        cc_stats_print(stdout, cfg->out, &m, cfg->json);
+    if (rank == 0 && !cfg->quiet && !cli_json_stdout(cfg->json))
+        cc_stats_print(stdout, cfg->out, &m, 0);
+    if (cfg->json)
+        rc = cli_json_write(MPI_COMM_WORLD, cfg->json, stats_json, &(struct stats_ctx){cfg->out, &m});
 out:
     io_components_abort(&w);
     cc_result_free(&res);
@@ -180,7 +194,8 @@ int components_cmd(int argc, char **argv)
          "link and hash pieces while the next is read: on, off or auto (see above)"},
         {"piece", 0, G5_OPT_INT64, &cfg.piece, "E",
          "edges per read piece (0: 2^18, cut to whole chunks of the file: one chunk of g500 gen)"},
-        {"json", 0, G5_OPT_FLAG, &cfg.json, "", "print the statistics as JSON"},
+        {"json", 'j', G5_OPT_STRING, &cfg.json, "PATH",
+         "write the statistics as JSON to PATH ('-': standard output, instead of the table)"},
         {"quiet", 'q', G5_OPT_FLAG, &cfg.quiet, "", "print no statistics and no progress"},
     };
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
@@ -222,6 +237,8 @@ int components_cmd(int argc, char **argv)
         rc = g5_error(G5_ERR_ARG, "--piece must be >= 0");
     if (rc == G5_OK && cfg.threads < 0)
         rc = g5_error(G5_ERR_ARG, "--threads must be >= 0");
+    if (rc == G5_OK)
+        rc = cli_json_check(MPI_COMM_WORLD, cfg.json, pos[0]);
     if (rc != G5_OK)
         return g5_cmd_fail("components", rc);
     if (cfg.quiet)

@@ -67,7 +67,7 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
         {"skip-sssp", 0, G5_OPT_FLAG, &o->skip_sssp, NULL, "run BFS only (not an official result)"},
         {"no-validate", 0, G5_OPT_FLAG, &o->no_validate, NULL,
          "skip validation (validate times -1, not an official result)"},
-        {"json", 'j', G5_OPT_STRING, &o->json, "PATH", "write the JSON result here"},
+        {"json", 'j', G5_OPT_STRING, &o->json, "PATH", "write the JSON result to PATH ('-': standard output, instead of the block)"},
         {"topology", 't', G5_OPT_STRING, &o->topology, "FILE",
          "topology (Slurm topology.conf or tleaf): placement with components, hop-weighted bytes"},
         {"ranks-per-node", 'k', G5_OPT_INT, &o->ranks_per_node, "K",
@@ -358,10 +358,13 @@ static int print_results(const run_opts *o, const kern_levels *lv, const rep_run
     g5_progress("construction_time %.4f s: components %.4f, placement %.4f, build %.4f, search "
                 "structures %.4f (reads excluded: %.4f s)", rep->construction_time, rep->k1_components,
                 rep->k1_placement, rep->k1_build, rep->k1_search, rep->read_time);
-    int rc = rep_print_graph500(stdout, rep);
-    if (rc == G5_OK)
-        rc = rep_print_run_notes(stdout, rep);
-    fflush(stdout);
+    int rc = G5_OK;
+    if (!cli_json_stdout(o->json)) { /* --json -: the JSON alone on stdout */
+        rc = rep_print_graph500(stdout, rep);
+        if (rc == G5_OK)
+            rc = rep_print_run_notes(stdout, rep);
+        fflush(stdout);
+    }
     if (rc == G5_OK && o->json)
         rc = rep_write_run_json(o->json, rep);
     return rc;
@@ -398,8 +401,7 @@ int run_cmd(int argc, char **argv)
     G5_TRY(run_provenance(comm, argc, argv, &prov));
     G5_TRY(io_edges_open(comm, edges_path, &ef));
     /* a JSON path it could not write is refused now, not after the kernels */
-    if (o.json)
-        G5_TRY(io_file_check_output(comm, o.json, 1, edges_path));
+    G5_TRY(cli_json_check(comm, o.json, edges_path));
     const io_edges_meta *meta = io_edges_get_meta(ef);
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));

@@ -63,9 +63,7 @@ static int load_rank_map(MPI_Comm comm, const run_opts *o, run_k1 *k)
     }
     rc = g5_agree(comm, rc);
     if (rc == G5_OK)
-        rc = o->ranks_per_node > 0
-                 ? g5_agree(comm, topo_map_ranks_per_node(tp, P, o->ranks_per_node, k->rank_node))
-                 : topo_map_ranks_by_name(tp, comm, k->rank_node);
+        rc = topo_map_ranks(tp, comm, P, o->ranks_per_node, k->rank_node);
     if (rc == G5_OK) {
         k->topology_id = topo_id(tp);
         k->nnodes = topo_num_nodes(tp);

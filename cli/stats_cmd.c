@@ -15,6 +15,7 @@
  * components, and a log2 histogram of component sizes with log-scaled bars.
  */
 #include "cc.h"
+#include "atomic.h"
 #include "cli.h"
 #include "common.h"
 #include "json.h"
@@ -28,7 +29,7 @@
 #include <unistd.h>
 
 struct stats_cfg {
-    int json;
+    int json;            /* this pass prints JSON (--json PATH sets it) */
     const char *plot;
     const char *edges;   /* components file: check it belongs to this edges file */
 };
@@ -339,11 +340,37 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
     return g5_agree(comm, rc);
 }
 
+/* The printer's JSON pass, to standard output or (rank 0) into PATH,
+ * written atomically. Collective. */
+static int json_pass(MPI_Comm comm, stats_printer fn, const char *path, struct stats_cfg *cfg,
+                     const char *json)
+{
+    int rank, rc = G5_OK;
+    g5_atomic a = {.f = stdout};
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0 && !cli_json_stdout(json))
+        rc = g5_atomic_open(&a, json);
+    rc = g5_agree(comm, rc);
+    if (rc != G5_OK)
+        return rc;
+    cfg->json = 1;
+    rc = fn(comm, path, cfg, a.f);
+    if (rank == 0 && a.f != stdout) {
+        if (rc == G5_OK)
+            rc = g5_atomic_commit(&a);
+        else
+            g5_atomic_abort(&a);
+    }
+    return g5_agree(comm, rc);
+}
+
 int stats_cmd(int argc, char **argv)
 {
     struct stats_cfg cfg = {0, NULL, NULL};
+    const char *json = NULL;
     const g5_opt opts[] = {
-        {"json", 0, G5_OPT_FLAG, &cfg.json, "", "print JSON for programs instead of the table"},
+        {"json", 'j', G5_OPT_STRING, &json, "PATH",
+         "write the statistics as JSON to PATH ('-': standard output, instead of the table)"},
         {"plot", 0, G5_OPT_STRING, &cfg.plot, "PNG", "draw the component-size distribution (log-log) with gnuplot"},
         {"edges", 0, G5_OPT_STRING, &cfg.edges, "EDGES.h5", "check that the components file was computed from this edges file"},
     };
@@ -357,7 +384,7 @@ int stats_cmd(int argc, char **argv)
     rc = g5_opts_parse(argc, argv, opts, nopts, pos, 1, &npos);
     if (rc == 1) {
         if (g5_log_rank())
-            g5_opts_help(stdout, "g500 stats FILE.h5 [--json] [--plot PNG]",
+            g5_opts_help(stdout, "g500 stats FILE.h5 [--json PATH] [--plot PNG]",
                          "Print what a g500 file holds: a components file's statistics (counts,\n"
                          "shares, isolated vertices, self-loops, duplicates, giant and largest\n"
                          "non-giant component, log2 size histogram), an edges file's metadata.",
@@ -381,6 +408,12 @@ int stats_cmd(int argc, char **argv)
     }
     rc = g5_agree(MPI_COMM_WORLD, rc);
     if (rc == G5_OK)
+        rc = cli_json_check(MPI_COMM_WORLD, json, pos[0]);
+    if (rc == G5_OK && !cli_json_stdout(json)) {
         rc = fn(MPI_COMM_WORLD, pos[0], &cfg, stdout);
+        cfg.plot = cfg.edges = NULL;   /* done by the table's pass */
+    }
+    if (rc == G5_OK && json)
+        rc = json_pass(MPI_COMM_WORLD, fn, pos[0], &cfg, json);
     return rc == G5_OK ? 0 : g5_cmd_fail("stats", rc);
 }

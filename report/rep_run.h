@@ -119,8 +119,9 @@ void rep_run_judge(rep_run *r);
 /* The JSON result: every field of rep_run, the statistics of each
  * series, the per-root arrays (schema in docs/validation.md).
  * Written to "<path>.tmp.<pid>" and renamed to path when complete (a failure
- * leaves no file). Missing parent directories are created. Not collective
- * (rank 0). Returns G5_OK, G5_ERR_IO or G5_ERR_ARG. */
+ * leaves no file); path "-" is standard output. Missing parent directories
+ * are created. Not collective (rank 0). Returns G5_OK, G5_ERR_IO or
+ * G5_ERR_ARG. */
 int rep_write_run_json(const char *path, const rep_run *r);
 
 #endif

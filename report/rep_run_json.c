@@ -288,13 +288,19 @@ int rep_write_run_json(const char *path, const rep_run *r)
 {
     if (!path || !*path || !r)
         return g5_error(G5_ERR_ARG, "JSON output: no path or no report");
+    g5_json j;
+    if (strcmp(path, "-") == 0) {
+        g5_json_init(&j, stdout, 1);
+        write_report(&j, r);
+        return fflush(stdout) == 0 && !ferror(stdout) ? G5_OK
+                                                      : g5_error(G5_ERR_IO, "standard output: write failed");
+    }
     int rc = make_parent_dirs(path);
     if (rc != G5_OK)
         return rc;
     g5_atomic a;
     if ((rc = g5_atomic_open(&a, path)) != G5_OK)
         return rc;
-    g5_json j;
     g5_json_init(&j, a.f, 1);
     write_report(&j, r);
     return g5_atomic_commit(&a);

@@ -48,6 +48,9 @@ int topo_map_ranks_per_node(const topo *t, int nranks, int ranks_per_node, int *
  * a host missing from the file is G5_ERR_TOPO naming it, on every rank.
  * rank_node: out, [comm size], identical on every rank. */
 int topo_map_ranks_by_name(const topo *t, MPI_Comm comm, int *rank_node);
+/* Collective on comm: the first when ranks_per_node > 0, else the second
+ * (nranks is then comm's size); the status agreed either way. */
+int topo_map_ranks(const topo *t, MPI_Comm comm, int nranks, int ranks_per_node, int *rank_node);
 /* The n x n hop matrix between nodes nodes[0..n-1] (NULL: nodes 0..n-1),
  * row-major: (*out)[a * n + b] = topo_hops_between(nodes[a], nodes[b]).
  * *out is allocated (caller frees); G5_ERR_NOMEM if it cannot be. Not

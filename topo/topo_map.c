@@ -79,3 +79,10 @@ int topo_hop_matrix(const topo *t, const int *nodes, int n, int **out)
             h[(size_t)a * n + b] = topo_hops_between(t, nodes ? nodes[a] : a, nodes ? nodes[b] : b);
     return G5_OK;
 }
+
+int topo_map_ranks(const topo *t, MPI_Comm comm, int nranks, int ranks_per_node, int *rank_node)
+{
+    if (ranks_per_node > 0)
+        return g5_agree(comm, topo_map_ranks_per_node(t, nranks, ranks_per_node, rank_node));
+    return topo_map_ranks_by_name(t, comm, rank_node);
+}

@@ -59,7 +59,7 @@ out=$("$G500" stats "$T/c1x1.h5" 2>&1)
 check "stats table shows the giant share" 'grep -q "in the giant component.*% of non-isolated" <<<"$out"'
 check "stats table shows isolated vertices and duplicates" 'grep -q "isolated (no edge but self-loops)" <<<"$out" && grep -q "duplicates" <<<"$out"'
 check "stats table has the log2 histogram" 'grep -q "log2 bins" <<<"$out"'
-json=$("$G500" stats "$T/c1x1.h5" --json)
+json=$("$G500" stats "$T/c1x1.h5" --json -)
 check "stats --json is one object with the counts" 'grep -q "\"isolated_vertices\": [0-9]" <<<"$json" && [ "${json:0:1}" = "{" ]'
 iso_attr=$(h5dump -a /isolated_vertices "$T/c1x1.h5" | sed -nE 's/^ *\(0\): ([0-9]+)/\1/p')
 check "stats --json agrees with the file attribute" 'grep -q "\"isolated_vertices\": $iso_attr," <<<"$json"'

@@ -211,10 +211,16 @@ done
 
 # 5. Stop what this test started; nothing may be left.
 stop_daemons
+# Job steps end with their daemon; give them 10 s to exit.
 left=''
-for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-for p in $(pgrep -x slurmstepd) $(pgrep -f "$W" 2>/dev/null); do
-    [ "$p" != $$ ] && left="$left $p"
+for t in $(seq 50); do
+    left=''
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+    for p in $(pgrep -x slurmstepd) $(pgrep -f "$W/" 2>/dev/null); do
+        [ "$p" != $$ ] && [ "$p" != "$BASHPID" ] && left="$left $p"
+    done
+    [ -z "$left" ] && break
+    sleep 0.2
 done
 if [ -z "$left" ]; then
     ok "munged, slurmctld and slurmd stopped; no job step or process of this test left"

@@ -52,7 +52,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 ok "slurm-wlm and munge installed ($(slurmctld -V 2>&1), munge $(munged -V 2>&1 | awk '{print $1}'))"
 
-# 2. Build once, outside the job.
+# 2. Build once, outside the job. A make that started this test exported
+# its own MPI's compiler, launcher and HDF5 package: each MPI gets its own.
+unset MPICC MPIRUN HDF5_PC MPICH_YIELD_LIB MAKEFLAGS MFLAGS MAKELEVEL
 for mpi in $MPIS; do
     if make --no-print-directory -j2 MPI="$mpi" >/tmp/g500-slurm-build.$$.log 2>&1; then
         ok "g500 built for $mpi before submitting"

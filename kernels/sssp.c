@@ -380,6 +380,7 @@ typedef struct rctx {
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
+    int single;             /* one thread in the rank: plain stores, no compare-and-swap */
     int ncand;              /* local relaxations waiting in cand (relax_defer) */
     struct cand { uint32_t l, p; float nd; } cand[NCAND];
     double inv_delta;
@@ -404,6 +405,17 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->st[l], __ATOMIC_RELAXED);
+    if (x->single) {
+        /* no other thread: the test and the store need no lock (a locked
+         * instruction per improvement is most of a relaxation's cost) */
+        if ((old >> 32) <= nbits) return;
+        __atomic_store_n(&x->st[l], nbits << 32 | p, __ATOMIC_RELAXED);
+        float q = ceilf(nd * UB_SCALE);
+        __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
+        int64_t b = (int64_t)((double)nd * x->inv_delta);
+        bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
+        return;
+    }
     while ((old >> 32) > nbits)
         if (__atomic_compare_exchange_n(&x->st[l], &old, nbits << 32 | p, 1, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED)) {
@@ -440,8 +452,9 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, uint32_t
     uint64_t nbits = f2u(nd);
     uint64_t old = __atomic_load_n(&x->ghost[g], __ATOMIC_RELAXED);
     while (((old >> 32) & 0x7fffffffu) > nbits)
-        if (__atomic_compare_exchange_n(&x->ghost[g], &old, GHOST_QUEUED | nbits << 32 | p, 1,
-                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        if (x->single ? (__atomic_store_n(&x->ghost[g], GHOST_QUEUED | nbits << 32 | p, __ATOMIC_RELAXED), 1)
+                      : __atomic_compare_exchange_n(&x->ghost[g], &old, GHOST_QUEUED | nbits << 32 | p, 1,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
             __atomic_store_n(&x->gub[g], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             if (!(old & GHOST_QUEUED)) {
@@ -594,6 +607,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
     x->gidx = s->gidx;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
+    x->single = s->nt == 1 || omp_get_num_threads() == 1;
     x->ncand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }

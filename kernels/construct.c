@@ -30,7 +30,8 @@
  *   byte per row, an escape table for 255 and more), so the raw degree
  *   behind the TEPS count (kern_reached_edges) costs 1 byte per vertex. The
  *   kept records are copied into col and w3 (or w) from the last block
- *   down, each block's pages released once copied.
+ *   down; the pages of copied records move under the next parts of col and
+ *   w3 (mremap), so the graph's arrays do not fault in fresh zeroed pages.
  *
  * Timing: when streaming, the file reads (untimed per the spec) happen here,
  * each between two barriers, and their seconds are returned, so the driver

@@ -64,7 +64,12 @@ for mpi in $MPIS; do
     rm -f /tmp/g500-slurm-build.$$.log
 done
 
-# 3. Private configuration and daemons.
+# 3. Private configuration and daemons. One such test at a time on this
+# machine (several clones may run `make test` at once): the steps of
+# another's jobs would look like ours. Steps already running are not ours.
+exec 9>/tmp/g500-slurm-test.lock
+flock -w 1800 9 || { ko "another slurm test held /tmp/g500-slurm-test.lock for 30 min"; finish; }
+before=" $(pgrep -x slurmstepd | tr '\n' ' ')"
 W=$(mktemp -d /tmp/g500-slurm-XXXXXX)
 chmod 755 "$W"
 host=$(hostname -s)
@@ -107,7 +112,7 @@ chmod 700 "$W/munge"; chmod 600 "$W/munge/munge.key"; chmod 755 "$W/munge-run"
 SOCK=$W/munge-run/munge.socket
 setpriv --reuid=munge --regid=munge --init-groups munged --foreground --socket="$SOCK" \
     --key-file="$W/munge/munge.key" --pid-file="$W/munge-run/munged.pid" \
-    --log-file="$W/munge/munged.log" --seed-file="$W/munge/munged.seed" 2>>"$W/log/munged.err" &
+    --log-file="$W/munge/munged.log" --seed-file="$W/munge/munged.seed" 2>>"$W/log/munged.err" 9>&- &
 pids+=($!)
 for t in $(seq 50); do [ -S "$SOCK" ] && break; sleep 0.1; done
 if munge -S "$SOCK" -n 2>/dev/null | unmunge -S "$SOCK" >/dev/null 2>&1; then
@@ -152,9 +157,9 @@ EOF
 printf 'SwitchName=top Switches=leaf0\nSwitchName=leaf0 Nodes=%s\n' "$host" >"$W/etc/topology.conf"
 export SLURM_CONF=$W/etc/slurm.conf
 
-slurmctld -D -i -f "$SLURM_CONF" >"$W/log/slurmctld.out" 2>&1 &
+slurmctld -D -i -f "$SLURM_CONF" >"$W/log/slurmctld.out" 2>&1 9>&- &
 pids+=($!)
-slurmd -D -f "$SLURM_CONF" -N "$host" >"$W/log/slurmd.out" 2>&1 &
+slurmd -D -f "$SLURM_CONF" -N "$host" >"$W/log/slurmd.out" 2>&1 9>&- &
 pids+=($!)
 state=''
 for t in $(seq 120); do
@@ -219,6 +224,7 @@ for t in $(seq 50); do
     left=''
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
     for p in $(pgrep -x slurmstepd) $(pgrep -f "$W/" 2>/dev/null); do
+        [[ "$before " == *" $p "* ]] && continue
         [ "$p" != $$ ] && [ "$p" != "$BASHPID" ] && left="$left $p"
     done
     [ -z "$left" ] && break

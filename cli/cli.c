@@ -151,6 +151,15 @@ void g5_opts_help(FILE *f, const char *usage, const char *summary,
     fprintf(f, "  %-28s %s\n", "-h, --help", "show this help");
 }
 
+int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char **pos, int maxpos,
+              int *npos, const char *usage, const char *summary)
+{
+    int rc = g5_opts_parse(argc, argv, opts, nopts, pos, maxpos, npos);
+    if (rc == 1 && g5_log_rank())
+        g5_opts_help(stdout, usage, summary, opts, nopts);
+    return rc;
+}
+
 int g5_cmd_fail(const char *cmd, int status)
 {
     if (g5_log_rank()) {

@@ -43,6 +43,10 @@ int g5_opts_parse(int argc, char **argv, const g5_opt *opts, int nopts,
                   const char **pos, int maxpos, int *npos);
 void g5_opts_help(FILE *f, const char *usage, const char *summary,
                   const g5_opt *opts, int nopts);
+/* What a command does first: g5_opts_parse, and on --help the help table
+ * on stdout from the printing rank (g5_log_rank), then 1. */
+int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char **pos, int maxpos,
+              int *npos, const char *usage, const char *summary);
 
 /* Subcommand entry points. Each is collective on MPI_COMM_WORLD and
  * returns a process exit code (0 success). */

@@ -202,29 +202,26 @@ int components_cmd(int argc, char **argv)
     const char *pos[1];
     int npos = 0, rc;
 
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 1, &npos);
-    if (rc == 1) {
-        if (g5_log_rank())
-            g5_opts_help(stdout, "mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5",
-                         "Connected components of the edge list (root/son union-find, merged over\n"
-                         "ranks): component id of every vertex (largest component 0, isolated -1),\n"
-                         "vertices and edges per component, and the statistics `g500 stats` prints.\n"
-                         "Merges: tree (forests of all N vertices merged to rank 0, which labels;\n"
-                         "every rank holds 24 B per vertex; fastest at few ranks), distributed\n"
-                         "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
-                         "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
-                         "or when a rank's largest slab holds at most N/4 tuples).\n"
-                         "The slab is read in pieces and streamed (each piece hashed for the\n"
-                         "duplicate count and linked, its edges per set tallied as they are - on\n"
-                         "the distributed merge renamed in local ids first - then dropped: no\n"
-                         "slab is held); with --overlap on\n"
-                         "(auto: with 2 or more threads, or with one when the node has a CPU to\n"
-                         "spare for a reader thread) the master\n"
-                         "thread reads the next piece while another takes the last one, so little\n"
-                         "compute is left once the read ends. All give identical files.",
-                         opts, nopts);
+    rc = cli_parse(argc, argv, opts, nopts, pos, 1, &npos,
+                   "mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5",
+                   "Connected components of the edge list (root/son union-find, merged over\n"
+                   "ranks): component id of every vertex (largest component 0, isolated -1),\n"
+                   "vertices and edges per component, and the statistics `g500 stats` prints.\n"
+                   "Merges: tree (forests of all N vertices merged to rank 0, which labels;\n"
+                   "every rank holds 24 B per vertex; fastest at few ranks), distributed\n"
+                   "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
+                   "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
+                   "or when a rank's largest slab holds at most N/4 tuples).\n"
+                   "The slab is read in pieces and streamed (each piece hashed for the\n"
+                   "duplicate count and linked, its edges per set tallied as they are - on\n"
+                   "the distributed merge renamed in local ids first - then dropped: no\n"
+                   "slab is held); with --overlap on\n"
+                   "(auto: with 2 or more threads, or with one when the node has a CPU to\n"
+                   "spare for a reader thread) the master\n"
+                   "thread reads the next piece while another takes the last one, so little\n"
+                   "compute is left once the read ends. All give identical files.");
+    if (rc == 1)
         return 0;
-    }
     if (rc == G5_OK && npos != 1)
         rc = g5_error(G5_ERR_ARG, "give one edges file (see --help)");
     if (rc == G5_OK && !cfg.out)

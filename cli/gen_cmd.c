@@ -48,17 +48,14 @@ int gen_cmd(int argc, char **argv)
     gen_write_opts o;
     gen_result res;
 
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 0, &npos);
-    if (rc == 1) {
-        if (g5_log_rank())
-            g5_opts_help(stdout, "[mpirun -np P] g500 gen --scale S [options] -o FILE.h5",
-                         "Generate the Graph500 Kronecker (R-MAT A=.57 B=.19 C=.19) edge list with\n"
-                         "scrambled vertex labels, shuffled order and float32 weights in [0, 1),\n"
-                         "and write it to FILE (HDF5: /edges int64 [M][2], /weights float32 [M]).\n"
-                         "The file is identical for any number of ranks and threads.",
-                         opts, nopts);
+    rc = cli_parse(argc, argv, opts, nopts, pos, 0, &npos,
+                   "[mpirun -np P] g500 gen --scale S [options] -o FILE.h5",
+                   "Generate the Graph500 Kronecker (R-MAT A=.57 B=.19 C=.19) edge list with\n"
+                   "scrambled vertex labels, shuffled order and float32 weights in [0, 1),\n"
+                   "and write it to FILE (HDF5: /edges int64 [M][2], /weights float32 [M]).\n"
+                   "The file is identical for any number of ranks and threads.");
+    if (rc == 1)
         return 0;
-    }
     if (rc == G5_OK && !c.output)
         rc = g5_error(G5_ERR_ARG, "no output file: give -o FILE.h5");
     if (rc == G5_OK && c.seed < 0)

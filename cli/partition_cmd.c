@@ -124,18 +124,15 @@ static int parse_args(int argc, char **argv, pcmd *x)
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[2];
     int npos = 0;
-    int rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
-    if (rc == 1) {
-        if (x->me == 0)
-            g5_opts_help(stdout, USAGE,
-                         "Place the graph's components on R ranks by switch hops: compact away isolated\n"
-                         "vertices, keep small components whole, cut the giant in a vertex order over\n"
-                         "the ranks of a switch-tree walk with balanced edges; write the placement file,\n"
-                         "an Open MPI rankfile, an MPICH machinefile and a SLURM_HOSTFILE, and print\n"
-                         "the quality table.",
-                         opts, nopts);
+    int rc = cli_parse(argc, argv, opts, nopts, pos, 2, &npos,
+                       USAGE,
+                       "Place the graph's components on R ranks by switch hops: compact away isolated\n"
+                       "vertices, keep small components whole, cut the giant in a vertex order over\n"
+                       "the ranks of a switch-tree walk with balanced edges; write the placement file,\n"
+                       "an Open MPI rankfile, an MPICH machinefile and a SLURM_HOSTFILE, and print\n"
+                       "the quality table.");
+    if (rc == 1)
         return 1;
-    }
     if (rc == G5_OK && npos != 2)
         rc = g5_error(G5_ERR_ARG, "expected EDGES.h5 and COMPONENTS.h5 (usage: %s)", USAGE);
     if (rc == G5_OK && !c->topology)

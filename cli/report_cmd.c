@@ -38,20 +38,17 @@ int report_cmd(int argc, char **argv)
     int npos = 0, rank, rc;
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
-    if (rc == 1) {
-        if (rank == 0)
-            g5_opts_help(stdout, "g500 report RESULTS_DIR [options]",
-                         "Write RESULTS_DIR/report/index.md with the Graph500 blocks, component\n"
-                         "statistics, the placements compared over their alternated runs (median\n"
-                         "and range) and gnuplot PNG plots (TEPS per placement and per key, traffic\n"
-                         "heat maps, bytes by hop level, BFS levels, component sizes) from the files\n"
-                         "a pipeline run left in RESULTS_DIR; without gnuplot, the page says how to\n"
-                         "draw them. With --summary, print the tables only. With --check, check those files instead\n"
-                         "(format, identity, completeness) and remove the ones a rerun must rebuild.",
-                         opts, nopts);
+    rc = cli_parse(argc, argv, opts, nopts, pos, 2, &npos,
+                   "g500 report RESULTS_DIR [options]",
+                   "Write RESULTS_DIR/report/index.md with the Graph500 blocks, component\n"
+                   "statistics, the placements compared over their alternated runs (median\n"
+                   "and range) and gnuplot PNG plots (TEPS per placement and per key, traffic\n"
+                   "heat maps, bytes by hop level, BFS levels, component sizes) from the files\n"
+                   "a pipeline run left in RESULTS_DIR; without gnuplot, the page says how to\n"
+                   "draw them. With --summary, print the tables only. With --check, check those files instead\n"
+                   "(format, identity, completeness) and remove the ones a rerun must rebuild.");
+    if (rc == 1)
         return 0;
-    }
     if (rc == G5_OK && npos != 1)
         rc = g5_error(G5_ERR_ARG, "expected one RESULTS_DIR (see g500 report --help)");
     if (rc == G5_OK && rank == 0) {

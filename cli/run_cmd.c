@@ -75,16 +75,13 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
     };
     const int nopts = sizeof opts / sizeof opts[0];
     const char *pos[2];
-    int npos = 0, me;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    int rc = g5_opts_parse(argc, argv, opts, nopts, pos, 2, &npos);
-    if (rc == 1) {
-        if (me == 0)
-            g5_opts_help(stdout, "mpirun -np P g500 run EDGES.h5 [options]",
-                         "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
-                         "keys, validated, official output block and JSON.", opts, nopts);
+    int npos = 0;
+    int rc = cli_parse(argc, argv, opts, nopts, pos, 2, &npos,
+                       "mpirun -np P g500 run EDGES.h5 [options]",
+                       "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
+                       "keys, validated, official output block and JSON.");
+    if (rc == 1)
         return 1;
-    }
     if (rc == G5_OK && npos != 1) rc = g5_error(G5_ERR_ARG, "expected one edges file (see --help)");
     if (rc == G5_OK && (o->roots < 1 || o->roots > 64))
         rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o->roots);

@@ -381,16 +381,13 @@ int stats_cmd(int argc, char **argv)
     char format[64] = "";
     stats_printer fn = NULL;
 
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 1, &npos);
-    if (rc == 1) {
-        if (g5_log_rank())
-            g5_opts_help(stdout, "g500 stats FILE.h5 [--json PATH] [--plot PNG]",
-                         "Print what a g500 file holds: a components file's statistics (counts,\n"
-                         "shares, isolated vertices, self-loops, duplicates, giant and largest\n"
-                         "non-giant component, log2 size histogram), an edges file's metadata.",
-                         opts, nopts);
+    rc = cli_parse(argc, argv, opts, nopts, pos, 1, &npos,
+                   "g500 stats FILE.h5 [--json PATH] [--plot PNG]",
+                   "Print what a g500 file holds: a components file's statistics (counts,\n"
+                   "shares, isolated vertices, self-loops, duplicates, giant and largest\n"
+                   "non-giant component, log2 size histogram), an edges file's metadata.");
+    if (rc == 1)
         return 0;
-    }
     if (rc == G5_OK && npos != 1)
         rc = g5_error(G5_ERR_ARG, "give one file (see --help)");
     if (rc != G5_OK)

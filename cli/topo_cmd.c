@@ -276,15 +276,13 @@ int topo_cmd(int argc, char **argv)
     int *rank_node = NULL;
 
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    rc = g5_opts_parse(argc, argv, opts, nopts, pos, 1, &npos);
-    if (rc == 1) {
-        if (g5_log_rank())
-            g5_opts_help(stdout, "g500 topo FILE [--ranks R --ranks-per-node K] [--by-name]",
-                         "Parse a topology (Slurm topology.conf, topology/tree syntax, or a "
-                         "Scotch\ntleaf line) and print the switch tree, counts and hop "
-                         "histograms.", opts, nopts);
+    rc = cli_parse(argc, argv, opts, nopts, pos, 1, &npos,
+                   "g500 topo FILE [--ranks R --ranks-per-node K] [--by-name]",
+                   "Parse a topology (Slurm topology.conf, topology/tree syntax, or a "
+                   "Scotch\ntleaf line) and print the switch tree, counts and hop "
+                   "histograms.");
+    if (rc == 1)
         return 0;
-    }
     if (rc == G5_OK && npos != 1)
         rc = g5_error(G5_ERR_ARG, "expected one topology FILE (see --help)");
     if (rc == G5_OK && (cfg.ranks < 0 || cfg.max_lines < 0))

@@ -181,13 +181,15 @@ test: tests
 test-slurm: $(G500)
 	$(Q)tests/slurm/slurm-test.sh
 
-# bin/g500, the topology configs and the docs under PREFIX (a module's root).
+# bin/g500, the topology configs and the docs under PREFIX (a module's root;
+# the README's links to docs/ still work there).
 PREFIX ?= /usr/local
 install: $(G500)
-	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/g500/configs' '$(DESTDIR)$(PREFIX)/share/doc/g500'
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/g500/configs' '$(DESTDIR)$(PREFIX)/share/doc/g500/docs'
 	install -m 755 $(G500) '$(DESTDIR)$(PREFIX)/bin/g500'
-	install -m 644 $(wildcard configs/*.conf configs/*.tleaf configs/*.md) '$(DESTDIR)$(PREFIX)/share/g500/configs/'
-	install -m 644 README.md $(wildcard LICENSE) docs/*.md '$(DESTDIR)$(PREFIX)/share/doc/g500/'
+	install -m 644 $(wildcard configs/*.conf configs/*.md) '$(DESTDIR)$(PREFIX)/share/g500/configs/'
+	install -m 644 README.md $(wildcard LICENSE) '$(DESTDIR)$(PREFIX)/share/doc/g500/'
+	install -m 644 docs/*.md '$(DESTDIR)$(PREFIX)/share/doc/g500/docs/'
 
 clean:
 	rm -rf build bin

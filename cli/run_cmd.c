@@ -98,6 +98,7 @@ typedef struct search_state {
     MPI_Comm comm;
     kern_graph *g;
     io_edges *ef;
+    int validate;
     int same_ids;          /* local results are already in original ids */
     int64_t nlocal, bcount;
     kern_bfs *bfs;
@@ -150,7 +151,7 @@ static int sssp_reached(void *ctx, int64_t *nedge)
     search_state *s = ctx;
     free(s->dist);
     s->dist = NULL;
-    if (s->block_parent || s->same_ids) {   /* validating: keep the distances */
+    if (s->validate) {     /* the validator takes the distances */
         s->dist = malloc(((size_t)s->nlocal + 1) * sizeof(float));
         if (g5_agree(s->comm, s->dist ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate distances")))
             return G5_ERR_NOMEM;
@@ -235,7 +236,8 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     MPI_Comm_rank(comm, &me);
     const int validate = !o->no_validate;
     int64_t bfirst;
-    search_state s = {.comm = comm, .g = g, .ef = ef, .same_ids = kern_ids_are_original(g),
+    search_state s = {.comm = comm, .g = g, .ef = ef, .validate = validate,
+                      .same_ids = kern_ids_are_original(g),
                       .nlocal = kern_graph_nlocal(g), .levels = levels, .rounds = rep->sssp_rounds};
     g5_range_split(rep->nvertices, me, P, &bfirst, &s.bcount);
     if (!validate)

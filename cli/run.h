@@ -45,6 +45,12 @@ typedef struct run_k1 {
     uint64_t placement_edges_content_id, placement_topology_id, topology_id;
 } run_k1;
 
+/* Collective. A part of kernel 1: run_part_start is a barrier, then the
+ * clock; run_part_stop a barrier, then the seconds since t0 (the part's
+ * critical path, the same on every rank). */
+double run_part_start(MPI_Comm comm);
+double run_part_stop(MPI_Comm comm, double t0);
+
 /* Collective. Kernel 1 for o->placement: "cyclic", "block" (streamed from
  * the file), "components" (components, placement and construction from
  * the edge list in this process, needs o->topology) or a placement file

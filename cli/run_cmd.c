@@ -203,19 +203,6 @@ static int block_arrays(search_state *s, int for_sssp)
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays"));
 }
 
-/* Barrier, then the clock; and its end: the part's critical path (run.h). */
-static double part_start(MPI_Comm comm)
-{
-    MPI_Barrier(comm);
-    return g5_now();
-}
-
-static double part_stop(MPI_Comm comm, double t0)
-{
-    MPI_Barrier(comm);
-    return g5_now() - t0;
-}
-
 static void progress_rss(MPI_Comm comm, const char *when, int64_t nedges)
 {
     int P;
@@ -243,9 +230,9 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     if (!validate)
         s.same_ids = 1;   /* nothing to convert */
 
-    double t0 = part_start(comm);
+    double t0 = run_part_start(comm);
     rc = kern_bfs_create(g, &s.bfs);
-    rep->k1_search += part_stop(comm, t0);
+    rep->k1_search += run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 0));
     kern_comm_reset(g);
@@ -258,9 +245,9 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     if (o->skip_sssp)
         goto out;
 
-    t0 = part_start(comm);
+    t0 = run_part_start(comm);
     rc = kern_sssp_create(g, o->delta, &s.sssp);
-    rep->k1_search += part_stop(comm, t0);
+    rep->k1_search += run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 1));
     const run_search sssp = {"SSSP", sssp_run, sssp_reached, sssp_validate, &s};

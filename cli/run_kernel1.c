@@ -35,15 +35,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Barrier, then the clock: the start of a part every rank shares. */
-static double part_start(MPI_Comm comm)
+double run_part_start(MPI_Comm comm)
 {
     MPI_Barrier(comm);
     return g5_now();
 }
 
-/* Barrier, then the seconds since t0: the part's critical path. */
-static double part_stop(MPI_Comm comm, double t0)
+double run_part_stop(MPI_Comm comm, double t0)
 {
     MPI_Barrier(comm);
     return g5_now() - t0;
@@ -156,30 +154,30 @@ static int build_in_process(MPI_Comm comm, const run_opts *o, io_edges *ef, run_
     G5_TRY(g5_agree(comm, edges && weights ? G5_OK : G5_ERR_NOMEM));
 
     g5_progress("kernel 1: reading %lld edges of %s (untimed)", (long long)meta->nedges, io_edges_path(ef));
-    t0 = part_start(comm);
+    t0 = run_part_start(comm);
     rc = io_edges_read_slab(ef, first, count, edges, weights);
-    k->t_read = part_stop(comm, t0);
+    k->t_read = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
 
-    t0 = part_start(comm);
+    t0 = run_part_start(comm);
     rc = cc_compute_merge(comm, N, edges, count, first, 0, CC_MERGE_AUTO, &cc);
-    k->t_components = part_stop(comm, t0);
+    k->t_components = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     k->ncomponents = cc->ncomp;
     g5_progress("kernel 1: components %.4f s (%lld components, %s merge)", k->t_components,
                 (long long)cc->ncomp, cc_merge_name(cc->merge));
 
-    t0 = part_start(comm);
+    t0 = run_part_start(comm);
     rc = place(comm, k, N, edges, count, cc);
-    k->t_placement = part_stop(comm, t0);
+    k->t_placement = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     cc_result_free(&cc);
     g5_progress("kernel 1: placement %.4f s (%lld vertices with edges, %s)", k->t_placement,
                 (long long)kern_dist_n_active(k->dist), o->topology);
 
-    t0 = part_start(comm);
+    t0 = run_part_start(comm);
     rc = kern_graph_build(comm, k->dist, edges, weights, count, &k->graph);
-    k->t_build = part_stop(comm, t0);
+    k->t_build = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     g5_progress("kernel 1: build %.4f s", k->t_build);
 out:
@@ -229,7 +227,7 @@ static int build_streamed(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1
         return rc;
     g5_progress("constructing the graph (%s distribution), streaming %lld edges of %s", o->placement,
                 (long long)meta->nedges, io_edges_path(ef));
-    double t0 = part_start(comm), rd = 0;
+    double t0 = run_part_start(comm), rd = 0;
     rc = kern_graph_build_file(comm, k->dist, ef, 0, &rd, &k->graph);
     double t[2] = {g5_now() - t0 - rd, rd}, m[2];
     MPI_Allreduce(t, m, 2, MPI_DOUBLE, MPI_MAX, comm);

@@ -119,6 +119,7 @@ done
 slurm_skip=''
 if [ "${TEST_SLURM:-auto}" = no ]; then slurm_skip="TEST_SLURM=no"
 elif [ "$(id -u)" != 0 ]; then slurm_skip="not root"
+elif [ -n "${SANITIZE:-}" ]; then slurm_skip="a SANITIZE build (the recipe runs the plain binary)"
 elif [ "${TEST_SLURM:-auto}" != yes ] &&
      awk -v t="$(since "$suite_t0")" -v b="$TEST_BUDGET" 'BEGIN { exit !(t + 150 > b) }'; then
     slurm_skip="less than 150 s of the ${TEST_BUDGET} s budget left"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# bench-cc-merge.sh - memory and time of the two merge paths of
-# `g500 components` (--merge tree | distributed), docs/components.md
-# "Memory per rank".
+# bench-cc-merge.sh - memory and time of the two merges of the components
+# stage (tree, distributed; the command picks one by its rule), forced by
+# `bench_cc --file EDGES.h5 tree|distributed` (the stage's computation
+# without the write), docs/components.md "Memory per rank".
 #
 # For each SCALE in $SCALES and each rank count in $RANKS (one thread per
 # rank), the two paths run alternately (tree, distributed, tree, ...) $REPS
@@ -21,6 +22,7 @@
 set -u
 MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 G500=${G500:-bin/g500}
+BENCH_CC=${BENCH_CC:-build/bench/bench_cc}
 SCALES=${SCALES:-20 22}
 RANKS=${RANKS:-2 4}
 REPS=${REPS:-3}
@@ -39,13 +41,9 @@ for S in $SCALES; do
         for rep in $(seq "$REPS"); do
             for path in tree distributed; do
                 err="$DIR/err"
-                OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n "$P" /usr/bin/time -v "$G500" components "$E" \
-                    -o "$DIR/c.h5" -f -q --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
-                # -q silences progress: run the logged numbers from a second,
-                # verbose run only once per path (peak RSS is not noisy)
+                OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n "$P" /usr/bin/time -v "$BENCH_CC" --file "$E" "$path" \
+                    2>"$err" >/dev/null || { cat "$err"; exit 1; }
                 rss=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+).*/\1/p' "$err" | sort -n | tail -n 1)
-                OMP_NUM_THREADS=1 "$MPI_LAUNCH" -n "$P" "$G500" components "$E" -o "$DIR/c.h5" -f \
-                    --threads 1 --merge "$path" 2>"$err" >/dev/null || { cat "$err"; exit 1; }
                 comp=$(sed -nE 's/.*computed in ([0-9.]+)s.*/\1/p' "$err")
                 merge=$(sed -nE 's/.*merge ([0-9.]+)s, label ([0-9.]+)s.*/\1 \2/p' "$err" | awk '{print $1 + $2}')
                 lab=$(sed -nE 's/.*peak RSS ([0-9.]+) MiB \(max over ranks\) when labelled.*/\1/p' "$err")
@@ -62,4 +60,4 @@ for S in $SCALES; do
         done
     done
 done
-rm -f "$DIR/c.h5" "$DIR/err" "$DIR"/*.rows
+rm -f "$DIR/err" "$DIR"/*.rows

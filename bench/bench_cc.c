@@ -25,15 +25,14 @@
  *           at THREADS (creation timed, as plain's initialisation is);
  *   pieces  the same, the block fed in calls of 2^20 edges (as a stage
  *           that links each piece of the edge list as it is read);
- *   stage   cc_compute without the duplicate count: link + tree merge +
+ *   stage   cc_compute with the tree merge, without the duplicate count
+ *           (its hashing and finish): link with the edge tally + merge +
  *           labelling + broadcast + edges per component, on every rank;
  *   counts  the statistics pass over the slab with the labels of stage:
  *           cc_count_edges then cc_count_distinct (separate=), against
- *           cc_count_edges_distinct, which takes the edge counts in the
- *           duplicate count's first pass (fused=), and cc_count_edges with
- *           the duplicate count in pieces of 1 Mi tuples, as the command
- *           adds them while reading (pieces=: create, adds, finish, all
- *           timed), alternated per rep.
+ *           cc_count_edges with the duplicate count in pieces of 1 Mi
+ *           tuples, as the stage adds them while reading (pieces=:
+ *           create, adds, finish, all timed), alternated per rep.
  * plain and forest are timed alike, as a user of the stage sees them: the
  * arrays are allocated inside each timed rep from a fresh mapping (malloc
  * with a fixed 1 MiB mmap threshold, freed after the rep), so every rep
@@ -42,8 +41,14 @@
  * the forest's block asks for huge pages, which fault far faster).
  * Prints one line per measure: "name ranks threads seconds edges_per_s".
  * Usage: mpirun -np P bench_cc SCALE THREADS [REPS]
+ *
+ * With --file EDGES.h5 tree|distributed instead, it computes the
+ * components of the file by cc_compute_file with that merge forced (the
+ * command takes it by its rule) and prints the command's phase lines
+ * ("computed in", "merge ..., label ...", "peak RSS ... when labelled"):
+ * bench/bench-cc-merge.sh compares the two merges so.
  */
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 #include "gen.h"
 
@@ -84,6 +89,36 @@ static int64_t plain_uf(int64_t n, const int64_t *e, int64_t m, int32_t *parent,
     for (int64_t v = 0; v < n; v++)
         sets += parent[v] == v && size[v] > 1;
     return sets;
+}
+
+/* --file EDGES.h5 tree|distributed: see the file comment. */
+static int file_mode(const char *path, const char *how)
+{
+    int rank, p, rc;
+    io_edges *e = NULL;
+    cc_result *r = NULL;
+    int64_t first, count;
+    const int merge = !strcmp(how, "distributed") ? CC_MERGE_DISTRIBUTED : CC_MERGE_TREE;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    rc = io_edges_open(MPI_COMM_WORLD, path, &e);
+    if (rc == G5_OK) {
+        g5_range_split(io_edges_get_meta(e)->nedges, rank, p, &first, &count);
+        const double t0 = g5_now();
+        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, &(cc_opts){.merge = merge}, &r);
+        if (rc == G5_OK && rank == 0)
+            fprintf(stderr, "components: computed in %.2fs after the read, %s merge (merge %.3fs, label %.3fs, "
+                    "count %.3fs, duplicates %.3fs): %lld components\n"
+                    "components: peak RSS %.1f MiB (max over ranks) when labelled, before the duplicate count\n",
+                    g5_now() - t0 - r->t_read, cc_merge_name(r->merge), r->t_merge, r->t_label, r->t_count,
+                    r->t_distinct, (long long)r->ncomp, (double)r->rss_labelled / 1048576.0);
+    }
+    if (rc != G5_OK && rank == 0)
+        fprintf(stderr, "bench_cc: %s\n", g5_error_msg());
+    cc_result_free(&r);
+    io_edges_close(&e);
+    MPI_Finalize();
+    return rc == G5_OK ? 0 : 1;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -147,9 +182,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (argc == 4 && !strcmp(argv[1], "--file"))
+        return file_mode(argv[2], argv[3]);
     if (argc < 3) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpirun -np P bench_cc SCALE THREADS [REPS]\n");
+            fprintf(stderr, "usage: mpirun -np P bench_cc SCALE THREADS [REPS]\n"
+                            "       mpirun -np P bench_cc --file EDGES.h5 tree|distributed\n");
         MPI_Finalize();
         return 2;
     }
@@ -223,33 +261,31 @@ int main(int argc, char **argv)
         cc_result *res = NULL;
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = g5_now();
-        if (cc_compute(MPI_COMM_WORLD, n, e, count, first, threads, &res) != G5_OK) {
+        if (cc_compute(MPI_COMM_WORLD, n, e, count, first,
+                       &(cc_opts){.nthreads = threads, .merge = CC_MERGE_TREE}, &res) != G5_OK) {
             fprintf(stderr, "%s\n", g5_error_msg());
             return 1;
         }
         /* the whole cc_compute minus its duplicate count */
-        t[r] = g5_now() - t0 - res->t_distinct;
+        t[r] = g5_now() - t0 - res->t_distinct - res->t_hash;
         MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (rank == 0 && r == reps - 1)
             printf("stage  ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e link=%.4f merge=%.4f "
-                   "label=%.4f count=%.4f distinct=%.4f components=%lld giant=%.4f isolated=%.4f\n",
+                   "label=%.4f count=%.4f hash=%.4f distinct=%.4f components=%lld giant=%.4f isolated=%.4f\n",
                    p, threads, scale, median(t, reps), (double)m / median(t, reps), res->t_link,
-                   res->t_merge, res->t_label, res->t_count, res->t_distinct, (long long)res->ncomp,
+                   res->t_merge, res->t_label, res->t_count, res->t_hash, res->t_distinct, (long long)res->ncomp,
                    res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
         if (r == reps - 1) {
-            /* counts: separate, fused and in pieces, alternated, on the
-             * same labels */
-            double tv[3][32];
+            /* counts: separate and in pieces, alternated, on the same
+             * labels */
+            double tv[2][32];
             int64_t *ce = calloc((size_t)res->ncomp + 1, sizeof *ce), x[2], d;
             for (int q = 0; q < reps; q++) {
-                for (int how = 0; how < 3; how++) {
+                for (int how = 0; how < 2; how++) {
                     x[0] = x[1] = 0;
                     MPI_Barrier(MPI_COMM_WORLD);
                     t0 = g5_now();
-                    if (how == 1) {
-                        cc_count_edges_distinct(MPI_COMM_WORLD, n, res->label, e, count, threads, ce, &x[0],
-                                                &x[1], &d);
-                    } else if (how == 0) {
+                    if (how == 0) {
                         cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
                         cc_count_distinct(MPI_COMM_WORLD, n, e, count, threads, &d);
                     } else {
@@ -268,9 +304,9 @@ int main(int argc, char **argv)
                 }
             }
             if (rank == 0)
-                printf("counts ranks=%d threads=%d scale=%d separate=%.4f fused=%.4f pieces=%.4f (edges per "
+                printf("counts ranks=%d threads=%d scale=%d separate=%.4f pieces=%.4f (edges per "
                        "component + duplicates, median of %d)\n", p, threads, scale, median(tv[0], reps),
-                       median(tv[1], reps), median(tv[2], reps), reps);
+                       median(tv[1], reps), reps);
             free(ce);
         }
         cc_result_free(&res);

@@ -1,27 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * components_cmd.c - `mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5`:
- * read the edge list by slabs (collective parallel HDF5, each rank its
- * block, in pieces) and compute the connected components (cc_compute_file:
- * root/son forests, tree of merges or distributed union-find, canonical
- * labels; the slab is streamed piece by piece through one reused buffer
- * (two when the read is overlapped) - hashed for the duplicate count and
- * linked (the edges per set tallied as they are; on the distributed path
- * renamed in local ids first), under the read of the next piece with
- * --overlap - and never held), write
- * components.h5 atomically with the edges file's identity and the
- * statistics, and print the statistics. Allocations below 32 MiB come from
- * a heap that is never trimmed (keep_freed_memory): buffers that come and
- * go per piece are recycled instead of faulted in again.
- *
- * --merge tree|distributed|auto picks how the ranks' forests are merged
- * (cc.h, enum cc_merge); each rank writes its own block of rows of /label.
- *
- * Memory per rank: the arrays of cc_compute_file (O(n) plus the duplicate
- * count's 4-7 B per slab tuple on the tree path; O(n/P + m/P) on the
- * distributed one: its endpoint ids and forest instead of the n-vertex
- * arrays; see cc.h and cc_dist.c); the phase
- * times and peak RSS (max over ranks) go to the progress log on stderr.
+ * each rank reads its block of the edge list in pieces (collective
+ * parallel HDF5) and the connected components are computed as it streams
+ * by (cc_compute_file); components.h5 is written atomically with the
+ * edges file's identity and the statistics (each rank its block of rows
+ * of /label), and the statistics are printed. The phase times and peak
+ * RSS (max over ranks) go to the progress log on stderr. Allocations
+ * below 32 MiB come from a heap that is never trimmed (keep_freed_memory),
+ * so buffers that come and go per piece are recycled, not faulted in
+ * again. Memory per rank: docs/components.md.
  */
 #include "cc.h"
 #include "cli.h"
@@ -50,26 +38,8 @@ struct components_cfg {
     int force;
     int quiet;
     const char *json;       /* --json PATH, NULL: none */
-    const char *merge;
-    const char *overlap;
     int64_t piece;
 };
-
-/* enum cc_merge of an option value, -1 if unknown */
-static int merge_of(const char *s)
-{
-    return !strcmp(s, "auto") ? CC_MERGE_AUTO
-         : !strcmp(s, "tree") ? CC_MERGE_TREE
-         : !strcmp(s, "distributed") ? CC_MERGE_DISTRIBUTED : -1;
-}
-
-/* enum cc_overlap of an option value, -2 if unknown */
-static int overlap_of(const char *s)
-{
-    return !strcmp(s, "auto") ? CC_OVERLAP_AUTO
-         : !strcmp(s, "on") ? CC_OVERLAP_ON
-         : !strcmp(s, "off") ? CC_OVERLAP_OFF : -2;
-}
 
 /* Keep the allocator from handing back and faulting in again the buffers
  * that come and go per piece (HDF5's per-read buffers of the collective
@@ -110,31 +80,18 @@ static int run(const struct components_cfg *cfg, const char *in)
     g5_progress("components: reading %lld edges of SCALE %d from %s on %d ranks",
                 (long long)em->nedges, em->scale, in, p);
     t = g5_now();
-    G5_TRY(cc_compute_file(MPI_COMM_WORLD, e, first, count, cfg->threads, merge_of(cfg->merge),
-                           cfg->piece, overlap_of(cfg->overlap), &res));
-    /* "read in" is the read phase (with what ran under it); "computed in"
-     * what is left after it: bench/bench-cc.sh parses both. */
-    if (res->overlapped)
-        g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs on the reader); "
-                    "linked and tallied in %.3fs and hashed %.0f%% in %.3fs meanwhile, the reader hashing the "
-                    "other %.0f%% in %.3fs (rank 0, CPU time of the reader %.2fs, of the compute thread %.2fs)",
-                    res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->t_link_under, 100 * (1 - res->hash_share), res->t_hash_under,
-                    100 * res->hash_share, res->t_hash_reader, res->cpu_reader, res->cpu_under);
-    else if (res->streamed)
-        g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
-                    "of the reader %.2fs); linked and tallied in %.3fs and hashed in %.3fs between the "
-                    "reads", res->t_read, (double)em->nedges / res->t_read, (long long)res->npieces,
-                    res->t_read_io, res->cpu_reader, res->t_link_under, res->t_hash_under);
-    else
-        g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs; rank 0, CPU time "
-                    "of the reader %.2fs)", res->t_read, (double)em->nedges / res->t_read,
-                    (long long)res->npieces, res->t_read_io, res->cpu_reader);
-    g5_progress("components: computed in %.2fs after the read, %s merge (link %.3fs, merge %.3fs, "
-                "label %.3fs, count %.3fs, duplicates %.3fs): %lld components",
-                g5_now() - t - res->t_read, cc_merge_name(res->merge), res->t_link, res->t_merge,
-                res->t_label, res->t_count, res->t_distinct, (long long)res->ncomp);
-    if (res->merge == CC_MERGE_DISTRIBUTED)
+    const cc_opts o = {.nthreads = cfg->threads, .piece_rows = cfg->piece};
+    G5_TRY(cc_compute_file(MPI_COMM_WORLD, e, first, count, &o, &res));
+    /* "read in" is the read phase (with the pieces' link and hashing);
+     * "computed in" what is left after it: bench/bench-cc.sh parses both */
+    g5_progress("components: read in %.2fs (%.3g edges/s, %lld pieces, HDF5 %.2fs); linked and tallied in "
+                "%.3fs and hashed in %.3fs between the reads", res->t_read, (double)em->nedges / res->t_read,
+                (long long)res->npieces, res->t_read_io, res->t_link, res->t_hash);
+    g5_progress("components: computed in %.2fs after the read, %s merge (merge %.3fs, label %.3fs, "
+                "count %.3fs, duplicates %.3fs): %lld components",
+                g5_now() - t - res->t_read, cc_merge_name(res->merge), res->t_merge, res->t_label,
+                res->t_count, res->t_distinct, (long long)res->ncomp);
+    if (res->rounds > 0)
         g5_progress("components: distributed merge took %lld hooking rounds", (long long)res->rounds);
     g5_progress("components: peak RSS %.1f MiB (max over ranks) when labelled, before the duplicate count",
                 (double)res->rss_labelled / 1048576.0);
@@ -183,17 +140,13 @@ out:
 
 int components_cmd(int argc, char **argv)
 {
-    struct components_cfg cfg = {NULL, 0, 0, 0, 0, "auto", "auto", 0};
+    struct components_cfg cfg = {NULL, 0, 0, 0, 0, 0};
     const g5_opt opts[] = {
         {"output", 'o', G5_OPT_STRING, &cfg.out, "FILE", "components file to write (required)"},
         {"threads", 0, G5_OPT_INT, &cfg.threads, "T", "OpenMP threads per rank (0: OMP_NUM_THREADS or all cores)"},
         {"force", 'f', G5_OPT_FLAG, &cfg.force, "", "replace an existing output file"},
-        {"merge", 'm', G5_OPT_STRING, &cfg.merge, "HOW",
-         "merge of the ranks' forests: tree, distributed or auto (see above)"},
-        {"overlap", 0, G5_OPT_STRING, &cfg.overlap, "HOW",
-         "link and hash pieces while the next is read: on, off or auto (see above)"},
         {"piece", 0, G5_OPT_INT64, &cfg.piece, "E",
-         "edges per read piece (0: 2^18, cut to whole chunks of the file: one chunk of g500 gen)"},
+         "edges per read piece, 16 B each (0: 2^18, cut to whole chunks of the file)"},
         {"json", 'j', G5_OPT_STRING, &cfg.json, "PATH",
          "write the statistics as JSON to PATH ('-': standard output, instead of the table)"},
         {"quiet", 'q', G5_OPT_FLAG, &cfg.quiet, "", "print no statistics and no progress"},
@@ -204,32 +157,16 @@ int components_cmd(int argc, char **argv)
 
     rc = cli_parse(argc, argv, opts, nopts, pos, 1, &npos,
                    "mpirun -np P g500 components EDGES.h5 -o COMPONENTS.h5",
-                   "Connected components of the edge list (root/son union-find, merged over\n"
-                   "ranks): component id of every vertex (largest component 0, isolated -1),\n"
-                   "vertices and edges per component, and the statistics `g500 stats` prints.\n"
-                   "Merges: tree (forests of all N vertices merged to rank 0, which labels;\n"
-                   "every rank holds 24 B per vertex; fastest at few ranks), distributed\n"
-                   "(a union-find over owner ranks: O(N/P + M/P) memory per rank, each rank\n"
-                   "labels and writes its block of rows), auto (distributed from 64 ranks,\n"
-                   "or when a rank's largest slab holds at most N/4 tuples).\n"
-                   "The slab is read in pieces and streamed (each piece hashed for the\n"
-                   "duplicate count and linked, its edges per set tallied as they are - on\n"
-                   "the distributed merge renamed in local ids first - then dropped: no\n"
-                   "slab is held); with --overlap on\n"
-                   "(auto: with 2 or more threads, or with one when the node has a CPU to\n"
-                   "spare for a reader thread) the master\n"
-                   "thread reads the next piece while another takes the last one, so little\n"
-                   "compute is left once the read ends. All give identical files.");
+                   "Connected components of the edge list: the component id of every vertex\n"
+                   "(largest component 0, isolated -1), the vertices and edges of each\n"
+                   "component, and the statistics `g500 stats` prints. Identical output for\n"
+                   "any number of ranks, threads and piece size.");
     if (rc == 1)
         return 0;
     if (rc == G5_OK && npos != 1)
         rc = g5_error(G5_ERR_ARG, "give one edges file (see --help)");
     if (rc == G5_OK && !cfg.out)
         rc = g5_error(G5_ERR_ARG, "-o COMPONENTS.h5 is required");
-    if (rc == G5_OK && merge_of(cfg.merge) < 0)
-        rc = g5_error(G5_ERR_ARG, "--merge must be tree, distributed or auto, not '%s'", cfg.merge);
-    if (rc == G5_OK && overlap_of(cfg.overlap) < -1)
-        rc = g5_error(G5_ERR_ARG, "--overlap must be on, off or auto, not '%s'", cfg.overlap);
     if (rc == G5_OK && cfg.piece < 0)
         rc = g5_error(G5_ERR_ARG, "--piece must be >= 0");
     if (rc == G5_OK && cfg.threads < 0)

@@ -14,7 +14,7 @@
  *                           it is timed): one read of this rank's slab
  *                           (untimed, between barriers), then on the same
  *                           ranks the connected components
- *                           (cc_compute_merge), the placement on the
+ *                           (cc_compute), the placement on the
  *                           topology (part_place, its labels gathered into
  *                           the distribution) and the CSR build from the
  *                           slab in memory (kern_graph_build)
@@ -160,7 +160,7 @@ static int build_in_process(MPI_Comm comm, const run_opts *o, io_edges *ef, run_
     G5_TRY(g5_agree(comm, rc));
 
     t0 = run_part_start(comm);
-    rc = cc_compute_merge(comm, N, edges, count, first, 0, CC_MERGE_AUTO, &cc);
+    rc = cc_compute(comm, N, edges, count, first, NULL, &cc);
     k->t_components = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     k->ncomponents = cc->ncomp;

@@ -1,101 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cc_dist.c - connected components over ranks without any N-sized array on
- * a rank: the distributed path of cc_compute (--merge distributed).
+ * cc_dist.c - the distributed merge: connected components over ranks
+ * without an array of N entries on any rank. Each rank's slab is first
+ * reduced to local sets over compact ids (cc_dist_local.c); then:
  *
- * 1. Local forest over compact ids, piece by piece (cc_dist_local; the
- *    file's pieces as they are read, under the read of the next one when
- *    overlapped, or a whole slab's pieces renamed in a copy). The distinct
- *    endpoints of the slab's non-self-loop tuples (at most min(N, 2 M/P))
- *    get local ids 0, 1, ... as they are first seen, from a direct map of
- *    N int32 when N <= 2 x the slab's tuples, else from an open addressing
- *    hash set of 64-bit slots (original id + 1, local id) grown between
- *    pieces (at most 2/3 full); all threads number with compare-and-swap,
- *    a slot's id written after its key (a thread that meets a key without
- *    its id yet waits for it). local id -> original id is gid[]. Each
- *    piece is rewritten in place in local ids (self-loops as (0, 0)) and
- *    linked into the patent's root/son forest (cc_forest.c, unchanged)
- *    over min(N, 2 M/P) local ids, which tallies its edges as the tree
- *    path's does; so each rank holds the partition of its own endpoints
- *    ("local sets") and the edges of each, and no slab.
+ * Union-find over owner ranks. [0, N) is split in P blocks (the first
+ * N mod P ranks one vertex more: the rows of /label each rank writes);
+ * the owner of v holds f[v] (-1: v is in no non-loop tuple; otherwise a
+ * vertex of v's component with f[v] <= v, so the f[] form a forest whose
+ * roots have f[r] == r). Rounds, after Shiloach-Vishkin and FastSV
+ * (Zhang, Azad, Hu, "FastSV: a distributed-memory connected component
+ * algorithm with fast convergence", SIAM PP 2020):
+ *   gather  fl[i] = f[gid[i]] for every local vertex (the first gather
+ *           sets f[v] = v, marking v seen, and records a plan so later
+ *           gathers send no keys);
+ *   hook    per local set the minimum m of its fl; each member i with
+ *           fl[i] > m lowers f[gid[i]] and f[fl[i]] (its old parent,
+ *           moving its whole tree) to m;
+ *   jump    f[v] = f[f[v]] until no owned entry changes anywhere;
+ * until no local set has two fl values. Then each component is one star
+ * rooted at its smallest vertex (values only fall and stay inside their
+ * component), the canonical tie-break.
  *
- * 2. Distributed union-find over owner ranks. [0, N) is split in P blocks
- *    (the first N mod P ranks one vertex more, the same blocks as the rows
- *    of /label each rank writes); the owner of v holds f[v] (-1: v is in no
- *    non-loop tuple; otherwise a vertex of v's component with f[v] <= v,
- *    so the f[] form a forest whose roots have f[r] == r). Rounds, after
- *    Shiloach-Vishkin and FastSV (Zhang, Azad, Hu, "FastSV: a distributed-
- *    memory connected component algorithm with fast convergence", SIAM PP
- *    2020):
- *      gather  fl[i] = f[gid[i]] for every local vertex (first round: the
- *              owners set f[v] = v, which marks v seen);
- *      hook    per local set the minimum m of its fl; for each member i
- *              with fl[i] > m: f[gid[i]] = min(f[gid[i]], m) (aggressive
- *              hooking) and f[fl[i]] = min(f[fl[i]], m) (hooking the old
- *              parent, which moves its whole tree);
- *      jump    pointer jumping f[v] = f[f[v]] until no owned entry
- *              changes anywhere, so f is a forest of stars;
- *    until no local set has two fl values (an allreduce per round). Then
- *    local sets that share a vertex share its one f value, so a whole
- *    component has one value c = f[v] for all its v, and c is one of them
- *    (f values stay inside their component): the component is one star
- *    (the jumps only make the rounds fewer). As f[v0] <= v0 for its
- *    smallest vertex v0, c = v0: the root is the smallest vertex, which is
- *    also the canonical tie-break. Values only fall, so the rounds end.
+ * Canonical labels: vertices and edges are counted at their root's owner
+ * (one sum per distinct root and rank, through a small hash table), every
+ * rank gathers the (vertices, root, edges) list of all components, sorts
+ * it (vertices descending, root ascending) and labels its own block.
  *
- * 3. Canonical labels. Vertices are counted at their root's owner (each
- *    rank sends one (root, count) per distinct root of its block, summed
- *    through a small hash table of the roots), edges per local set and
- *    then per root likewise. Every rank then gathers the list of
- *    (vertices, root, edges) of all components - O(number of components),
- *    for Graph500 graphs a few hundred at SCALE 20 - orders it (vertices
- *    descending, ties by root = smallest vertex ascending) and labels its
- *    own block of vertices, so the output is bit-identical to the tree path
- *    for any P and thread count.
- *
- * Exchanges: every request goes to the owner of its vertex by
- * MPI_Alltoallv in batches of at most d->batch (2^18) entries per rank (all ranks
- * take as many batches as the rank with the most). Requests that would hit
- * one vertex many times (the giant's root) are combined on the sending rank
- * first (sort, then one entry per key), so a root receives at most one
- * request per rank and round.
- *
- * Memory per rank, n_b = N/P owned vertices, n_l <= min(N, 2 M/P) local
- * vertices, c = slab tuples (no slab is held: one or two piece buffers).
- * Step 1: the endpoint map (a direct map of 4 B * N <= 8 B * c, or a hash
- * set of 8 B per slot at 1.5-3 slots per local id), gid (8 B * n_l,
- * faulted in as ids grow), the forest over min(N, 2c) ids (its root
- * vector, 4 B per id, filled at creation; 8 B more per id seen) and its
- * edge tally (4 B per tuple the giant filter keeps) while the pieces come;
- * then the local roots (4 B * n_l) and edges per local set (8 B * n_l),
- * the forest, map and tally freed. Step 2 adds fl and a per-set minimum (16 B *
- * n_l), f (8 B * n_b), the requests of a round (16 B per local vertex that
- * hooks, plus a sort scratch for the old-parent hooks), the jump targets
- * (32 B * n_b at most) and per batch 24 B * 2^18 sent plus what arrives.
- * The gather plan of step 2: 4 B per local vertex of send order and 4 B
- * per key received as owner, plus 16 B * P per batch of counts.
- * Step 3: two counters (16 B * n_b), the labels (4 B * n_b), the sums
- * per distinct root (about 24 B each) and the component list (40 B per
- * component). O(N/P + M/P) plus O(components).
+ * Exchanges go to the key's owner by MPI_Alltoallv in batches of at most
+ * cc_opts.dist_batch (2^18) pairs per rank, every rank taking as many
+ * batches as the rank with the most; hooks of one old parent are combined
+ * on the sender first. Memory per rank, n_b = N/P owned vertices, n_l
+ * local ids: fl and a per-set minimum (16 B * n_l), the gather plan (8 B
+ * * n_l), f and two counters (24 B * n_b), the labels (4 B * n_b), a
+ * round's requests (16 B per hooking local vertex), the jump targets, a
+ * batch of 24 B * 2^18 sent, and 40 B per component for the list.
  */
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 
 #include <limits.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <omp.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define EMPTY32 UINT32_MAX
 #define DIST_BATCH ((int64_t)1 << 18) /* pairs per rank and batch: 6 MiB sent */
-
-static int64_t batch_pairs = DIST_BATCH;  /* cc_dist_set_batch */
-
-void cc_dist_set_batch(int64_t pairs) { batch_pairs = pairs > 0 ? pairs : DIST_BATCH; }
 
 enum { X_GET, X_MIN, X_ADD_V, X_ADD_E };
 
@@ -210,8 +161,9 @@ static void dist_free(dist *d)
 }
 
 /* The block geometry; no allocation (dist_alloc does it once the local
- * forest is built, so the two never add up). Not collective. */
-static void dist_init(dist *d, MPI_Comm comm, int64_t n)
+ * forest is built, so the two never add up). batch: pairs per batch
+ * (<= 0: DIST_BATCH). Not collective. */
+static void dist_init(dist *d, MPI_Comm comm, int64_t n, int64_t batch)
 {
     memset(d, 0, sizeof *d);
     d->comm = comm;
@@ -223,10 +175,11 @@ static void dist_init(dist *d, MPI_Comm comm, int64_t n)
     d->first = d->rank * d->q + (d->rank < d->rem ? d->rank : d->rem);
     d->count = d->q + (d->rank < d->rem);
     /* 2 * batch * p int64 entries must fit an int count and displacement. */
-    d->batch = batch_pairs;
+    d->batch = batch > 0 ? batch : DIST_BATCH;
     if (d->batch > INT_MAX / 4 / d->p)
         d->batch = INT_MAX / 4 / d->p;
 }
+
 
 /* Local phase: the owned parents (all unseen) and the exchange buffers.
  * The counters accv and acce come later (dist_counters). Not collective. */
@@ -246,27 +199,129 @@ static int dist_alloc(dist *d)
     return G5_OK;
 }
 
+/* Room for 2 * total int64 in the receive buffer. Not collective. */
+static int rbuf_room(dist *d, int64_t total)
+{
+    int rc = G5_OK;
+    if (2 * total > d->rcap) {
+        free(d->rbuf);
+        d->rcap = 2 * total;
+        d->rbuf = g5_malloc((size_t)d->rcap * sizeof *d->rbuf, "components: receive buffer");
+        if (!d->rbuf) {
+            d->rcap = 0;
+            rc = G5_ERR_NOMEM;
+        }
+    }
+    return rc;
+}
+
+/* Pack entries [lo, hi) owner by owner into sbuf (send order in perm),
+ * exchange their counts and then the pairs, each one record of two int64
+ * (common's counted exchange); *total: pairs received. Collective. */
+static int send_batch(dist *d, const int64_t *key, const int64_t *val, int64_t stride, int64_t lo, int64_t hi,
+                      int64_t *total)
+{
+    const int p = d->p;
+    int rc;
+    MPI_Datatype pair;
+    memset(d->sc, 0, (size_t)p * sizeof(int));
+    for (int64_t i = lo; i < hi; i++)
+        d->sc[owner_of(d, key[i * stride])]++;
+    d->sd[0] = 0;
+    for (int r = 1; r < p; r++)
+        d->sd[r] = d->sd[r - 1] + d->sc[r - 1];
+    for (int64_t i = lo; i < hi; i++) {
+        const int o = owner_of(d, key[i * stride]);
+        const int64_t j = d->sd[o]++;
+        d->sbuf[2 * j] = key[i * stride];
+        d->sbuf[2 * j + 1] = val ? val[i * stride] : 0;
+        d->perm[j] = i;
+    }
+    for (int r = 0; r < p; r++)
+        d->sd[r] = r ? d->sd[r - 1] + d->sc[r - 1] : 0;
+    rc = g5_exchange_counts(d->comm, G5_OK, d->sc, d->rc, d->rd, total, "components");
+    if (rc == G5_OK)
+        rc = rbuf_room(d, *total);
+    MPI_Type_contiguous(2, MPI_INT64_T, &pair);
+    MPI_Type_commit(&pair);
+    rc = g5_exchange_data(d->comm, rc, pair, d->sbuf, d->sc, d->sd, d->rbuf, d->rc, d->rd, "components");
+    MPI_Type_free(&pair);
+    return rc;
+}
+
+/* The plan's record of batch b (entries [lo, hi), total received): its
+ * counts, send order and the keys received. Returns G5_ERR_NOMEM when the
+ * keys do not fit (agreed by the caller). Not collective. */
+static int plan_batch(const dist *d, gplan *plan, int64_t b, int64_t lo, int64_t hi, int64_t total)
+{
+    int *c = plan->cnt + (size_t)b * 4 * (size_t)d->p;
+    memcpy(c, d->sc, (size_t)d->p * 4 * sizeof(int));  /* sc, sd, rc, rd are contiguous */
+    for (int64_t j = 0; j < hi - lo; j++)
+        plan->perm[lo + j] = (int32_t)(d->perm[j] - lo);
+    if (plan->nrecv + total > plan->rcap) {
+        const int64_t cap = 2 * (plan->nrecv + total);
+        int32_t *rk = realloc(plan->rkey, (size_t)cap * sizeof *rk);
+        if (!rk)
+            return G5_ERR_NOMEM;
+        plan->rkey = rk;
+        plan->rcap = cap;
+    }
+    for (int64_t j = 0; j < total; j++)
+        plan->rkey[plan->nrecv + j] = (int32_t)(d->rbuf[2 * j] - d->first);
+    plan->nrecv += total;
+    return G5_OK;
+}
+
+/* Apply op to the total received pairs; X_GET leaves the replies in
+ * rbuf[0, total). Returns the entries X_MIN lowered. Not collective. */
+static int64_t apply_batch(dist *d, int op, int64_t total)
+{
+    int64_t low = 0;
+    for (int64_t j = 0; j < total; j++) {
+        const int64_t v = d->rbuf[2 * j] - d->first, x = d->rbuf[2 * j + 1];
+        switch (op) {
+        case X_GET:
+            if (d->f[v] < 0)
+                d->f[v] = v + d->first;
+            d->rbuf[j] = d->f[v]; /* j <= 2 j: read before written */
+            break;
+        case X_MIN:
+            if (x < d->f[v]) {
+                d->f[v] = x;
+                low++;
+            }
+            break;
+        case X_ADD_V:
+            d->accv[v] += x;
+            break;
+        default:
+            d->acce[v] += x;
+            break;
+        }
+    }
+    return low;
+}
+
 /* Collective. Send (key[i * stride], val[i * stride]) (val NULL: 0) for
- * i < k to the owner of the key, which applies op to its entry: X_GET replies f[key] in reply[i]
- * (an unseen key is first set to itself), X_MIN lowers f[key] to val and
- * counts the entries it lowered in *changed, X_ADD_V / X_ADD_E add val to
- * the vertex / edge counter of key. Batches of at most d->batch entries. */
+ * i < k to the owner of the key, which applies op to its entry: X_GET
+ * replies f[key] in reply[i] (an unseen key is first set to itself),
+ * X_MIN lowers f[key] to val and counts the entries it lowered in
+ * *changed, X_ADD_V / X_ADD_E add val to the vertex / edge counter of
+ * key. plan (X_GET only, may be NULL) records the gather for
+ * gather_planned. */
 static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
                          int64_t k, int64_t *reply, int64_t *changed, gplan *plan)
 {
     int64_t nb = (k + d->batch - 1) / d->batch, maxnb = 0;
-    const int p = d->p;
-    int prc = G5_OK;
+    int prc = G5_OK, rc;
     if (MPI_Allreduce(&nb, &maxnb, 1, MPI_INT64_T, MPI_MAX, d->comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
     if (plan) {
         gplan_free(plan);
         plan->nb = maxnb;
-        plan->cnt = g5_malloc((size_t)(maxnb ? maxnb : 1) * 4 * (size_t)p * sizeof(int), "components: gather plan");
+        plan->cnt = g5_malloc((size_t)(maxnb ? maxnb : 1) * 4 * (size_t)d->p * sizeof(int), "components: gather plan");
         plan->perm = g5_malloc((size_t)(k ? k : 1) * sizeof *plan->perm, "components: gather plan");
-        if (!plan->cnt || !plan->perm)
-            prc = G5_ERR_NOMEM;
-        prc = g5_agree(d->comm, prc);
+        prc = g5_agree(d->comm, plan->cnt && plan->perm ? G5_OK : G5_ERR_NOMEM);
         if (prc != G5_OK) {
             gplan_free(plan);
             return prc;
@@ -276,90 +331,20 @@ static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val
         const int64_t lo = b * d->batch < k ? b * d->batch : k;
         const int64_t hi = lo + d->batch < k ? lo + d->batch : k;
         int64_t total = 0;
-        memset(d->sc, 0, (size_t)p * sizeof(int));
-        for (int64_t i = lo; i < hi; i++)
-            d->sc[owner_of(d, key[i * stride])]++;
-        d->sd[0] = 0;
-        for (int r = 1; r < p; r++)
-            d->sd[r] = d->sd[r - 1] + d->sc[r - 1];
-        for (int64_t i = lo; i < hi; i++) {
-            const int o = owner_of(d, key[i * stride]);
-            const int64_t j = d->sd[o]++;
-            d->sbuf[2 * j] = key[i * stride];
-            d->sbuf[2 * j + 1] = val ? val[i * stride] : 0;
-            d->perm[j] = i;
-        }
-        for (int r = 0; r < p; r++)
-            d->sd[r] = r ? d->sd[r - 1] + d->sc[r - 1] : 0;
-        int grc = g5_exchange_counts(d->comm, G5_OK, d->sc, d->rc, d->rd, &total, "components");
-        if (grc == G5_OK && 2 * total > d->rcap) {
-            free(d->rbuf);
-            d->rcap = 2 * total;
-            d->rbuf = g5_malloc((size_t)d->rcap * sizeof *d->rbuf, "components: receive buffer");
-            if (!d->rbuf) {
-                d->rcap = 0;
-                grc = G5_ERR_NOMEM;
-            }
-        }
-        /* a (key, value) pair travels as one record of two int64 */
-        MPI_Datatype pair;
-        MPI_Type_contiguous(2, MPI_INT64_T, &pair);
-        MPI_Type_commit(&pair);
-        grc = g5_exchange_data(d->comm, grc, pair, d->sbuf, d->sc, d->sd, d->rbuf, d->rc, d->rd,
-                               "components");
-        MPI_Type_free(&pair);
-        if (grc != G5_OK)
-            return grc;
-        if (plan) {
-            int *c = plan->cnt + (size_t)b * 4 * (size_t)p;
-            memcpy(c, d->sc, (size_t)p * 4 * sizeof(int));  /* sc, sd, rc, rd are contiguous */
-            for (int64_t j = 0; j < hi - lo; j++)
-                plan->perm[lo + j] = (int32_t)(d->perm[j] - lo);
-            if (plan->nrecv + total > plan->rcap) {
-                const int64_t cap = 2 * (plan->nrecv + total);
-                int32_t *rk = realloc(plan->rkey, (size_t)cap * sizeof *rk);
-                if (rk) {
-                    plan->rkey = rk;
-                    plan->rcap = cap;
-                } else {
-                    prc = G5_ERR_NOMEM;
-                }
-            }
-            for (int64_t j = 0; prc == G5_OK && j < total; j++)
-                plan->rkey[plan->nrecv + j] = (int32_t)(d->rbuf[2 * j] - d->first);
-            plan->nrecv += total;
-        }
-        int64_t low = 0;
-        for (int64_t j = 0; j < total; j++) {
-            const int64_t v = d->rbuf[2 * j] - d->first, x = d->rbuf[2 * j + 1];
-            switch (op) {
-            case X_GET:
-                if (d->f[v] < 0)
-                    d->f[v] = v + d->first;
-                d->rbuf[j] = d->f[v]; /* j <= 2 j: read before written */
-                break;
-            case X_MIN:
-                if (x < d->f[v]) {
-                    d->f[v] = x;
-                    low++;
-                }
-                break;
-            case X_ADD_V:
-                d->accv[v] += x;
-                break;
-            default:
-                d->acce[v] += x;
-                break;
-            }
-        }
+        rc = send_batch(d, key, val, stride, lo, hi, &total);
+        if (rc != G5_OK)
+            return rc;
+        if (plan && prc == G5_OK)
+            prc = plan_batch(d, plan, b, lo, hi, total);
+        const int64_t low = apply_batch(d, op, total);
         if (changed)
             *changed += low;
         if (op != X_GET)
             continue;
-        int xrc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, d->rc, d->rd, d->sbuf,
-                                   d->sc, d->sd, "components: replies");
-        if (xrc != G5_OK)
-            return xrc;
+        rc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, d->rc, d->rd, d->sbuf, d->sc, d->sd,
+                              "components: replies");
+        if (rc != G5_OK)
+            return rc;
         for (int64_t j = 0; j < hi - lo; j++)
             reply[d->perm[j]] = d->sbuf[j];
     }
@@ -435,13 +420,6 @@ static void targets_free(targets *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Fibonacci hashing of a vertex id (< 2^31) to one of 2^(64 - shift)
- * slots: the jump's targets and the local step's endpoint set. */
-static inline uint64_t hslot(uint32_t v, int shift)
-{
-    return ((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> shift;
-}
-
 /* Empty the set, keeping (or first making) its arrays. */
 static int targets_reset(targets *t)
 {
@@ -461,7 +439,7 @@ static int targets_reset(targets *t)
 static int64_t targets_index(targets *t, int64_t x)
 {
     const uint64_t mask = (uint64_t)t->cap - 1;
-    uint64_t s = hslot((uint32_t)x, t->shift);
+    uint64_t s = cc_hslot((uint32_t)x, t->shift);
     for (; t->slot[s] >= 0; s = (s + 1) & mask)
         if (t->key[t->slot[s]] == x)
             return t->slot[s];
@@ -488,12 +466,12 @@ static int64_t targets_index(targets *t, int64_t x)
         t->shift--;
         memset(t->slot, 0xff, (size_t)t->cap * sizeof *t->slot);
         for (int64_t j = 0; j < t->n; j++) {
-            uint64_t q = hslot((uint32_t)t->key[j], t->shift);
+            uint64_t q = cc_hslot((uint32_t)t->key[j], t->shift);
             while (t->slot[q] >= 0)
                 q = (q + 1) & ((uint64_t)t->cap - 1);
             t->slot[q] = (int32_t)j;
         }
-        s = hslot((uint32_t)x, t->shift);
+        s = cc_hslot((uint32_t)x, t->shift);
         while (t->slot[s] >= 0)
             s = (s + 1) & ((uint64_t)t->cap - 1);
     }
@@ -515,9 +493,8 @@ static int targets_add(targets *t, int64_t x, int64_t v)
 
 /* Pointer jumping until no owned entry changes on any rank: an owned
  * target is read in place, the others are asked of their owners once per
- * distinct target and round (idx[i]: entry i's target's index, -1 none;
- * before, the targets were sorted and each entry found again by binary
- * search: SCALE 24, 2 ranks, merge 2.1-2.6 s, now 1.5-1.6). Collective. */
+ * distinct target and round (idx[i]: entry i's target's index, -1 none).
+ * Collective. */
 static int jump(dist *d)
 {
     int rc = G5_OK;
@@ -570,200 +547,6 @@ static int jump(dist *d)
     return rc;
 }
 
-/* ---- step 1, piece by piece -------------------------------------------- */
-
-#ifndef RENAME_AHEAD
-#define RENAME_AHEAD 16
-#endif
-#define ID_PENDING UINT32_MAX  /* a slot's id while its numbering thread writes it */
-
-/* The local step (cc.h, cc_dist_local): endpoints numbered as first seen,
- * each piece rewritten in local ids and linked into a forest over them. */
-struct cc_dist_local {
-    int64_t n, bound;      /* vertices; bound >= local ids: min(n, 2 count) */
-    int64_t nloc;          /* local ids handed out (atomic while renaming) */
-    int32_t *map;          /* dense (n <= 2 count): [n] local id, -1 unseen, -2 being numbered */
-    uint64_t *slot;        /* sparse: [cap] 0 empty, else (v + 1) << 32 | id */
-    int64_t cap;
-    int shift;
-    int64_t *gid;          /* [bound] local id -> original id (faulted in as ids grow) */
-    cc_forest *f;          /* over bound local ids, tallying */
-    cc_tally *t;
-};
-
-int cc_dist_local_create(int64_t n, int64_t count, cc_dist_local **out)
-{
-    int rc = G5_OK;
-    cc_dist_local *l = g5_calloc(1, sizeof *l, "components: local step");
-    *out = NULL;
-    if (!l)
-        return G5_ERR_NOMEM;
-    l->n = n;
-    l->bound = 2 * count < n ? 2 * count : n;
-    if (l->bound < 1)
-        l->bound = 1;
-    /* malloc'd large blocks are mmapped: gid's pages are faulted in only
-     * as the ids reach them */
-    l->gid = g5_malloc((size_t)l->bound * sizeof *l->gid, "components: local vertex ids");
-    if (!l->gid)
-        rc = G5_ERR_NOMEM;
-    if (rc == G5_OK && n <= 2 * count) {
-        l->map = g5_malloc((size_t)n * sizeof *l->map, "components: endpoint ids");
-        if (l->map)
-            memset(l->map, 0xff, (size_t)n * sizeof *l->map);
-        else
-            rc = G5_ERR_NOMEM;
-    }
-    if (rc == G5_OK)
-        rc = cc_forest_create(l->bound, &l->f);
-    if (rc == G5_OK)
-        rc = cc_tally_create(l->bound, &l->t);
-    if (rc == G5_OK)
-        cc_forest_set_tally(l->f, l->t);
-    if (rc != G5_OK)
-        cc_dist_local_free(&l);
-    *out = l;
-    return rc;
-}
-
-void cc_dist_local_free(cc_dist_local **l)
-{
-    if (!l || !*l)
-        return;
-    cc_forest_free(&(*l)->f);
-    cc_tally_free(&(*l)->t);
-    free((*l)->map);
-    free((*l)->slot);
-    free((*l)->gid);
-    free(*l);
-    *l = NULL;
-}
-
-const int64_t *cc_dist_local_ids(const cc_dist_local *l, int64_t *nloc)
-{
-    *nloc = l->nloc;
-    return l->gid;
-}
-
-/* A thread that finds v being numbered by another waits for the id (the
- * other thread is between two of its own stores). */
-static void wait_turn(void) { sched_yield(); }
-
-/* The local id of v, numbered now if v is new. Thread-safe. */
-static inline int32_t id_dense(cc_dist_local *l, int64_t v)
-{
-    int32_t id = __atomic_load_n(&l->map[v], __ATOMIC_ACQUIRE), unseen = -1;
-    if (id >= 0)
-        return id;
-    if (id == -1 && __atomic_compare_exchange_n(&l->map[v], &unseen, -2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        id = (int32_t)__atomic_fetch_add(&l->nloc, 1, __ATOMIC_RELAXED);
-        l->gid[id] = v;
-        __atomic_store_n(&l->map[v], id, __ATOMIC_RELEASE);
-        return id;
-    }
-    while ((id = __atomic_load_n(&l->map[v], __ATOMIC_ACQUIRE)) < 0)
-        wait_turn();
-    return id;
-}
-
-static inline int32_t id_sparse(cc_dist_local *l, int64_t v)
-{
-    const uint64_t key = (uint64_t)(v + 1) << 32, mask = (uint64_t)l->cap - 1;
-    for (uint64_t s = hslot((uint32_t)v, l->shift);; s = (s + 1) & mask) {
-        uint64_t w = __atomic_load_n(&l->slot[s], __ATOMIC_ACQUIRE);
-        if (w == 0) {
-            if (__atomic_compare_exchange_n(&l->slot[s], &w, key | ID_PENDING, 0, __ATOMIC_ACQ_REL,
-                                            __ATOMIC_ACQUIRE)) {
-                const int32_t id = (int32_t)__atomic_fetch_add(&l->nloc, 1, __ATOMIC_RELAXED);
-                l->gid[id] = v;
-                __atomic_store_n(&l->slot[s], key | (uint32_t)id, __ATOMIC_RELEASE);
-                return id;
-            }
-            /* w: what another thread put there first */
-        }
-        if ((w & ~(uint64_t)UINT32_MAX) == key) {
-            while ((uint32_t)w == ID_PENDING) {
-                wait_turn();
-                w = __atomic_load_n(&l->slot[s], __ATOMIC_ACQUIRE);
-            }
-            return (int32_t)(uint32_t)w;
-        }
-    }
-}
-
-/* Room in the sparse set for the endpoints of len more tuples: at most
- * 2/3 full after them (cap a power of two, doubled at least, rehashed
- * here, between pieces). Not thread-safe. */
-static int reserve(cc_dist_local *l, int64_t len)
-{
-    int64_t need = l->nloc + 2 * len, cap = l->cap > 0 ? l->cap : 1024;
-    if (need > l->bound)
-        need = l->bound;
-    if (3 * need <= 2 * l->cap)
-        return G5_OK;
-    while (3 * need > 2 * cap || cap <= l->cap)
-        cap *= 2;
-    uint64_t *slot = g5_calloc((size_t)cap, sizeof *slot, "components: endpoint hash");
-    if (!slot)
-        return G5_ERR_NOMEM;
-    int shift = 64;
-    for (int64_t c = cap; c > 1; c /= 2)
-        shift--;
-    for (int64_t i = 0; i < l->cap; i++) {
-        const uint64_t w = l->slot[i];
-        if (w == 0)
-            continue;
-        uint64_t s = hslot((uint32_t)((w >> 32) - 1), shift);
-        while (slot[s])
-            s = (s + 1) & (uint64_t)(cap - 1);
-        slot[s] = w;
-    }
-    free(l->slot);
-    l->slot = slot;
-    l->cap = cap;
-    l->shift = shift;
-    return G5_OK;
-}
-
-int cc_dist_local_take(cc_dist_local *l, int64_t *edges, int64_t len, int64_t first_index, int nthreads)
-{
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    int rc = G5_OK;
-    if (len <= 0)
-        return G5_OK;
-    if (!l->map)
-        rc = reserve(l, len);
-    if (rc != G5_OK)
-        return rc;
-    /* self-loops as (0, 0): the link skips them and the tally counts them
-     * apart, and their vertex gets no id (a vertex with only self-loops
-     * stays isolated, as on the tree path) */
-    if (l->map) {
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
-        for (int64_t i = 0; i < len; i++) {
-            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if (i + RENAME_AHEAD < len) {
-                __builtin_prefetch(&l->map[edges[2 * (i + RENAME_AHEAD)]]);
-                __builtin_prefetch(&l->map[edges[2 * (i + RENAME_AHEAD) + 1]]);
-            }
-            edges[2 * i] = u == v ? 0 : id_dense(l, u);
-            edges[2 * i + 1] = u == v ? 0 : id_dense(l, v);
-        }
-    } else {
-#pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1 && len >= 65536)
-        for (int64_t i = 0; i < len; i++) {
-            const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-            if (i + RENAME_AHEAD < len) {
-                __builtin_prefetch(&l->slot[hslot((uint32_t)edges[2 * (i + RENAME_AHEAD)], l->shift)]);
-                __builtin_prefetch(&l->slot[hslot((uint32_t)edges[2 * (i + RENAME_AHEAD) + 1], l->shift)]);
-            }
-            edges[2 * i] = u == v ? 0 : id_sparse(l, u);
-            edges[2 * i + 1] = u == v ? 0 : id_sparse(l, v);
-        }
-    }
-    return cc_forest_link_edges(l->f, edges, len, first_index, nthreads);
-}
-
 typedef struct comp {
     int64_t vertices, root, edges;
 } comp;
@@ -776,266 +559,259 @@ static int cmp_comp(const void *a, const void *b)
     return x->root < y->root ? -1 : x->root > y->root;
 }
 
-int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthreads, cc_result *r,
+/* The hook requests of a round (*req, *k of them, caller frees): per
+ * local set the minimum m of its members' fl (mn, nloc entries of
+ * scratch); [0, ka) one aggressive hook per member with fl > m (distinct
+ * keys), then the hooks of their old parents, combined (many share one).
+ * Collective (agreed status). */
+static int hook_requests(MPI_Comm comm, int64_t nloc, const int64_t *gid, const int32_t *lroot,
+                         const int64_t *fl, int64_t *mn, kv **req, int64_t *k)
+{
+    int64_t ka = 0, kh = 0;
+    for (int64_t i = 0; i < nloc; i++)
+        mn[i] = INT64_MAX;
+    for (int64_t i = 0; i < nloc; i++)
+        if (fl[i] < mn[lroot[i]])
+            mn[lroot[i]] = fl[i];
+    for (int64_t i = 0; i < nloc; i++)
+        if (fl[i] > mn[lroot[i]]) {
+            ka++;
+            kh += fl[i] != gid[i];
+        }
+    *req = g5_malloc((size_t)(ka + kh + 1) * sizeof **req, "components: hook requests");
+    int rc = g5_agree(comm, *req ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        return rc;
+    kv *q = *req;
+    ka = kh = 0;
+    for (int64_t i = 0; i < nloc; i++)
+        if (fl[i] > mn[lroot[i]])
+            q[ka++] = (kv){gid[i], mn[lroot[i]]};
+    for (int64_t i = 0; i < nloc; i++)
+        if (fl[i] > mn[lroot[i]] && fl[i] != gid[i])
+            q[ka + kh++] = (kv){fl[i], mn[lroot[i]]};
+    kh = combine(q + ka, kh);
+    *k = ka + (kh > 0 ? kh : 0);
+    return g5_agree(comm, kh < 0 ? G5_ERR_NOMEM : G5_OK);
+}
+
+/* Step 2: rounds of gather, hook and jump until no request is left;
+ * fl[i] = f of local vertex i at the end. Collective. */
+static int hook_rounds(dist *d, int64_t nloc, const int64_t *gid, const int32_t *lroot, int64_t *fl,
+                       int64_t *rounds)
+{
+    gplan plan;
+    kv *req = NULL;
+    int64_t *mn = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *mn, "components: per-set scratch");
+    int rc = g5_agree(d->comm, mn ? G5_OK : G5_ERR_NOMEM);
+
+    memset(&plan, 0, sizeof plan);
+    if (rc == G5_OK)
+        rc = exchange_plan(d, X_GET, gid, NULL, 1, nloc, fl, NULL, &plan);
+    while (rc == G5_OK) {
+        int64_t k = 0, nreq = 0, changed = 0;
+        rc = hook_requests(d->comm, nloc, gid, lroot, fl, mn, &req, &k);
+        if (rc == G5_OK && MPI_Allreduce(&k, &nreq, 1, MPI_INT64_T, MPI_SUM, d->comm) != MPI_SUCCESS)
+            rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
+        rc = g5_agree(d->comm, rc);
+        if (rc != G5_OK || nreq == 0)
+            break;
+        rc = exchange_kv(d, X_MIN, req, k, &changed);
+        free(req);
+        req = NULL;
+        if (rc == G5_OK)
+            rc = jump(d);
+        if (rc == G5_OK)
+            rc = gather_planned(d, &plan, fl);
+        if (rc == G5_OK)
+            (*rounds)++;
+    }
+    free(req);
+    free(mn);
+    gplan_free(&plan);
+    return rc;
+}
+
+/* Step 3's sums: the edges of each local set (ecnt, at its local root)
+ * and the vertices of each owned vertex added to the counters of their
+ * root's owner, one request per distinct root and rank. Collective. */
+static int count_at_roots(dist *d, int64_t nloc, const int32_t *lroot, const int64_t *ecnt, const int64_t *fl)
+{
+    const size_t nb = (size_t)(d->count ? d->count : 1);
+    targets sums;
+    int rc;
+
+    memset(&sums, 0, sizeof sums);
+    d->accv = g5_calloc(nb, sizeof *d->accv, "components: owned vertex counts");
+    d->acce = g5_calloc(nb, sizeof *d->acce, "components: owned edge counts");
+    rc = g5_agree(d->comm, d->accv && d->acce ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK)
+        rc = targets_reset(&sums);
+    /* a set's members share fl: its edges go to that root */
+    for (int64_t i = 0; rc == G5_OK && i < nloc; i++)
+        if (lroot[i] == i && ecnt[i] > 0)
+            rc = targets_add(&sums, fl[i], ecnt[i]);
+    rc = g5_agree(d->comm, rc);
+    if (rc == G5_OK)
+        rc = exchange(d, X_ADD_E, sums.key, sums.val, 1, sums.n, NULL, NULL);
+    if (rc == G5_OK)
+        rc = targets_reset(&sums);
+    for (int64_t i = 0; rc == G5_OK && i < d->count; i++)
+        if (d->f[i] >= 0)
+            rc = targets_add(&sums, d->f[i], 1);
+    rc = g5_agree(d->comm, rc);
+    if (rc == G5_OK)
+        rc = exchange(d, X_ADD_V, sums.key, sums.val, 1, sums.n, NULL, NULL);
+    targets_free(&sums);
+    return rc;
+}
+
+/* The component list of all ranks (*all, *ncomp): each rank's roots with
+ * their counts, gathered and sorted canonically. Collective. */
+static int gather_components(dist *d, comp **all, int64_t *ncomp)
+{
+    int64_t nmine = 0, nc = 0;
+    int rc, *cnts, *displ;
+    comp *mine;
+
+    for (int64_t i = 0; i < d->count; i++)
+        nmine += d->f[i] == d->first + i;
+    mine = g5_malloc((size_t)(nmine ? nmine : 1) * sizeof *mine, "components: own components");
+    cnts = g5_malloc((size_t)d->p * 2 * sizeof *cnts, "components: gather counts");
+    rc = (mine && cnts) ? G5_OK : G5_ERR_NOMEM;
+    if (rc == G5_OK && nmine * 3 > INT_MAX)
+        rc = g5_error(G5_ERR_ARG, "components: %lld components on one rank", (long long)nmine);
+    rc = g5_agree(d->comm, rc);
+    if (rc != G5_OK)
+        goto out;
+    displ = cnts + d->p;
+    nmine = 0;
+    for (int64_t i = 0; i < d->count; i++)
+        if (d->f[i] == d->first + i)
+            mine[nmine++] = (comp){d->accv[i], d->first + i, d->acce[i]};
+    int c3 = (int)(3 * nmine);
+    if (MPI_Allgather(&c3, 1, MPI_INT, cnts, 1, MPI_INT, d->comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allgather failed");
+    for (int i = 0; rc == G5_OK && i < d->p; i++) {
+        displ[i] = (int)(nc * 3);
+        nc += cnts[i] / 3;
+        if (nc * 3 > INT_MAX)
+            rc = g5_error(G5_ERR_ARG, "components: %lld components are more than one gather holds", (long long)nc);
+    }
+    rc = g5_agree(d->comm, rc);
+    if (rc == G5_OK) {
+        *all = g5_malloc((size_t)(nc ? nc : 1) * sizeof **all, "components: component list");
+        rc = g5_agree(d->comm, *all ? G5_OK : G5_ERR_NOMEM);
+    }
+    if (rc == G5_OK &&
+        MPI_Allgatherv(mine, c3, MPI_INT64_T, *all, cnts, displ, MPI_INT64_T, d->comm) != MPI_SUCCESS)
+        rc = g5_error(G5_ERR_MPI, "components: MPI_Allgatherv failed");
+    rc = g5_agree(d->comm, rc);
+    if (rc == G5_OK) {
+        qsort(*all, (size_t)nc, sizeof **all, cmp_comp);
+        *ncomp = nc;
+    }
+out:
+    free(mine);
+    free(cnts);
+    return rc;
+}
+
+/* Step 3's end: the component arrays of r from the sorted list, and the
+ * labels of this rank's block. Collective. */
+static int label_block(dist *d, cc_result *r)
+{
+    comp *all = NULL;
+    int64_t ncomp = 0, *byroot = NULL;
+    int rc = gather_components(d, &all, &ncomp);
+
+    if (rc != G5_OK)
+        return rc;
+    r->comp_vertices = g5_malloc((size_t)(ncomp ? ncomp : 1) * sizeof(int64_t), "component sizes");
+    r->comp_edges = g5_malloc((size_t)(ncomp ? ncomp : 1) * sizeof(int64_t), "component edges");
+    byroot = g5_malloc((size_t)(ncomp ? ncomp : 1) * 2 * sizeof *byroot, "components: root ids");
+    r->label = g5_malloc((size_t)(d->count ? d->count : 1) * sizeof *r->label, "components: labels");
+    rc = g5_agree(d->comm, (r->comp_vertices && r->comp_edges && byroot && r->label) ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+    /* byroot: (root, id) pairs sorted by root, for the label lookups */
+    for (int64_t c = 0; c < ncomp; c++) {
+        r->comp_vertices[c] = all[c].vertices;
+        r->comp_edges[c] = all[c].edges;
+        byroot[2 * c] = all[c].root;
+        byroot[2 * c + 1] = c;
+    }
+    qsort(byroot, (size_t)ncomp, 2 * sizeof *byroot, cmp_i64);
+    int64_t last_root = -1, last_id = -1;
+    for (int64_t i = 0; i < d->count; i++) {
+        const int64_t x = d->f[i];
+        if (x < 0) {
+            r->label[i] = -1;
+            continue;
+        }
+        if (x != last_root) {
+            const int64_t *hit = bsearch(&x, byroot, (size_t)ncomp, 2 * sizeof *byroot, cmp_i64);
+            last_root = x;
+            last_id = hit[1];
+        }
+        r->label[i] = (int32_t)last_id;
+    }
+    r->ncomp = ncomp;
+    r->label_first = d->first;
+    r->label_count = d->count;
+out:
+    free(all);
+    free(byroot);
+    return rc;
+}
+
+int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthreads, int64_t batch, cc_result *r,
                          int64_t *self_loops, int64_t *nonloop)
 {
     int rc = status;
     dist d;
-    cc_dist_local *l = lp ? *lp : NULL;
-    int64_t *gid = NULL, *fl = NULL, *mn = NULL, *ecnt = NULL, nloc = 0;
+    int64_t *gid = NULL, *fl = NULL, *ecnt = NULL, nloc = 0;
     int32_t *lroot = NULL;
-    kv *req = NULL;
-    gplan plan;
-    targets sums;
-    comp *mine = NULL, *all = NULL;
-    int *cnts = NULL, *displ = NULL;
-    int64_t *byroot = NULL;
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
     double t = g5_now();
 
-    memset(&plan, 0, sizeof plan);
-    memset(&sums, 0, sizeof sums);
-    dist_init(&d, comm, l ? l->n : r->nvertices);
-    if (rc == G5_OK && !l)
+    dist_init(&d, comm, r->nvertices, batch);
+    if (rc == G5_OK && !*lp)
         rc = g5_error(G5_ERR_INTERNAL, "components: no local step to finish");
-    /* Step 1's end: the local sets (roots) and their edges (the tally's
-     * fold); the forest, tally and endpoint map go, gid stays. */
-    if (rc == G5_OK) {
-        nloc = l->nloc;
-        lroot = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *lroot, "components: local roots");
-        ecnt = g5_calloc((size_t)(nloc ? nloc : 1), sizeof *ecnt, "components: edges per local set");
-        if (!lroot || !ecnt)
-            rc = G5_ERR_NOMEM;
-    }
-    if (rc == G5_OK) {
-        memcpy(lroot, cc_forest_roots(l->f), (size_t)nloc * sizeof *lroot);
-        cc_forest_free(&l->f);
-        free(l->map);
-        free(l->slot);
-        l->map = NULL;
-        l->slot = NULL;
-        cc_tally_fold(l->t, lroot, nt, ecnt, self_loops, nonloop);
-        cc_tally_free(&l->t);
-        gid = l->gid;
-        l->gid = NULL;
-    }
+    /* step 1's end: the local sets and their edges; the forest, tally
+     * and endpoint map go, gid stays */
+    if (rc == G5_OK)
+        rc = cc_dist_local_end(lp, nthreads, &nloc, &gid, &lroot, &ecnt, self_loops, nonloop);
     cc_dist_local_free(lp);
     if (rc == G5_OK) {
-        const size_t nl = (size_t)(nloc ? nloc : 1);
-        fl = g5_malloc(nl * sizeof *fl, "components: local parents");
-        mn = g5_malloc(nl * sizeof *mn, "components: per-set scratch");
-        if (!fl || !mn)
+        fl = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *fl, "components: local parents");
+        if (!fl)
             rc = G5_ERR_NOMEM;
     }
     if (rc == G5_OK)
         rc = dist_alloc(&d);
     r->t_link += g5_now() - t;
     rc = g5_agree(comm, rc);
-    if (rc != G5_OK)
-        goto out;
-
-    /* Step 2: rounds of gather, hook, jump. */
-    t = g5_now();
-    G5_TRY(exchange_plan(&d, X_GET, gid, NULL, 1, nloc, fl, NULL, &plan));
-    for (;;) {
-        int64_t k = 0, nreq = 0, changed = 0;
-        for (int64_t i = 0; i < nloc; i++)
-            mn[i] = INT64_MAX;
-        for (int64_t i = 0; i < nloc; i++)
-            if (fl[i] < mn[lroot[i]])
-                mn[lroot[i]] = fl[i];
-        int64_t ka = 0, kh = 0;
-        for (int64_t i = 0; i < nloc; i++)
-            if (fl[i] > mn[lroot[i]]) {
-                ka++;
-                kh += fl[i] != gid[i];
-            }
-        req = g5_malloc((size_t)(ka + kh + 1) * sizeof *req, "components: hook requests");
-        rc = g5_agree(comm, req ? G5_OK : G5_ERR_NOMEM);
-        if (rc != G5_OK)
-            goto out;
-        /* [0, ka): aggressive hooks, one per local vertex, distinct keys;
-         * [ka, ka + kh): hooks of old parents, combined (many share one) */
-        ka = kh = 0;
-        for (int64_t i = 0; i < nloc; i++) {
-            const int64_t m = mn[lroot[i]];
-            if (fl[i] > m)
-                req[ka++] = (kv){gid[i], m};
-        }
-        for (int64_t i = 0; i < nloc; i++) {
-            const int64_t m = mn[lroot[i]];
-            if (fl[i] > m && fl[i] != gid[i])
-                req[ka + kh++] = (kv){fl[i], m};
-        }
-        kh = combine(req + ka, kh);
-        rc = kh < 0 ? G5_ERR_NOMEM : G5_OK;
-        k = ka + kh;
-        G5_TRY(g5_agree(comm, rc));
-        if (MPI_Allreduce(&k, &nreq, 1, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS)
-            rc = g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
-        G5_TRY(g5_agree(comm, rc));
-        if (nreq == 0)
-            break;
-        G5_TRY(exchange_kv(&d, X_MIN, req, k, &changed));
-        free(req);
-        req = NULL;
-        G5_TRY(jump(&d));
-        G5_TRY(gather_planned(&d, &plan, fl));
-        r->rounds++;
+    if (rc == G5_OK) {
+        t = g5_now();
+        rc = hook_rounds(&d, nloc, gid, lroot, fl, &r->rounds);
+        r->t_merge = g5_now() - t;
     }
-    free(req);
-    req = NULL;
-    gplan_free(&plan);
-    r->t_merge = g5_now() - t;
-
-    /* Step 3: counts at the roots' owners, the component list, labels. */
-    t = g5_now();
-    {
-        const size_t nb = (size_t)(d.count ? d.count : 1);
-        d.accv = g5_calloc(nb, sizeof *d.accv, "components: owned vertex counts");
-        d.acce = g5_calloc(nb, sizeof *d.acce, "components: owned edge counts");
-        G5_TRY(g5_agree(comm, d.accv && d.acce ? G5_OK : G5_ERR_NOMEM));
-        /* edges per local set, then per root (a set's members share fl),
-         * summed per root here (one request per root and rank), then
-         * vertices per root likewise */
-        rc = targets_reset(&sums);
-        for (int64_t i = 0; rc == G5_OK && i < nloc; i++)
-            if (lroot[i] == i && ecnt[i] > 0)
-                rc = targets_add(&sums, fl[i], ecnt[i]);
-        G5_TRY(g5_agree(comm, rc));
-        G5_TRY(exchange(&d, X_ADD_E, sums.key, sums.val, 1, sums.n, NULL, NULL));
-        rc = targets_reset(&sums);
-        for (int64_t i = 0; rc == G5_OK && i < d.count; i++)
-            if (d.f[i] >= 0)
-                rc = targets_add(&sums, d.f[i], 1);
-        G5_TRY(g5_agree(comm, rc));
-        G5_TRY(exchange(&d, X_ADD_V, sums.key, sums.val, 1, sums.n, NULL, NULL));
-        targets_free(&sums);
+    if (rc == G5_OK) {
+        t = g5_now();
+        rc = count_at_roots(&d, nloc, lroot, ecnt, fl);
+        if (rc == G5_OK)
+            rc = label_block(&d, r);
+        r->t_label = g5_now() - t;
     }
-    {
-        int64_t nmine = 0, ncomp = 0;
-        for (int64_t i = 0; i < d.count; i++)
-            nmine += d.f[i] == d.first + i;
-        mine = g5_malloc((size_t)(nmine ? nmine : 1) * sizeof *mine, "components: own components");
-        cnts = g5_malloc((size_t)d.p * 2 * sizeof *cnts, "components: gather counts");
-        rc = (mine && cnts) ? G5_OK : G5_ERR_NOMEM;
-        if (rc == G5_OK && nmine * 3 > INT_MAX)
-            rc = g5_error(G5_ERR_ARG, "components: %lld components on one rank", (long long)nmine);
-        G5_TRY(g5_agree(comm, rc));
-        displ = cnts + d.p;
-        nmine = 0;
-        for (int64_t i = 0; i < d.count; i++)
-            if (d.f[i] == d.first + i)
-                mine[nmine++] = (comp){d.accv[i], d.first + i, d.acce[i]};
-        int c3 = (int)(3 * nmine);
-        if (MPI_Allgather(&c3, 1, MPI_INT, cnts, 1, MPI_INT, comm) != MPI_SUCCESS)
-            rc = g5_error(G5_ERR_MPI, "components: MPI_Allgather failed");
-        G5_TRY(g5_agree(comm, rc));
-        for (int i = 0; i < d.p; i++) {
-            displ[i] = (int)(ncomp * 3);
-            ncomp += cnts[i] / 3;
-            if (ncomp * 3 > INT_MAX)
-                rc = g5_error(G5_ERR_ARG, "components: %lld components are more than one gather holds",
-                              (long long)ncomp);
-        }
-        G5_TRY(g5_agree(comm, rc));
-        all = g5_malloc((size_t)(ncomp ? ncomp : 1) * sizeof *all, "components: component list");
-        r->comp_vertices = g5_malloc((size_t)(ncomp ? ncomp : 1) * sizeof(int64_t), "component sizes");
-        r->comp_edges = g5_malloc((size_t)(ncomp ? ncomp : 1) * sizeof(int64_t), "component edges");
-        byroot = g5_malloc((size_t)(ncomp ? ncomp : 1) * 2 * sizeof *byroot, "components: root ids");
-        r->label = g5_malloc((size_t)(d.count ? d.count : 1) * sizeof *r->label, "components: labels");
-        rc = (all && r->comp_vertices && r->comp_edges && byroot && r->label) ? G5_OK : G5_ERR_NOMEM;
-        G5_TRY(g5_agree(comm, rc));
-        if (MPI_Allgatherv(mine, c3, MPI_INT64_T, all, cnts, displ, MPI_INT64_T, comm) != MPI_SUCCESS)
-            rc = g5_error(G5_ERR_MPI, "components: MPI_Allgatherv failed");
-        G5_TRY(g5_agree(comm, rc));
-        qsort(all, (size_t)ncomp, sizeof *all, cmp_comp);
-        /* byroot: (root, id) pairs sorted by root, for the label lookups */
-        for (int64_t c = 0; c < ncomp; c++) {
-            r->comp_vertices[c] = all[c].vertices;
-            r->comp_edges[c] = all[c].edges;
-            byroot[2 * c] = all[c].root;
-            byroot[2 * c + 1] = c;
-        }
-        qsort(byroot, (size_t)ncomp, 2 * sizeof *byroot, cmp_i64);
-        int64_t last_root = -1, last_id = -1;
-        for (int64_t i = 0; i < d.count; i++) {
-            const int64_t x = d.f[i];
-            if (x < 0) {
-                r->label[i] = -1;
-                continue;
-            }
-            if (x != last_root) {
-                const int64_t *hit = bsearch(&x, byroot, (size_t)ncomp, 2 * sizeof *byroot, cmp_i64);
-                last_root = x;
-                last_id = hit[1];
-            }
-            r->label[i] = (int32_t)last_id;
-        }
-        r->ncomp = ncomp;
-        r->label_first = d.first;
-        r->label_count = d.count;
-    }
-    r->t_label = g5_now() - t;
-out:
-    gplan_free(&plan);
-    targets_free(&sums);
     dist_free(&d);
     free(gid);
     free(ecnt);
     free(fl);
-    free(mn);
     free(lroot);
-    free(req);
-    free(mine);
-    free(all);
-    free(cnts);
-    free(byroot);
 #ifdef __GLIBC__
-    /* glibc keeps freed blocks below its (raised) mmap threshold in the
-     * heap; hand them back so the duplicate count's buffers, which follow,
-     * do not stack on top of them (55 MiB of peak RSS at SCALE 22, 4 ranks) */
+    /* freed blocks below the raised mmap threshold stay in the heap; hand
+     * them back so the duplicate count's finish does not stack on them */
     malloc_trim(0);
 #endif
     return rc;
-}
-
-int cc_dist_components(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count,
-                       int64_t first_index, int nthreads, cc_result *r, int64_t *self_loops,
-                       int64_t *nonloop)
-{
-    const int nt = nthreads > 0 ? nthreads : omp_get_max_threads();
-    const int64_t piece = (int64_t)1 << 16;
-    int rc = G5_OK;
-    int64_t b = INT64_MAX, *buf = NULL;
-    cc_dist_local *l = NULL;
-    double t = g5_now();
-
-    /* range check first: the message the tree path gives */
-#pragma omp parallel for num_threads(nt) schedule(static) reduction(min : b)
-    for (int64_t i = 0; i < count; i++) {
-        const int64_t u = edges[2 * i], v = edges[2 * i + 1];
-        if ((u < 0 || u >= n || v < 0 || v >= n) && i < b)
-            b = i;
-    }
-    if (b != INT64_MAX)
-        rc = g5_error(G5_ERR_FORMAT, "edge %lld = (%lld, %lld) has a vertex outside [0, %lld)",
-                      (long long)(first_index + b), (long long)edges[2 * b], (long long)edges[2 * b + 1],
-                      (long long)n);
-    if (rc == G5_OK)
-        rc = cc_dist_local_create(n, count, &l);
-    if (rc == G5_OK) {
-        buf = g5_malloc((size_t)(count < piece ? (count ? count : 1) : piece) * 16, "components: piece buffer");
-        if (!buf)
-            rc = G5_ERR_NOMEM;
-    }
-    /* the slab itself is only read: each piece is renamed in a copy */
-    for (int64_t lo = 0; rc == G5_OK && lo < count; lo += piece) {
-        const int64_t len = count - lo < piece ? count - lo : piece;
-        memcpy(buf, edges + 2 * lo, (size_t)len * 16);
-        rc = cc_dist_local_take(l, buf, len, first_index + lo, nthreads);
-    }
-    free(buf);
-    r->t_link = g5_now() - t;
-    return cc_dist_local_finish(comm, rc, &l, nthreads, r, self_loops, nonloop);
 }

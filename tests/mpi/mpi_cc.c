@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_cc.c - connected components over ranks: cc_compute_merge at P ranks,
+ * mpi_cc.c - connected components over ranks: cc_compute at P ranks,
  * 1 and 2 threads and both merge paths (tree of merges; distributed
  * union-find over owner ranks, where each rank holds its block of labels)
  * gives exactly the labels, component sizes, edge counts and statistics of
@@ -13,7 +13,7 @@
  * self-loops, duplicates and isolated vertices; many small components;
  * fewer vertices than ranks), each rank taking its block.
  */
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 #include "mpitest.h"
 
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 static int rank, nranks;
+static int64_t batch;  /* cc_opts.dist_batch of every call (0: the default) */
 
 static uint64_t mix(uint64_t z)
 {
@@ -168,8 +169,9 @@ static int check_edges(const char *kind, int64_t n, int64_t *e, int64_t m)
         int64_t lf, lc;
         int64_t *copy = malloc((2 * count + 1) * 8);
         memcpy(copy, e + 2 * first, 2 * count * 8);
-        int rc = cc_compute_merge(MPI_COMM_WORLD, n, e + 2 * first, count, first, threads, merge, &r);
-        MT_CHECK(rc == G5_OK, "cc_compute_merge: %s", g5_error_msg());
+        int rc = cc_compute(MPI_COMM_WORLD, n, e + 2 * first, count, first,
+                   &(cc_opts){.nthreads = threads, .merge = merge, .dist_batch = batch}, &r);
+        MT_CHECK(rc == G5_OK, "cc_compute: %s", g5_error_msg());
         MT_CHECK(memcmp(copy, e + 2 * first, 2 * count * 8) == 0, "%s, %s: the slab was changed", kind, how);
         free(copy);
         if (rc != G5_OK)
@@ -233,9 +235,9 @@ static int labels_match_bfs_on_a_skewed_graph(void) { return check_graph(12, 16 
  * hook, jump and count, and the gather plan, over many batches */
 static int labels_match_bfs_in_small_exchange_batches(void)
 {
-    cc_dist_set_batch(100);
+    batch = 100;
     int ok = check_graph(12, 16 << 12, 9) & check_graph(11, 1 << 10, 10);
-    cc_dist_set_batch(0);
+    batch = 0;
     return ok;
 }
 static int labels_match_bfs_on_a_sparse_graph(void) { return check_graph(11, 1 << 10, 2); }
@@ -282,7 +284,8 @@ static int auto_follows_the_documented_rule(void)
         cc_result *r = NULL;
         make_edges(scale, m, 11, e);
         block(m, rank, nranks, &first, &count);
-        int rc = cc_compute_merge(MPI_COMM_WORLD, n, e + 2 * first, count, first, 1, CC_MERGE_AUTO, &r);
+        int rc = cc_compute(MPI_COMM_WORLD, n, e + 2 * first, count, first,
+                   &(cc_opts){.nthreads = 1, .merge = CC_MERGE_AUTO, .dist_batch = batch}, &r);
         MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
         if (rc == G5_OK) {
             int64_t maxc = (m + nranks - 1) / nranks;
@@ -308,7 +311,8 @@ static int one_bad_rank_fails_every_rank(void)
         if (rank == nranks - 1)
             e[3] = 99; /* outside [0, 16) */
         g5_error_clear();
-        rc = cc_compute_merge(MPI_COMM_WORLD, 16, e, 2, 2 * rank, 1, merge, &r);
+        rc = cc_compute(MPI_COMM_WORLD, 16, e, 2, 2 * rank,
+                   &(cc_opts){.nthreads = 1, .merge = merge, .dist_batch = batch}, &r);
         MT_CHECK(rc == G5_ERR_FORMAT, "%s: every rank must see the format error, got %d", cc_merge_name(merge), rc);
         MT_CHECK(r == NULL, "no result on failure");
         char want[128];
@@ -324,7 +328,8 @@ static int an_unknown_merge_path_is_refused(void)
     int ok = 1;
     int64_t e[2] = {0, 1};
     cc_result *r = NULL;
-    int rc = cc_compute_merge(MPI_COMM_WORLD, 4, e, rank == 0, 0, 1, 7, &r);
+    int rc = cc_compute(MPI_COMM_WORLD, 4, e, rank == 0, 0,
+               &(cc_opts){.nthreads = 1, .merge = 7, .dist_batch = batch}, &r);
     MT_CHECK(rc == G5_ERR_ARG && r == NULL, "merge 7 must be an argument error, got %d", rc);
     return ok;
 }
@@ -344,7 +349,8 @@ static int file_round_trips(int merge)
     snprintf(path, sizeof path, "/tmp/g500-mpi-cc-%ld.h5", pid);
     make_edges(scale, m, 9, e);
     block(m, rank, nranks, &first, &count);
-    rc = cc_compute_merge(MPI_COMM_WORLD, n, e + 2 * first, count, first, 2, merge, &r);
+    rc = cc_compute(MPI_COMM_WORLD, n, e + 2 * first, count, first,
+               &(cc_opts){.nthreads = 2, .merge = merge, .dist_batch = batch}, &r);
     MT_CHECK(rc == G5_OK, "%s", g5_error_msg());
     if (rc != G5_OK)
         return ok;

@@ -1,28 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mpi_cc_file.c - components computed while the edges file is read
- * (cc_compute_file): at P ranks, 1 and 2 threads (3 on the overlapped
- * tree path: nested compute threads), both merge paths, overlap
- * on and off and piece sizes from below a chunk to more than the slab, the
- * result (labels, component sizes and edge counts, every statistic) is
- * cc_compute_merge's on the slab read at once (itself checked against a
- * BFS in mpi_cc.c), the tree path streams the slab (no slab held, no
- * re-read on a spread list), overlapped with the reader's share of the
- * duplicate hashing balanced and fixed at none, 0.37 and all (the reader
- * then hashed a share, or none; at 3 threads none: the two compute
- * threads hash); pieces are cut at whole chunks of the file
- * when they hold one, and every rank makes the same number of piece reads,
- * also when one rank holds the whole slab and the others none; a list
- * whose pairs are not spread (one pair repeated: the duplicate count's
- * regions overflow) gives the same result, the streamed path reading the
- * slab again for the exact count; a damaged chunk in the file's last
- * chunk (a later piece, read while earlier ones are being linked) fails
- * every rank with the read's message and no result, at 1 and 2 threads,
- * overlap on and off, both merge paths. The edges files are written here
- * with small chunks (io_edges_create_ex) so small graphs have many chunks
- * and pieces.
+ * (cc_compute_file): at P ranks, 1 to 3 threads, both merge paths and
+ * piece sizes from below a chunk to more than the slab, the result
+ * (labels, component sizes and edge counts, every statistic) is
+ * cc_compute's on the slab read at once (itself checked against a BFS in
+ * mpi_cc.c); no re-read on a spread list; pieces are cut at whole chunks
+ * of the file when they hold one, and every rank makes the same number of
+ * piece reads, also when one rank holds the whole slab and the others
+ * none; a list whose pairs are not spread (one pair repeated: the
+ * duplicate count's regions overflow) gives the same result, the slab
+ * read again for the exact count; a damaged chunk in the file's last
+ * chunk (a later piece, read after earlier ones were linked) fails every
+ * rank with the read's message and no result, at 1 and 2 threads, both
+ * merge paths. The edges files are written here with small chunks
+ * (io_edges_create_ex) so small graphs have many chunks and pieces.
  */
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 #include "mpitest.h"
 
@@ -132,7 +126,7 @@ static int64_t pieces_of(int64_t first, int64_t count, int64_t p)
 }
 
 /* cc_compute_file on file fp over every configuration against
- * cc_compute_merge on the slab read at once. whole_on_rank0: rank 0 holds
+ * cc_compute on the slab read at once. whole_on_rank0: rank 0 holds
  * the whole edge list, the others nothing. repeated: the file of
  * write_file(.., 1), whose streamed path must read the slab again. */
 static int check_configurations(const char *fp, int whole_on_rank0, int repeated)
@@ -160,71 +154,36 @@ static int check_configurations(const char *fp, int whole_on_rank0, int repeated
     rc = io_edges_read_slab(e, first, count, ref_slab, NULL);
     MT_CHECK(rc == G5_OK, "read: %s", g5_error_msg());
     for (int merge = CC_MERGE_TREE; rc == G5_OK && merge <= CC_MERGE_DISTRIBUTED; merge++) {
-        for (int threads = 1; threads <= 3; threads++) {
+        for (int threads = 1; threads <= 3 && rc == G5_OK; threads++) {
             cc_result *ref = NULL;
-            rc = cc_compute_merge(MPI_COMM_WORLD, n, ref_slab, count, first, threads, merge, &ref);
-            MT_CHECK(rc == G5_OK, "cc_compute_merge: %s", g5_error_msg());
-            if (rc != G5_OK)
-                break;
-            for (int overlap = CC_OVERLAP_OFF; overlap <= CC_OVERLAP_ON; overlap++) {
-                for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
-                    char what[160];
-                    /* pieces below a chunk make ~180 collective reads: once;
-                     * 3 threads (the link and hashing on 2 nested threads
-                     * under the read) only where they overlap */
-                    if (pieces[k] < CHUNK_ROWS && (threads != 2 || overlap != CC_OVERLAP_ON))
-                        continue;
-                    if (threads == 3 && overlap != CC_OVERLAP_ON)
-                        continue;
-                    if (repeated && pieces[k] != CHUNK_ROWS)
-                        continue;
-                    /* overlapped: the reader's share of the hashing
-                     * balanced (-1), then fixed at none, some, all (at 3
-                     * threads the compute threads hash everything, whatever
-                     * the share asked) */
-                    const int shares = overlap == CC_OVERLAP_ON && threads >= 2 && pieces[k] == CHUNK_ROWS ? 4 : 1;
-                    for (int sh = 0; sh < shares && rc == G5_OK; sh++) {
-                        const double share = sh == 0 ? -1 : sh == 1 ? 0 : sh == 2 ? 0.37 : 1;
-                        cc_result *r = NULL;
-                        snprintf(what, sizeof what,
-                                 "%s merge, %d threads, overlap %d, pieces of %lld%s%s, reader share %g",
-                                 cc_merge_name(merge), threads, overlap, (long long)pieces[k],
-                                 whole_on_rank0 ? ", whole slab on rank 0" : "", repeated ? ", one pair repeated" : "",
-                                 share);
-                        cc_set_reader_share(share);
-                        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, pieces[k], overlap, &r);
-                        cc_set_reader_share(-1);
-                        MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
-                        if (rc != G5_OK)
-                            break;
-                        same_result(what, r, ref);
-                        if (share > 0 && threads == 2 && pieces_of(first, count, CHUNK_ROWS) > 1)
-                            MT_CHECK(r->hash_share > 0 && r->hash_share <= share,
-                                     "%s: the reader hashed %.3f of the tuples", what, r->hash_share);
-                        if (share == 0 || threads > 2)
-                            MT_CHECK(r->hash_share == 0, "%s: the reader hashed %.3f of the tuples", what,
-                                     r->hash_share);
-                        /* both paths stream the slab (the distributed one
-                         * through its local step) */
-                        MT_CHECK(r->streamed == 1, "%s: streamed is %d", what, r->streamed);
-                        MT_CHECK(r->reread == repeated, "%s: reread is %d", what, r->reread);
-                        /* cut at whole chunks when the piece holds one */
-                        int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
-                        if (p >= CHUNK_ROWS)
-                            p -= p % CHUNK_ROWS;
-                        int64_t want = pieces_of(first, count, p);
-                        MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-                        MT_CHECK(r->npieces == want, "%s: %lld piece reads, want %lld", what, (long long)r->npieces,
-                                 (long long)want);
-                        MT_CHECK(r->overlapped == (overlap == CC_OVERLAP_ON), "%s: overlapped is %d", what,
-                                 r->overlapped);
-                        cc_result_free(&r);
-                    }
-                    if (rc != G5_OK)
-                        break;
-                }
+            rc = cc_compute(MPI_COMM_WORLD, n, ref_slab, count, first, &(cc_opts){.nthreads = threads, .merge = merge},
+                            &ref);
+            MT_CHECK(rc == G5_OK, "cc_compute: %s", g5_error_msg());
+            for (size_t k = 0; rc == G5_OK && k < sizeof pieces / sizeof pieces[0]; k++) {
+                char what[160];
+                cc_result *r = NULL;
+                /* pieces below a chunk make ~180 collective reads: once */
+                if ((pieces[k] < CHUNK_ROWS && threads != 2) || (repeated && pieces[k] != CHUNK_ROWS))
+                    continue;
+                snprintf(what, sizeof what, "%s merge, %d threads, pieces of %lld%s%s", cc_merge_name(merge),
+                         threads, (long long)pieces[k], whole_on_rank0 ? ", whole slab on rank 0" : "",
+                         repeated ? ", one pair repeated" : "");
+                const cc_opts o = {.nthreads = threads, .piece_rows = pieces[k], .merge = merge};
+                rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, &o, &r);
+                MT_CHECK(rc == G5_OK, "%s: %s", what, g5_error_msg());
                 if (rc != G5_OK)
                     break;
+                same_result(what, r, ref);
+                MT_CHECK(r->reread == repeated, "%s: reread is %d", what, r->reread);
+                /* cut at whole chunks when the piece holds one */
+                int64_t p = pieces[k] <= 0 ? CC_PIECE_ROWS : pieces[k];
+                if (p >= CHUNK_ROWS)
+                    p -= p % CHUNK_ROWS;
+                int64_t want = pieces_of(first, count, p);
+                MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+                MT_CHECK(r->npieces == want, "%s: %lld piece reads, want %lld", what, (long long)r->npieces,
+                         (long long)want);
+                cc_result_free(&r);
             }
             cc_result_free(&ref);
         }
@@ -286,54 +245,31 @@ static int a_damaged_chunk_in_a_later_piece_fails_every_rank(void)
     const int64_t m = ((int64_t)1 << SCALE) * EDGEFACTOR;
     int64_t first, count;
     g5_range_split(m, rank, nranks, &first, &count);
-    /* merge x threads x overlap */
-    const int cfgs[][3] = {{CC_MERGE_TREE, 1, CC_OVERLAP_OFF}, {CC_MERGE_TREE, 2, CC_OVERLAP_OFF},
-                           {CC_MERGE_TREE, 1, CC_OVERLAP_ON}, {CC_MERGE_TREE, 2, CC_OVERLAP_ON},
-                           {CC_MERGE_DISTRIBUTED, 1, CC_OVERLAP_OFF}, {CC_MERGE_DISTRIBUTED, 2, CC_OVERLAP_ON}};
+    /* merge x threads */
+    const int cfgs[][2] = {{CC_MERGE_TREE, 1}, {CC_MERGE_TREE, 2}, {CC_MERGE_DISTRIBUTED, 1},
+                           {CC_MERGE_DISTRIBUTED, 2}};
     for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
-        const int merge = cfgs[c][0], threads = cfgs[c][1], overlap = cfgs[c][2];
+        const int merge = cfgs[c][0], threads = cfgs[c][1];
         io_edges *e = NULL;
         cc_result *r = NULL;
         rc = io_edges_open(MPI_COMM_WORLD, bad, &e);
         MT_CHECK(rc == G5_OK, "open: %s", g5_error_msg());
         if (rc != G5_OK)
             break;
-        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, threads, merge, CHUNK_ROWS, overlap, &r);
-        MT_CHECK(rc == G5_ERR_FORMAT, "%s, %d threads, overlap %d: status %d, want G5_ERR_FORMAT",
-                 cc_merge_name(merge), threads, overlap, rc);
-        MT_CHECK(r == NULL, "%s, %d threads, overlap %d: a result after a failed read", cc_merge_name(merge),
-                 threads, overlap);
+        const cc_opts o = {.nthreads = threads, .piece_rows = CHUNK_ROWS, .merge = merge};
+        rc = cc_compute_file(MPI_COMM_WORLD, e, first, count, &o, &r);
+        MT_CHECK(rc == G5_ERR_FORMAT, "%s, %d threads: status %d, want G5_ERR_FORMAT", cc_merge_name(merge),
+                 threads, rc);
+        MT_CHECK(r == NULL, "%s, %d threads: a result after a failed read", cc_merge_name(merge), threads);
         MT_CHECK(strstr(g5_error_msg(), bad) && strstr(g5_error_msg(), "damaged chunk"),
-                 "%s, %d threads, overlap %d: message '%s' does not name the file and the damage",
-                 cc_merge_name(merge), threads, overlap, g5_error_msg());
+                 "%s, %d threads: message '%s' does not name the file and the damage", cc_merge_name(merge),
+                 threads, g5_error_msg());
         cc_result_free(&r);
         io_edges_close(&e);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         unlink(bad);
-    return ok;
-}
-
-/* --overlap auto: on with 2 threads per rank; with one, on exactly when
- * the node's ranks leave one of this rank's CPUs free for a reader thread
- * (the test's ranks share one machine), and the same on every rank. */
-static int auto_overlap_takes_a_spare_cpu_and_agrees(void)
-{
-    int ok = 1, local = 1, spare;
-    cpu_set_t set;
-    MPI_Comm node;
-    MT_CHECK(cc_overlap_auto(MPI_COMM_WORLD, 2) == CC_OVERLAP_ON, "2 threads per rank: auto is not on");
-    const int one = cc_overlap_auto(MPI_COMM_WORLD, 1);
-    MT_CHECK(mt_same_everywhere(one), "1 thread per rank: auto differs across ranks");
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
-    MT_CHECK(sched_getaffinity(0, sizeof set, &set) == 0, "sched_getaffinity failed");
-    spare = local < CPU_COUNT(&set);
-    MPI_Allreduce(MPI_IN_PLACE, &spare, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MT_CHECK(one == (spare ? CC_OVERLAP_ON : CC_OVERLAP_OFF),
-             "1 thread per rank, %d ranks on this node, %d CPUs: auto is %d", local, CPU_COUNT(&set), one);
     return ok;
 }
 
@@ -360,7 +296,6 @@ int main(int argc, char **argv)
     MT_RUN(pieces_agree_when_one_rank_holds_the_whole_slab);
     MT_RUN(a_repeated_pair_reads_the_slab_again_for_the_same_result);
     MT_RUN(a_damaged_chunk_in_a_later_piece_fails_every_rank);
-    MT_RUN(auto_overlap_takes_a_spare_cpu_and_agrees);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         unlink(path);

@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_cc_stats.c - the fused edge and duplicate count over ranks
- * (cc_count_edges_distinct) against cc_count_edges + cc_count_distinct and
- * a serial brute force of the whole list, at 1, 2 and 4 ranks and 1 and 2
- * threads: each rank passes its block of a skewed random list with
- * self-loops and repeated pairs (in one case half the list one pair, so
- * the duplicate count's one-pass regions overflow on the owner rank); and
- * the duplicate count in pieces (cc_dup_*) against cc_count_distinct, with
- * the same lists, and with one rank's pieces short of its slab (that rank
- * then places its slab again by the exact scatter), and added from the threads of
- * a parallel region, each in its own row (cc_dup_add_row), with one
- * rank's create announcing half its slab; and in two rows sharing each
- * class's space (cc_dup_create_pair), two threads adding a part of each
- * piece that changes from piece to piece (all, none, a third, ...) into
- * row 0 and the rest into row 1 at once. And lists with vertex ids near
+ * mpi_cc_stats.c - the edge counts and the duplicate count over ranks
+ * (cc_count_edges, cc_count_distinct) against a serial brute force of the
+ * whole list, at 1, 2 and 4 ranks and 1 and 2 threads: each rank passes
+ * its block of a skewed random list with self-loops and repeated pairs
+ * (in one case half the list one pair, so the duplicate count's one-pass
+ * regions overflow on the owner rank); the duplicate count in pieces
+ * (cc_dup_*) with the same lists, with one rank's pieces short of its
+ * slab (that rank then places its slab again by the exact scatter), and
+ * added one at a time from the threads of a parallel region, with one
+ * rank's create announcing half its slab. And lists with vertex ids near
  * n - 1 at each stored record width (n = 2^20: 4 bytes, 2^24 + 1: 5,
  * 2^28: 6, 2^32: 7), and at n = 2 and 3 (2 classes: owners without one),
  * on every rank count and on a communicator of 3 ranks (at 4: owners of
  * uneven class ranges, 85 or 86 classes of 256).
  */
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 #include "mpitest.h"
 #include "../cc_tuples.h"
@@ -59,26 +55,21 @@ static int check_list(int64_t m, int repeated)
             want_ce[label[e[2 * i]]]++;
     const int64_t first = m * rank / p, count = m * (rank + 1) / p - first;
     for (int t = 1; t <= 2; t++) {
-        int64_t *ce = calloc((size_t)n, 8), *ce2 = calloc((size_t)n, 8), c[2] = {0, 0}, c2[2] = {0, 0};
-        int64_t d = -1, d2 = -2;
-        MT_CHECK(cc_count_edges_distinct(MPI_COMM_WORLD, n, label, e + 2 * first, count, t, ce, &c[0], &c[1], &d)
-                     == G5_OK, "%s", g5_error_msg());
-        cc_count_edges(label, n, e + 2 * first, count, t, ce2, &c2[0], &c2[1]);
-        MT_CHECK(cc_count_distinct(MPI_COMM_WORLD, n, e + 2 * first, count, t, &d2) == G5_OK, "%s",
+        int64_t *ce = calloc((size_t)n, 8), c[2] = {0, 0};
+        int64_t d = -1;
+        cc_count_edges(label, n, e + 2 * first, count, t, ce, &c[0], &c[1]);
+        MT_CHECK(cc_count_distinct(MPI_COMM_WORLD, n, e + 2 * first, count, t, &d) == G5_OK, "%s",
                  g5_error_msg());
-        MT_CHECK(c[0] == c2[0] && c[1] == c2[1], "this rank's counts: fused %lld/%lld, separate %lld/%lld",
-                 (long long)c[0], (long long)c[1], (long long)c2[0], (long long)c2[1]);
         MPI_Allreduce(MPI_IN_PLACE, c, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
         MPI_Allreduce(MPI_IN_PLACE, ce, (int)n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-        MT_CHECK(d == want_d && d2 == want_d, "m=%lld repeated=%d threads=%d: distinct %lld (separate %lld), want %lld",
-                 (long long)m, repeated, t, (long long)d, (long long)d2, (long long)want_d);
+        MT_CHECK(d == want_d, "m=%lld repeated=%d threads=%d: distinct %lld, want %lld", (long long)m, repeated, t,
+                 (long long)d, (long long)want_d);
         MT_CHECK(c[0] == want_loops && c[1] == nk, "self-loops %lld want %lld, non-loop %lld want %lld",
                  (long long)c[0], (long long)want_loops, (long long)c[1], (long long)nk);
         for (int64_t v = 0; v < n && ok; v++)
             MT_CHECK(ce[v] == want_ce[v], "component %lld: %lld edges, want %lld", (long long)v,
                      (long long)ce[v], (long long)want_ce[v]);
         free(ce);
-        free(ce2);
         /* in pieces: three, the last left out on rank 0 when short */
         for (int shortp = 0; shortp < 2; shortp++) {
             cc_dup *dp = NULL;
@@ -94,9 +85,9 @@ static int check_list(int64_t m, int repeated)
                      (long long)m, repeated, t, shortp, (long long)d3, (long long)want_d);
             cc_dup_free(&dp);
         }
-        /* from the threads of a parallel region, each in its own row
-         * (cc_dup_add_row); with the create announcing half the slab on
-         * rank 0 (that rank alone then places its slab again) */
+        /* one at a time from the threads of a parallel region; with the
+         * create announcing half the slab on rank 0 (that rank alone then
+         * places its slab again) */
         for (int half = 0; half < 2; half++) {
             cc_dup *dp = NULL;
             int64_t d4 = -4;
@@ -108,33 +99,13 @@ static int check_list(int64_t m, int repeated)
                 const int w = omp_get_thread_num(), nw = omp_get_num_threads();
                 for (int64_t k = w; k * piece < count; k += nw) {
                     const int64_t lo = k * piece, len = count - lo < piece ? count - lo : piece;
-                    cc_dup_add_row(dp, w, e + 2 * (first + lo), len);
+#pragma omp critical
+                    cc_dup_add(dp, e + 2 * (first + lo), len);
                 }
             }
             MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d4) == G5_OK, "%s", g5_error_msg());
-            MT_CHECK(d4 == want_d, "m=%lld repeated=%d threads=%d half=%d: %lld distinct added by rows, want %lld",
+            MT_CHECK(d4 == want_d, "m=%lld repeated=%d threads=%d half=%d: %lld distinct added by threads, want %lld",
                      (long long)m, repeated, t, half, (long long)d4, (long long)want_d);
-            cc_dup_free(&dp);
-        }
-        /* paired rows, any split per piece, added from two threads */
-        {
-            cc_dup *dp = NULL;
-            int64_t d5 = -5;
-            const int64_t piece = 1000;
-            MT_CHECK(cc_dup_create_pair(MPI_COMM_WORLD, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
-#pragma omp parallel num_threads(2)
-            for (int64_t k = 0; k * piece < count; k++) {
-                const int64_t lo = k * piece, len = count - lo < piece ? count - lo : piece;
-                const int64_t a = k % 4 == 0 ? len : k % 4 == 1 ? 0 : len * (k % 7) / 7;
-                if (omp_get_thread_num() == 0)
-                    cc_dup_add_row(dp, 0, e + 2 * (first + lo), a);
-                if (omp_get_thread_num() == omp_get_num_threads() - 1)
-                    cc_dup_add_row(dp, 1, e + 2 * (first + lo + a), len - a);
-            }
-            MT_CHECK(repeated || !cc_dup_needs_slab(dp, count), "a spread list fits the paired rows");
-            MT_CHECK(cc_dup_finish(MPI_COMM_WORLD, dp, e + 2 * first, count, &d5) == G5_OK, "%s", g5_error_msg());
-            MT_CHECK(d5 == want_d, "m=%lld repeated=%d threads=%d: %lld distinct in paired rows, want %lld",
-                     (long long)m, repeated, t, (long long)d5, (long long)want_d);
             cc_dup_free(&dp);
         }
     }
@@ -190,15 +161,6 @@ static int check_high(MPI_Comm comm, int64_t m, int64_t n)
         cc_dup_free(&dp);
         MT_CHECK(d == want && d2 == want, "n=%lld, %d ranks, %d threads: %lld distinct (in pieces %lld), want %lld",
                  (long long)n, p, t, (long long)d, (long long)d2, (long long)want);
-        /* paired rows: a fifth into row 0, the rest into row 1 */
-        int64_t d3 = -3;
-        MT_CHECK(cc_dup_create_pair(comm, n, count, t, &dp) == G5_OK, "%s", g5_error_msg());
-        cc_dup_add_row(dp, 1, e + 2 * (first + count / 5), count - count / 5);
-        cc_dup_add_row(dp, 0, e + 2 * first, count / 5);
-        MT_CHECK(cc_dup_finish(comm, dp, e + 2 * first, count, &d3) == G5_OK, "%s", g5_error_msg());
-        cc_dup_free(&dp);
-        MT_CHECK(d3 == want, "n=%lld, %d ranks, %d threads: %lld distinct in paired rows, want %lld", (long long)n,
-                 p, t, (long long)d3, (long long)want);
     }
     free(e);
     free(k);
@@ -222,16 +184,16 @@ static int high_ids_at_every_record_width(void)
     return ok;
 }
 
-static int fused_counts_equal_brute_force_on_a_spread_list(void) { return check_list(300000, 0); }
-static int fused_counts_equal_brute_force_with_one_pair_repeated(void) { return check_list(300000, 1); }
-static int fused_counts_with_fewer_tuples_than_ranks(void) { return check_list(3, 0); }
+static int counts_equal_brute_force_on_a_spread_list(void) { return check_list(300000, 0); }
+static int counts_equal_brute_force_with_one_pair_repeated(void) { return check_list(300000, 1); }
+static int counts_with_fewer_tuples_than_ranks(void) { return check_list(3, 0); }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    MT_RUN(fused_counts_equal_brute_force_on_a_spread_list);
-    MT_RUN(fused_counts_equal_brute_force_with_one_pair_repeated);
-    MT_RUN(fused_counts_with_fewer_tuples_than_ranks);
+    MT_RUN(counts_equal_brute_force_on_a_spread_list);
+    MT_RUN(counts_equal_brute_force_with_one_pair_repeated);
+    MT_RUN(counts_with_fewer_tuples_than_ranks);
     MT_RUN(high_ids_at_every_record_width);
     return mt_finish();
 }

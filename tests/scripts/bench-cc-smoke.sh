@@ -6,9 +6,9 @@
 # the paired ratio (a positive median inside its range) and the same
 # components count as the plain union-find's sets; at 2 ranks forest has
 # no paired ratio (plain runs at one rank only); bench/bench-cc.sh at
-# SCALE 12, one rep, prints the paired column and the six whole-stage
-# lines (three configurations, overlap off and on), with COLD=1 too, the
-# compute/read of a run with more threads than cores flagged.
+# SCALE 12, one rep, prints the paired column and the three whole-stage
+# lines (1 x 1, 1 x 2, 2 x 1), each with its compute/read, with COLD=1
+# too; bench/bench-cc-merge.sh prints a line per merge.
 . "$(dirname "${BASH_SOURCE[0]}")/cli-env.bash"
 BENCH_CC=${BUILD:-build}/bench/bench_cc
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -48,23 +48,26 @@ fi
 for cold in 0 1; do
     sh_out=$(COLD=$cold SCALES=12 REPS=1 TMPDIR="$T" BENCH_CC="$BENCH_CC" G500="$G500" bash bench/bench-cc.sh 2>&1)
     nwhole=$(grep -c '^SCALE 12 whole' <<<"$sh_out")
-    if grep -q '^SCALE 12 forest ranks=1 threads=2 .*paired [0-9.]*x (range' <<<"$sh_out" && [ "$nwhole" = 6 ] &&
+    if grep -q '^SCALE 12 forest ranks=1 threads=2 .*paired [0-9.]*x (range' <<<"$sh_out" && [ "$nwhole" = 3 ] &&
         { [ "$cold" = 0 ] || head -1 <<<"$sh_out" | grep -q 'COLD=1'; }; then
-        ok "bench-cc.sh COLD=$cold: the paired column and six whole-stage lines"
+        ok "bench-cc.sh COLD=$cold: the paired column and three whole-stage lines"
     else
         ko "bench-cc.sh COLD=$cold ($nwhole whole-stage lines): $sh_out"
     fi
-    # 2 ranks x (reader + compute thread) is 4 threads: flagged when the
-    # machine has fewer cores; 1 x 1 without the reader never is
-    w21=$(grep '^SCALE 12 whole  ranks=2 threads=1 overlap=on' <<<"$sh_out")
-    w11=$(grep '^SCALE 12 whole  ranks=1 threads=1 overlap=off' <<<"$sh_out")
-    flag='more threads than cores'
-    if [ -n "$w21" ] && [ -n "$w11" ] && ! grep -q "$flag" <<<"$w11" &&
-        { [ "$(nproc)" -ge 4 ] || grep -q "$flag" <<<"$w21"; }; then
-        ok "bench-cc.sh COLD=$cold: compute/read flagged where the threads outnumber the cores"
+    w21=$(grep '^SCALE 12 whole  ranks=2 threads=1 ' <<<"$sh_out")
+    w12=$(grep '^SCALE 12 whole  ranks=1 threads=2 ' <<<"$sh_out")
+    if grep -q 'compute/read [-0-9.]*, peak RSS' <<<"$w21" && grep -q 'compute/read [-0-9.]*, peak RSS' <<<"$w12"; then
+        ok "bench-cc.sh COLD=$cold: 2 x 1 and 1 x 2 lines with their compute/read"
     else
-        ko "bench-cc.sh COLD=$cold: oversubscription flag: '$w21' / '$w11'"
+        ko "bench-cc.sh COLD=$cold: whole-stage lines '$w21' / '$w12'"
     fi
 done
+mg=$(SCALES=12 RANKS=2 REPS=1 DIR="$T/merge" BENCH_CC="$BENCH_CC" G500="$G500" bash bench/bench-cc-merge.sh 2>&1)
+if grep -q '^SCALE 12 edgefactor 16 ranks=2 tree .*peak RSS per rank' <<<"$mg" &&
+    grep -q '^SCALE 12 edgefactor 16 ranks=2 distributed .*merge+label' <<<"$mg"; then
+    ok "bench-cc-merge.sh: a line per merge"
+else
+    ko "bench-cc-merge.sh: $mg"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

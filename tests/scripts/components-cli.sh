@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# components-cli.sh - end to end: g500 gen -> g500 components at 1, 2 and 4
-# ranks, 1 and 2 threads, both merge paths (--merge tree|distributed|auto)
-# and the slab streamed in pieces, taken between the reads or under them
-# (--piece, --overlap) gives identical datasets; g500 stats prints the
+# components-cli.sh - end to end: g500 gen -> g500 components at 1 to 4
+# ranks, 1 and 2 threads, both merges (the tree at edge factor 16, the
+# distributed merge at edge factor 1 on 4 ranks, as the rule takes them)
+# and the slab in pieces (--piece) gives identical datasets; g500 stats prints the
 # table, JSON and a PNG plot; bad input (not HDF5, not an edges file, a
 # damaged edges file, an existing output, the input as output, an output
 # in a missing directory (the last three before any work), a components
@@ -23,6 +23,7 @@ run() { timeout -k 5 300 scripts/mpi-launch -n "$1" "${@:2}"; }
 
 "$G500" gen -s 11 --seed 5 -o "$T/e.h5" -q || ko "gen"
 "$G500" gen -s 11 --seed 6 -o "$T/e6.h5" -q || ko "gen seed 6"
+"$G500" gen -s 11 --seed 5 -e 1 -o "$T/e1.h5" -q || ko "gen edge factor 1"
 
 # Root attributes without the stage record (elapsed_seconds, ranks), which
 # differ from run to run by design.
@@ -31,32 +32,33 @@ attrs() {
         skip { depth += gsub(/{/, "{") - gsub(/}/, "}"); if (depth <= 0) skip = 0; next } { print }'
 }
 
-# fields: ranks, threads, merge, then optionally edges per read piece and
-# --overlap (1000-edge pieces: 33 pieces of the 32768-edge list, read while
-# the previous one is linked when the overlap is on)
-for cfg in "1 1 tree" "1 2 tree" "2 1 tree" "4 1 tree" "2 2 tree" "1 1 distributed" "2 1 distributed" \
-           "4 1 distributed" "2 2 distributed" "3 1 distributed" "2 1 auto" "1 2 tree 1000 on" \
-           "1 1 tree 1000 on" "2 2 tree 1000 on" "4 1 tree 1000 on" "2 2 tree 1000 off" \
-           "2 2 distributed 1000 on"; do
+# fields: edges file, ranks, threads, the merge the rule takes (checked in
+# the progress log), then optionally edges per read piece (1000-edge pieces:
+# 33 pieces of the 32768-edge list); the first run of each file is the
+# reference
+for cfg in "e 1 1 tree" "e 1 2 tree" "e 2 1 tree" "e 4 1 tree" "e 2 2 tree" "e 3 1 tree" "e 1 2 tree 1000" \
+           "e 1 1 tree 1000" "e 2 2 tree 1000" "e 4 1 tree 1000" "e1 1 1 tree" "e1 2 1 tree" \
+           "e1 4 1 distributed" "e1 4 2 distributed" "e1 4 1 distributed 500"; do
     set -- $cfg
-    c="$T/c$1x$2$3${4:-}${5:-}.h5"
-    OMP_NUM_THREADS=$2 run "$1" "$G500" components "$T/e.h5" -o "$c" --threads "$2" --merge "$3" -q \
-        --piece "${4:-0}" --overlap "${5:-auto}" \
-        2>"$T/err" || { ko "components at $1 ranks x $2 threads, $3 merge: $(cat "$T/err")"; continue; }
-    [ "$cfg" = "1 1 tree" ] && cp "$c" "$T/c1x1.h5"
-    if [ "$cfg" != "1 1 tree" ]; then
+    c="$T/c$1-$2x$3${5:-}.h5"
+    OMP_NUM_THREADS=$3 run "$2" "$G500" components "$T/$1.h5" -o "$c" --threads "$3" --piece "${5:-0}" \
+        2>"$T/err" >/dev/null || { ko "components of $1 at $2 ranks x $3 threads: $(cat "$T/err")"; continue; }
+    grep -q "$4 merge" "$T/err" || ko "components of $1 at $2 ranks x $3 threads took the $4 merge: $(cat "$T/err")"
+    ref="$T/c$1-1x1.h5"
+    if [ "$c" != "$ref" ]; then
         same=1
         for d in /label /component_vertices /component_edges; do
-            cmp -s <(h5dump -d "$d" -y "$T/c1x1.h5" | tail -n +2) <(h5dump -d "$d" -y "$c" | tail -n +2) || same=0
+            cmp -s <(h5dump -d "$d" -y "$ref" | tail -n +2) <(h5dump -d "$d" -y "$c" | tail -n +2) || same=0
         done
-        cmp -s <(attrs "$T/c1x1.h5") <(attrs "$c") || same=0
-        check "identical datasets and attributes at $1 ranks x $2 threads, $3 merge${4:+, pieces of $4, overlap $5}" '[ $same = 1 ]'
+        cmp -s <(attrs "$ref") <(attrs "$c") || same=0
+        check "identical datasets and attributes for $1 at $2 ranks x $3 threads, $4 merge${5:+, pieces of $5}" '[ $same = 1 ]'
     fi
 done
-perr=$(run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --merge distributed 2>&1 >/dev/null)
+cp "$T/ce-1x1.h5" "$T/c1x1.h5"
+perr=$(run 4 "$G500" components "$T/e1.h5" -o "$T/cp.h5" 2>&1 >/dev/null)
 plog=$(OMP_NUM_THREADS=2 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 2 --piece 1000 2>&1 >/dev/null)
-check "the progress log shows the pieces and what ran under the read" \
-    'grep -q "read in .* 17 pieces, HDF5 .* on the reader); linked and tallied in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
+check "the progress log shows the pieces and what ran between the reads" \
+    'grep -q "read in .* 17 pieces, HDF5 .*); linked and tallied in" <<<"$plog" && grep -q "computed in .* after the read" <<<"$plog"'
 slog=$(OMP_NUM_THREADS=1 run 2 "$G500" components "$T/e.h5" -o "$T/cp.h5" --force --threads 1 --piece 1000 2>&1 >/dev/null)
 check "the progress log shows the pieces taken between the reads at one thread" \
     'grep -q "read in .* 17 pieces, HDF5 .*); linked and tallied in .* hashed in .* between the reads" <<<"$slog"'
@@ -94,16 +96,19 @@ sz=$(stat -c %s "$T/damaged.h5")
 printf '\x55\xaa\x55\xaa\x55\xaa\x55\xaa%.0s' $(seq 64) | dd of="$T/damaged.h5" bs=1 seek=$((sz / 2)) conv=notrunc status=none
 expect_fail "components detects a damaged edges file" "damaged.h5" \
     run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5"
-expect_fail "components detects a damaged edges file on the distributed path" "damaged.h5" \
-    run 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --merge distributed
-expect_fail "components detects a damaged edges file read in pieces under the link" "damaged.h5: reading rows .*damaged chunk" \
-    env OMP_NUM_THREADS=2 timeout -k 5 300 scripts/mpi-launch -n 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000 --overlap on
+cp "$T/e1.h5" "$T/damaged1.h5"
+sz1=$(stat -c %s "$T/damaged1.h5")
+printf '\x55\xaa\x55\xaa\x55\xaa\x55\xaa%.0s' $(seq 64) | dd of="$T/damaged1.h5" bs=1 seek=$((sz1 / 2)) conv=notrunc status=none
+expect_fail "components detects a damaged edges file on the distributed merge" "damaged1.h5" \
+    run 4 "$G500" components "$T/damaged1.h5" -o "$T/x.h5"
+expect_fail "components detects a damaged edges file read in pieces at 2 threads" "damaged.h5: reading rows .*damaged chunk" \
+    env OMP_NUM_THREADS=2 timeout -k 5 300 scripts/mpi-launch -n 2 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 2 --piece 1000
 expect_fail "components detects a damaged edges file streamed at one thread (pieces read and taken in turn)" \
     "damaged.h5: reading rows .*damaged chunk" \
     env OMP_NUM_THREADS=1 timeout -k 5 300 scripts/mpi-launch -n 1 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000
-expect_fail "components detects a damaged edges file streamed at 4 ranks, overlap off" "damaged.h5: reading rows .*damaged chunk" \
-    env OMP_NUM_THREADS=1 timeout -k 5 300 scripts/mpi-launch -n 4 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000 --overlap off
-expect_fail "components rejects an unknown --overlap" "--overlap must be on, off or auto, not 'yes'" \
+expect_fail "components detects a damaged edges file streamed at 4 ranks" "damaged.h5: reading rows .*damaged chunk" \
+    env OMP_NUM_THREADS=1 timeout -k 5 300 scripts/mpi-launch -n 4 "$G500" components "$T/damaged.h5" -o "$T/x.h5" --threads 1 --piece 1000
+expect_fail "components rejects an unknown option" "unknown option '--overlap'" \
     run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --overlap yes
 check "no output or temporary file left after failures" '! ls "$T"/x.h5* >/dev/null 2>&1'
 expect_fail "components refuses an existing output without --force" "exists" \
@@ -119,7 +124,7 @@ expect_fail "components refuses an output in a missing directory before the read
 check "the missing directory is found before the read" '! grep -q "read in" "$T/err"'
 expect_fail "stats --edges refuses components of other edges" "c1x1.h5 was computed from seed 5, but .*e6.h5 has seed 6" \
     run 2 "$G500" stats "$T/c1x1.h5" --edges "$T/e6.h5"
-expect_fail "components rejects an unknown --merge" "--merge must be tree, distributed or auto, not 'star'" \
+expect_fail "components has no --merge (the merge follows its rule)" "unknown option '--merge'" \
     run 2 "$G500" components "$T/e.h5" -o "$T/x.h5" --merge star
 expect_fail "components rejects a missing -o" "-o COMPONENTS.h5 is required" \
     run 1 "$G500" components "$T/e.h5"

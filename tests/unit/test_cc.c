@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_internal.h"
 #include "common.h"
 #include "gen.h"
 #include "../cc_tuples.h"
@@ -948,15 +948,14 @@ Test(cc_stats, a_pair_repeated_beyond_its_sub_bucket_counts_once, .init = mpi_se
     free(e);
 }
 
-/* Adds from the threads of a parallel region, as the components command
- * makes them while its master thread reads: cc_dup_add_row with each
- * thread in its own row (pieces dealt round-robin), and cc_dup_add called
- * by one thread at a time inside the region (no nested team: it fills the
- * rows in turn), equal a sort of the pairs; on a spread list, on one whose
- * repeated pair overflows a region, and with a slab larger than the
- * create announced (the finish then makes its regions again and places
- * the whole slab by the exact scatter), at 1, 2 and 3 rows. */
-Test(cc_stats, duplicate_count_added_from_worker_threads_equals_a_sort, .init = mpi_setup,
+/* Adds outside a parallel region (each on its own team of threads), and
+ * cc_dup_add called by one thread at a time inside a region (no nested
+ * team: it fills the rows in turn), equal a sort of the pairs; on a
+ * spread list, on one whose repeated pair overflows a region, and with a
+ * slab larger than the create announced (the finish then makes its
+ * regions again and places the whole slab by the exact scatter), at 1, 2
+ * and 3 rows. */
+Test(cc_stats, duplicate_count_added_from_any_thread_equals_a_sort, .init = mpi_setup,
      .fini = mpi_teardown)
 {
     const int64_t m = 200000, n = 70000, piece = 9999;
@@ -967,20 +966,22 @@ Test(cc_stats, duplicate_count_added_from_worker_threads_equals_a_sort, .init = 
         const int64_t want = cct_distinct(e, m, n, NULL);
         for (int t = 1; t <= 3; t++)
             for (int how = 0; how < 3; how++) {
-                /* how: 0 rows, 1 cc_dup_add inside the region, 2 rows with
+                /* how: 0 outside a region, 1 inside one, 2 outside with
                  * the create announcing half the slab */
                 cc_dup *d = NULL;
                 int64_t got = -1;
                 cr_assert_eq(cc_dup_create(MPI_COMM_WORLD, n, how == 2 ? m / 2 : m, t, &d), G5_OK, "%s",
                              g5_error_msg());
-#pragma omp parallel num_threads(t)
+                for (int64_t k = 0; how != 1 && k * piece < m; k++) {
+                    const int64_t lo = k * piece, len = m - lo < piece ? m - lo : piece;
+                    cc_dup_add(d, e + 2 * lo, len);
+                }
+#pragma omp parallel num_threads(t) if (how == 1)
                 {
                     const int w = omp_get_thread_num(), nw = omp_get_num_threads();
-                    for (int64_t k = 0; k * piece < m; k++) {
+                    for (int64_t k = 0; how == 1 && k * piece < m; k++) {
                         const int64_t lo = k * piece, len = m - lo < piece ? m - lo : piece;
-                        if (how != 1 && k % nw == w)
-                            cc_dup_add_row(d, w, e + 2 * lo, len);
-                        if (how == 1 && k % nw == w) {
+                        if (k % nw == w) {
 #pragma omp critical
                             cc_dup_add(d, e + 2 * lo, len);
                         }
@@ -995,13 +996,14 @@ Test(cc_stats, duplicate_count_added_from_worker_threads_equals_a_sort, .init = 
     free(e);
 }
 
-/* cc_count_edges_distinct takes the edge counts in the duplicate count's
- * first pass: its counts must equal a brute-force count per BFS component
- * and its distinct pairs a sort, on skewed random graphs (a giant, small
- * sets, self-loops, repeated pairs) large enough for the one-pass regions
- * and on one whose repeated pair overflows them (the counts go on past the
- * overflow), at 1, 2 and 3 threads. Called twice, the counts add up. */
-Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .init = mpi_setup,
+/* cc_compute on one rank (the in-memory slab through the same stream as
+ * a file's: the link's edge tally and the duplicate count): its edges per
+ * component must equal a brute-force count over its labels, its
+ * components the BFS's, its self-loops, non-loop tuples and distinct pairs
+ * a sort, on skewed random graphs (a giant, small sets, self-loops,
+ * repeated pairs) large enough for the one-pass regions and on one whose
+ * repeated pair overflows them, at 1, 2 and 3 threads, both merges. */
+Test(cc_stats, edge_counts_and_duplicates_of_a_slab_in_memory_equal_brute_force, .init = mpi_setup,
      .fini = mpi_teardown)
 {
     const int64_t sizes[] = {0, 5, 3000, 90000, 400000};
@@ -1010,34 +1012,37 @@ Test(cc_stats, edge_counts_fused_with_the_duplicate_count_equal_brute_force, .in
         const int repeated = si % 2; /* every other tuple is the pair {1, 2} */
         int64_t *e = malloc((size_t)(m + 1) * 16), *lab = malloc((size_t)n * 8), *sz = malloc((size_t)n * 8);
         int64_t nc, want_loops = 0;
-        int32_t *label = malloc((size_t)n * 4);
         rng_state = 777 + (uint64_t)si;
         cct_skewed(e, m, n, &rng_state, 53, 7, repeated, 1);
         const int64_t want_d = cct_distinct(e, m, n, &want_loops), nk = m - want_loops;
         bfs_labels(n, e, m, lab, &nc, sz);
-        int64_t *want_ce = calloc((size_t)nc + 1, 8);
-        for (int64_t v = 0; v < n; v++)
-            label[v] = (int32_t)lab[v];
-        for (int64_t i = 0; i < m; i++)
-            if (e[2 * i] != e[2 * i + 1])
-                want_ce[lab[e[2 * i]]] += 2;  /* two calls below */
-        for (int t = 1; t <= 3; t++) {
-            int64_t *ce = calloc((size_t)nc + 1, 8), loops = 0, nonloop = 0, d = -1;
-            for (int call = 0; call < 2; call++)
-                cr_assert_eq(cc_count_edges_distinct(MPI_COMM_WORLD, n, label, e, m, t, ce, &loops, &nonloop, &d),
-                             G5_OK, "%s", g5_error_msg());
-            cr_assert_eq(d, want_d, "%lld tuples%s, %d threads: %lld distinct, a sort finds %lld", (long long)m,
-                         repeated ? " (one pair repeated)" : "", t, (long long)d, (long long)want_d);
-            cr_assert_eq(loops, 2 * want_loops, "%lld tuples, %d threads: self-loops %lld, want %lld",
-                         (long long)m, t, (long long)loops, (long long)(2 * want_loops));
-            cr_assert_eq(nonloop, 2 * nk, "%lld tuples, %d threads: non-loop tuples %lld, want %lld",
-                         (long long)m, t, (long long)nonloop, (long long)(2 * nk));
-            for (int64_t c = 0; c < nc; c++)
-                cr_assert_eq(ce[c], want_ce[c], "%lld tuples, %d threads: component %lld has %lld edges, want %lld",
-                             (long long)m, t, (long long)c, (long long)ce[c], (long long)want_ce[c]);
-            free(ce);
-        }
-        free(want_ce); free(e); free(lab); free(sz); free(label);
+        for (int t = 1; t <= 3; t++)
+            for (int merge = CC_MERGE_TREE; merge <= CC_MERGE_DISTRIBUTED; merge++) {
+                const cc_opts o = {.nthreads = t, .merge = merge};
+                cc_result *r = NULL;
+                cr_assert_eq(cc_compute(MPI_COMM_WORLD, n, e, m, 0, &o, &r), G5_OK, "%s", g5_error_msg());
+                const io_components_meta *x = &r->meta;
+                int64_t *want_ce = calloc((size_t)r->ncomp + 1, 8);
+                for (int64_t i = 0; i < m; i++)
+                    if (e[2 * i] != e[2 * i + 1])
+                        want_ce[r->label[e[2 * i]]]++;
+                cr_assert_eq(r->ncomp, nc, "%lld tuples: %lld components, BFS finds %lld", (long long)m,
+                             (long long)r->ncomp, (long long)nc);
+                cr_assert_eq(x->distinct_edges, want_d, "%lld tuples%s, %d threads: %lld distinct, a sort finds %lld",
+                             (long long)m, repeated ? " (one pair repeated)" : "", t,
+                             (long long)x->distinct_edges, (long long)want_d);
+                cr_assert_eq(x->self_loops, want_loops, "%lld tuples, %d threads: self-loops %lld, want %lld",
+                             (long long)m, t, (long long)x->self_loops, (long long)want_loops);
+                cr_assert_eq(x->nonloop_edges, nk, "%lld tuples, %d threads: non-loop tuples %lld, want %lld",
+                             (long long)m, t, (long long)x->nonloop_edges, (long long)nk);
+                for (int64_t c = 0; c < r->ncomp; c++)
+                    cr_assert_eq(r->comp_edges[c], want_ce[c],
+                                 "%lld tuples, %d threads: component %lld has %lld edges, want %lld", (long long)m, t,
+                                 (long long)c, (long long)r->comp_edges[c], (long long)want_ce[c]);
+                free(want_ce);
+                cc_result_free(&r);
+            }
+        free(e); free(lab); free(sz);
     }
 }
 
@@ -1180,76 +1185,6 @@ Test(cc_stats, distinct_pairs_equal_a_sort_at_every_record_width, .init = mpi_se
  * distinct pairs filling most of the stored values of each class (n =
  * 1024: 2^20 keys, 2^12 values per class), so a stored bit lost or a
  * class misread merges pairs and the count falls short. */
-/* Paired rows (cc_dup_create_pair): any split of each piece between the
- * two rows, added from two threads at once, at every record width: the
- * count equals a sort, and a spread list never needs the exact path, even
- * with every tuple in one row. One pair repeated so often that its class
- * outgrows the pair's space although each row alone stays within it: the
- * regions count as overflowed (the rows may have met) and the finish's
- * exact path still counts right. */
-Test(cc_stats, paired_rows_take_any_split_at_every_record_width, .init = mpi_setup, .fini = mpi_teardown)
-{
-    const int64_t ns[] = {(int64_t)1 << 16, ((int64_t)1 << 20) + 1, ((int64_t)1 << 24) + 1, ((int64_t)1 << 28) + 3,
-                          (int64_t)1 << 32};
-    const int64_t m = 200000, piece = 3001;
-    int64_t *e = malloc((size_t)m * 16);
-    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
-        const int64_t n = ns[ni];
-        rng_state = 11 + ni;
-        for (int64_t i = 0; i < m; i++) {
-            const uint64_t r = rnd();
-            e[2 * i] = (int64_t)(r % (uint64_t)n);
-            e[2 * i + 1] = i % 97 == 3 ? e[2 * i] : (int64_t)(rnd() % (uint64_t)n);
-            if (i > 0 && i % 4 == 1)  /* an earlier pair, reversed */
-                memcpy(e + 2 * i, (int64_t[2]){e[2 * (i / 2) + 1], e[2 * (i / 2)]}, 16);
-        }
-        const int64_t want = sort_distinct_u64(e, m, (uint64_t)n);
-        for (int split = 0; split < 4; split++) {
-            /* split: 0 all into row 0, 1 all into row 1, 2 half, 3 a
-             * share that changes from piece to piece */
-            cc_dup *d = NULL;
-            int64_t got = -1;
-            cr_assert_eq(cc_dup_create_pair(MPI_COMM_WORLD, n, m, 2, &d), G5_OK, "%s", g5_error_msg());
-#pragma omp parallel num_threads(2)
-            for (int64_t k = 0; k * piece < m; k++) {
-                const int64_t lo = k * piece, len = m - lo < piece ? m - lo : piece;
-                const int64_t a = split == 0 ? len : split == 1 ? 0 : split == 2 ? len / 2 : len * (k % 11) / 10;
-                if (omp_get_thread_num() == 0)
-                    cc_dup_add_row(d, 0, e + 2 * lo, a);
-                if (omp_get_thread_num() == omp_get_num_threads() - 1)
-                    cc_dup_add_row(d, 1, e + 2 * (lo + a), len - a);
-            }
-            cr_assert_eq(cc_dup_needs_slab(d, m), 0, "n=%lld, split %d: a spread list fits the paired rows",
-                         (long long)n, split);
-            cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
-            cr_assert_eq(got, want, "n=%lld, split %d: %lld distinct, a sort finds %lld", (long long)n, split,
-                         (long long)got, (long long)want);
-            cc_dup_free(&d);
-        }
-        /* 2400 copies of one pair, half in each row: one class gets about
-         * 3200 records, each row 1600; a pair holds about 1700 */
-        for (int64_t i = 0; i < 2400; i++) {
-            e[2 * (i * 80)] = 1;
-            e[2 * (i * 80) + 1] = 2;
-        }
-        const int64_t want2 = sort_distinct_u64(e, m, (uint64_t)n);
-        cc_dup *d = NULL;
-        int64_t got = -1;
-        cr_assert_eq(cc_dup_create_pair(MPI_COMM_WORLD, n, m, 2, &d), G5_OK, "%s", g5_error_msg());
-        for (int64_t lo = 0; lo < m; lo += piece) {
-            const int64_t len = m - lo < piece ? m - lo : piece;
-            cc_dup_add_row(d, 0, e + 2 * lo, len / 2);
-            cc_dup_add_row(d, 1, e + 2 * (lo + len / 2), len - len / 2);
-        }
-        cr_assert_eq(cc_dup_needs_slab(d, m), 1, "n=%lld: the repeated pair's class outgrew its pair", (long long)n);
-        cr_assert_eq(cc_dup_finish(MPI_COMM_WORLD, d, e, m, &got), G5_OK, "%s", g5_error_msg());
-        cr_assert_eq(got, want2, "n=%lld: %lld distinct after the exact path, a sort finds %lld", (long long)n,
-                     (long long)got, (long long)want2);
-        cc_dup_free(&d);
-    }
-    free(e);
-}
-
 Test(cc_stats, every_pair_of_a_clique_is_distinct, .init = mpi_setup, .fini = mpi_teardown)
 {
     const int64_t ns[] = {32, 1024, 1500};

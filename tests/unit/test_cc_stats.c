@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_internal.h"
 
 /* A SCALE-4 graph: giant of 8 vertices / 20 edges, two pairs, four isolated. */
 static io_components_meta sample_meta(void)

@@ -162,7 +162,8 @@ int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char *
 
 int g5_cmd_fail(const char *cmd, int status)
 {
-    if (g5_log_rank()) {
+    /* A stuck rank prints its own message: the others cannot hear it. */
+    if (g5_log_rank() || g5_stuck()) {
         const char *msg = g5_error_msg();
         fprintf(stderr, "g500 %s: error: %s\n", cmd, msg[0] ? msg : g5_status_name(status));
         fflush(stderr);

@@ -8,8 +8,16 @@
 #include "cli.h"
 #include "common.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long a rank whose MPI-IO write failed may stay inside the library
+ * call before the watchdog ends the job. */
+#define WRITE_STUCK_SECONDS 10.0
 
 int gen_cmd(int argc, char **argv);
 int components_cmd(int argc, char **argv);
@@ -37,6 +45,72 @@ static const struct command commands[] = {
     {0, 0, 0}
 };
 
+/* MPI-IO error handler of every file the process opens (HDF5's included):
+ * notes a failed write with its OS error while the rank is still inside
+ * HDF5, for the watchdog below. The error still returns to HDF5. */
+static void file_error(MPI_File *fh, int *code, ...)
+{
+    int err = errno, len = 0;
+    char why[MPI_MAX_ERROR_STRING + 64];
+    (void)fh;
+    if (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO || err == EROFS) {
+        snprintf(why, sizeof why, "%s", strerror(err));
+    } else {
+        MPI_Error_string(*code, why, &len);
+        why[len] = '\0';
+    }
+    g5_write_error_note(why);
+}
+
+static const char *cmd_name = "";
+
+/* A rank whose write failed inside a collective HDF5 call can stay there
+ * for good: HDF5 does not always leave a collective symmetrically after a
+ * local error, so the other ranks and this one wait on each other. If it
+ * has not come back to an agreement WRITE_STUCK_SECONDS after the error,
+ * this thread prints the error, removes the temporary files and ends the
+ * job. Checks once a second; idle otherwise. */
+static void *write_watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        double since;
+        char why[300];
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+        /* A stuck rank normally reaches main's MPI_Abort at once; one held
+         * in a collective on the way (closing an input file) is ended here. */
+        since = g5_stuck_since();
+        if (since > 0 && MPI_Wtime() - since > 3.0)
+            snprintf(why, sizeof why, "%s", g5_error_msg());
+        else if (!g5_write_error_pending(&since, why, sizeof why) ||
+                 MPI_Wtime() - since < WRITE_STUCK_SECONDS)
+            continue;
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (g5_stuck())
+            fprintf(stderr, "g500 %s: error (rank %d, ending the job): %s\n", cmd_name, rank, why);
+        else
+            fprintf(stderr, "g500 %s: error: a write failed on rank %d: %s; the ranks cannot "
+                    "leave the HDF5 call it failed in, ending the job\n", cmd_name, rank, why);
+        fflush(stderr);
+        g5_tmp_unlink_all();
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        _exit(1);
+    }
+    return NULL;
+}
+
+static void watch_writes(void)
+{
+    MPI_Errhandler eh;
+    pthread_t t;
+    MPI_File_create_errhandler(file_error, &eh);
+    MPI_File_set_errhandler(MPI_FILE_NULL, eh);
+    if (pthread_create(&t, NULL, write_watchdog, NULL) == 0)
+        pthread_detach(t);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: [mpirun -np P] g500 COMMAND [options]\n\n"
@@ -53,6 +127,10 @@ int main(int argc, char **argv)
     int provided, code = 2;
     const struct command *cmd = NULL;
 
+    /* Open MPI's own MPI-IO (ompio, 4.1) reports a failed write as a
+     * success, so a full disk gave a complete-looking file with holes;
+     * ROMIO returns the error. A user's own choice of component stands. */
+    setenv("OMPI_MCA_io", "^ompio", 0);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     /* Errors come back as return codes, never as aborts, so that every rank
      * can agree on them and exit cleanly. */
@@ -79,7 +157,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "g500: unknown command '%s' (see g500 --help)\n", argv[1]);
         goto out;
     }
+    g5_tmp_signals();
+    cmd_name = cmd->name;
+    watch_writes();
     code = cmd->fn(argc - 1, argv + 1);
+    if (g5_stuck()) {
+        /* This rank left a collective the others are still in (or HDF5
+         * cannot finalize): only MPI_Abort ends the job. */
+        g5_tmp_unlink_all();
+        MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+    }
 out:
     MPI_Finalize();
     return code;

@@ -37,9 +37,11 @@ int g5_atomic_open(g5_atomic *a, const char *path)
     int rc = g5_tmp_path(a->tmp, sizeof a->tmp, path, (long)getpid());
     if (rc != G5_OK)
         return rc;
+    g5_tmp_clear_stale(path);
     a->f = fopen(a->tmp, "w");
     if (!a->f)
         return g5_error(G5_ERR_IO, "%s: cannot create %s: %s", path, a->tmp, strerror(errno));
+    g5_tmp_add(a->tmp);   /* removed on SIGINT/SIGTERM */
     return G5_OK;
 }
 
@@ -59,6 +61,7 @@ int g5_atomic_commit(g5_atomic *a)
         e = errno;
     }
     a->f = NULL;
+    g5_tmp_forget(a->tmp);
     if (bad) {
         unlink(a->tmp);
         return g5_error(G5_ERR_IO, "%s: write failed: %s", a->path,
@@ -73,7 +76,9 @@ void g5_atomic_abort(g5_atomic *a)
         fclose(a->f);
         a->f = NULL;
     }
-    if (a->tmp[0])
+    if (a->tmp[0]) {
         unlink(a->tmp);
+        g5_tmp_forget(a->tmp);
+    }
     a->tmp[0] = '\0';
 }

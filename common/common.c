@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #define G5_MSG_MAX 1024
 
@@ -60,6 +61,9 @@ int g5_agree(MPI_Comm comm, int status)
 {
     int rank;
     struct { int status; int rank; } in, out;
+    /* A stuck rank waits for nobody: the others cannot come (tmpfiles.c). */
+    if (g5_stuck())
+        return status != G5_OK ? status : G5_ERR_REMOTE;
     MPI_Comm_rank(comm, &rank);
     in.status = status;
     in.rank = rank;
@@ -71,6 +75,58 @@ int g5_agree(MPI_Comm comm, int status)
         return g5_error(G5_ERR_MPI, "MPI_Bcast failed while agreeing on a status");
     g5_msg[G5_MSG_MAX - 1] = '\0';
     return out.status;
+}
+
+int g5_agree_within(MPI_Comm comm, int status, double seconds)
+{
+    int rank, done = 0;
+    struct { int status; int rank; } in, out;
+    MPI_Request req;
+    double t0 = MPI_Wtime();
+    /* This rank is back from the library: the wait below is bounded. */
+    g5_write_error_clear();
+    if (g5_stuck())
+        return status != G5_OK ? status : G5_ERR_REMOTE;
+    MPI_Comm_rank(comm, &rank);
+    in.status = status;
+    in.rank = rank;
+    if (MPI_Iallreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm, &req) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "MPI_Iallreduce failed while agreeing on a status");
+    while (!done) {
+        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return g5_error(G5_ERR_MPI, "MPI_Test failed while agreeing on a status");
+        if (done)
+            break;
+        if (status != G5_OK && MPI_Wtime() - t0 > seconds) {
+            /* The others are held inside the collective this rank left:
+             * nothing but MPI_Abort frees them (the request stays pending). */
+            g5_set_stuck();
+            return status;
+        }
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    if (out.status == G5_OK)
+        return G5_OK;
+    if (MPI_Bcast(g5_msg, G5_MSG_MAX, MPI_CHAR, out.rank, comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "MPI_Bcast failed while agreeing on a status");
+    g5_msg[G5_MSG_MAX - 1] = '\0';
+    return out.status;
+}
+
+char *g5_format_bytes(char *buf, size_t len, double bytes)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 6) {
+        bytes /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, len, "%.0f B", bytes);
+    else
+        snprintf(buf, len, "%.*f %s", bytes < 10 ? 2 : bytes < 100 ? 1 : 0, bytes, units[u]);
+    return buf;
 }
 
 void g5_log_init(MPI_Comm comm, int quiet)

@@ -53,6 +53,47 @@ void g5_error_clear(void);
  * lowest such rank's) is copied to every rank's message buffer. */
 int g5_agree(MPI_Comm comm, int status);
 
+/* Collective on comm. g5_agree for a rank that may have failed inside a
+ * library collective (HDF5 over MPI-IO) that the other ranks did not leave:
+ * a rank whose status is an error waits at most `seconds` for the others;
+ * if they do not come, it keeps its own message, marks the process stuck
+ * (g5_set_stuck) and returns its status, and main ends the job with
+ * MPI_Abort. Ranks without an error wait as long as it takes (a slow rank
+ * is not a failure). */
+int g5_agree_within(MPI_Comm comm, int status, double seconds);
+
+/* ---- temporary files and stuck ranks (tmpfiles.c) ------------------------
+ * A writer registers the temporary name it writes ("NAME.tmp.<pid>") while
+ * it may be left behind; g5_tmp_signals (main) makes SIGINT and SIGTERM
+ * remove the registered files before dying, and main removes them before
+ * MPI_Abort. Not collective; at most 8 at a time. */
+void g5_tmp_add(const char *path);
+void g5_tmp_forget(const char *path);
+void g5_tmp_unlink_all(void);
+void g5_tmp_signals(void);
+/* Whether path ("...NAME.tmp.<pid>") was left by a writer that is gone: no
+ * such process on this host, a zombie, or one started after the file last
+ * changed (pid reused). */
+int g5_tmp_stale(const char *path);
+/* Remove the stale "FINAL.tmp.<pid>" files next to final_path; returns how
+ * many went. Not collective (one rank calls it). */
+int g5_tmp_clear_stale(const char *final_path);
+/* This rank cannot finish with the others (see g5_agree_within). */
+void g5_set_stuck(void);
+int g5_stuck(void);
+double g5_stuck_since(void);   /* MPI_Wtime when it became stuck, 0 if not */
+/* A write failed on this rank inside a library call (recorded by main's
+ * MPI-IO error handler, with the OS or MPI error text): *since is when.
+ * Returns 1 while the failure is pending, i.e. this rank has not come back
+ * to an agreement since (g5_agree_within clears it). Thread safe. */
+void g5_write_error_note(const char *why);
+int g5_write_error_pending(double *since, char *why, size_t len);
+void g5_write_error_clear(void);
+
+/* "1.5 GiB", "245 MiB", "12 KiB", "100 B": binary units, 3 significant
+ * digits. Returns buf. */
+char *g5_format_bytes(char *buf, size_t len, double bytes);
+
 /* Propagation helper: on failure jump to the function's cleanup label. */
 #define G5_TRY(expr)                                                         \
     do {                                                                     \

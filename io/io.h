@@ -11,7 +11,18 @@
  * Atomic writes: a writer creates "<path>.tmp.<pid-of-rank-0>", and only
  * io_*_commit renames it to <path> after every rank has written and the file
  * is closed. io_*_abort (or a failed commit) removes the temporary file. An
- * existing <path> is refused with G5_ERR_EXISTS unless force is set.
+ * existing <path> is refused with G5_ERR_EXISTS unless force has
+ * IO_FORCE_REPLACE (1, so force = 1 keeps its old meaning); a file larger
+ * than the free space of its directory is refused before it is created
+ * unless force has IO_FORCE_SIZE. A writer's temporary file is removed on
+ * SIGINT and SIGTERM (g5_tmp_add), and a stale one of a dead writer of the
+ * same path is removed when the next writer creates it.
+ *
+ * Write failures: a rank that fails inside an HDF5 write waits at most a few
+ * seconds for the others to agree (g5_agree_within); when they cannot leave
+ * the collective it left, the process is marked stuck and main ends the job
+ * with MPI_Abort, after removing the temporary file. Messages name the file
+ * and the OS error ("No space left on device").
  *
  * ---- File formats (version 1) ---------------------------------------------
  *
@@ -71,6 +82,22 @@
  * and attribute names are absolute HDF5 paths ("/label", "/metrics/cyclic");
  * missing groups are created on write. */
 typedef struct io_file io_file;
+
+/* Bits of the `force` argument of every writer. */
+#define IO_FORCE_REPLACE 1   /* replace an existing output               */
+#define IO_FORCE_SIZE 2      /* skip the free-space check (io_file_check_space) */
+
+/* Collective. Refuse (G5_ERR_IO) to write a file of about `bytes` bytes
+ * where its directory has less free space (statvfs, rank 0 looks), with the
+ * figures: "PATH: WHAT needs 16.0 TiB of disk in DIR, 245 GiB free". `what`
+ * names what the size follows from ("SCALE 40, edgefactor 16"). A no-op
+ * when force has IO_FORCE_SIZE. The writers (edges, components, placement)
+ * call it with their file's size before creating it. */
+int io_file_check_space(MPI_Comm comm, const char *path, const char *what, double bytes,
+                        int force);
+/* Collective: the agreement a writer built on io_file makes after its own
+ * phase of HDF5 writes (g5_agree_within with the io layer's time limit). */
+int io_file_agree(io_file *f, int rc);
 
 /* Collective. Create "<path>.tmp.<id>" for an atomic write of a file of the
  * given format and version (stored as root attributes at once). force:

@@ -15,6 +15,7 @@
 
 #include "common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,17 @@ int io_components_create(MPI_Comm comm, const char *path, const io_components_me
     hsize_t nd[1] = {(hsize_t)m->nvertices}, cd[1] = {(hsize_t)ncomp};
 
     *out = NULL;
+    {
+        /* /label in whole chunks of 8-byte rows, two contiguous arrays. */
+        int64_t nch = (m->nvertices + (int64_t)LABEL_CHUNK_ROWS - 1) / (int64_t)LABEL_CHUNK_ROWS;
+        int64_t cr = m->nvertices < (int64_t)LABEL_CHUNK_ROWS ? m->nvertices : (int64_t)LABEL_CHUNK_ROWS;
+        char what[64];
+        snprintf(what, sizeof what, "SCALE %d", m->scale);
+        rc = io_file_check_space(comm, path ? path : "", what,
+                                 (double)nch * ((double)cr * 8.0 + 4.0) + 16.0 * (double)ncomp, force);
+        if (rc != G5_OK)
+            return rc;
+    }
     rc = io_file_create(comm, path, IO_COMPONENTS_FORMAT, IO_COMPONENTS_VERSION, force, &f);
     if (rc != G5_OK)
         return rc;
@@ -112,7 +124,7 @@ int io_components_create(MPI_Comm comm, const char *path, const io_components_me
         rc = io_dataset_create(f, "/component_vertices", H5T_STD_I64LE, 1, cd, 0);
     if (rc == G5_OK)
         rc = io_dataset_create(f, "/component_edges", H5T_STD_I64LE, 1, cd, 0);
-    rc = g5_agree(comm, rc);
+    rc = io_file_agree(f, rc);
     if (rc != G5_OK) {
         io_file_abort(&f);
         free(w);

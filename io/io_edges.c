@@ -23,6 +23,7 @@
 #include "common.h"
 #include "io_direct.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -91,6 +92,19 @@ int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *met
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         return rc;
+    {
+        /* Stored size: every chunk at full size plus its checksum, the
+         * partial last one too (io_chunks.c); contiguous: the rows. */
+        double rows = (double)meta->nedges, bytes = rows * 20.0;
+        char what[96];
+        if (chunk_rows > 0) {
+            double cr = (double)(chunk_rows < meta->nedges ? chunk_rows : meta->nedges);
+            double nch = cr > 0 ? (double)((meta->nedges + (int64_t)cr - 1) / (int64_t)cr) : 0;
+            bytes = nch * (cr * 20.0 + (checksums ? 8.0 : 0.0));
+        }
+        snprintf(what, sizeof what, "SCALE %d, edgefactor %d", meta->scale, meta->edgefactor);
+        G5_TRY(io_file_check_space(comm, path ? path : "", what, bytes, force));
+    }
     G5_TRY(io_file_create(comm, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, force, &f));
     w = g5_calloc(1, sizeof *w, "edges writer");
     rc = g5_agree(comm, w ? G5_OK : G5_ERR_NOMEM);
@@ -115,7 +129,7 @@ int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *met
 out:
     /* The attribute and dataset calls are collective metadata operations:
      * their status is the same on every rank; agree anyway for safety. */
-    rc = g5_agree(comm, rc);
+    rc = f ? io_file_agree(f, rc) : g5_agree(comm, rc);
     if (rc != G5_OK) {
         io_file_abort(&f);
         free(w);
@@ -163,7 +177,7 @@ int io_edges_commit(io_edges_writer **wp, uint64_t content_id)
         MPI_Comm_size(comm, &P);
         rc = io_stage_write(w->f, "", s, P);
     }
-    rc = g5_agree(comm, rc);
+    rc = io_file_agree(w->f, rc);
     if (rc != G5_OK)
         io_file_abort(&w->f);
     else

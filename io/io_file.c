@@ -29,14 +29,20 @@
 #include "common.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define IO_PIECE_BYTES ((int64_t)256 << 20)
 #define IO_PATH_MAX G5_PATH_MAX
+/* How long a rank that failed inside an HDF5 write waits for the others to
+ * come out of it before it gives up on them (g5_agree_within). */
+#define IO_STUCK_SECONDS 5.0
 
 struct io_file {
     hid_t fid;
@@ -47,6 +53,8 @@ struct io_file {
     char tmp[IO_PATH_MAX + 32];
     char format[64];
     int wb_fd;              /* writer: the temporary file, for writeback (-1: not open) */
+    dev_t tmp_dev;          /* writer: the temporary file's identity (0: not created) */
+    ino_t tmp_ino;
 };
 
 static void quiet_hdf5(void)
@@ -54,6 +62,39 @@ static void quiet_hdf5(void)
     /* Errors are reported through g5_error with the file's name; HDF5's own
      * stack traces would print once per rank. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+/* Why an HDF5 call that writes failed, for the message: the OS error when
+ * the failing write left one (errno, saved right after the call), else the
+ * innermost description on HDF5's error stack (MPI-IO's error string). */
+static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
+{
+    if (n == 0 && e->desc && *e->desc)
+        snprintf((char *)data, 200, "%s", e->desc);
+    return 0;
+}
+
+static const char *write_reason(int err)
+{
+    static char why[256];
+    if (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO || err == EROFS ||
+        err == ENOMEM || err == EACCES || err == ENOENT)
+        return strerror(err);
+    why[0] = '\0';
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, why);
+    return why[0] ? why : "unknown error (disk full or an I/O error)";
+}
+
+/* The agreement after a phase of HDF5 writes: a rank that failed inside
+ * HDF5 may have left others inside a collective they cannot leave. */
+static int agree_write(MPI_Comm comm, int rc)
+{
+    return g5_agree_within(comm, rc, IO_STUCK_SECONDS);
+}
+
+int io_file_agree(io_file *f, int rc)
+{
+    return agree_write(f->comm, rc);
 }
 
 static hid_t make_fapl(MPI_Comm comm)
@@ -134,12 +175,43 @@ int io_file_check_output(MPI_Comm comm, const char *path, int force, const char 
         if (stat(path, &so) == 0) {
             if (input && stat(input, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
                 rc = g5_error(G5_ERR_ARG, "%s: is the input file; give another output path", path);
-            else if (!force)
+            else if (!(force & IO_FORCE_REPLACE))
                 rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", path);
         }
         if (rc == G5_OK && access(dir, W_OK | X_OK) != 0)
             rc = g5_error(G5_ERR_IO, "%s: cannot create: directory %s %s", path, dir,
                           errno == ENOENT ? "does not exist" : "is not writable");
+    }
+    return g5_agree(comm, rc);
+}
+
+int io_file_check_space(MPI_Comm comm, const char *path, const char *what, double bytes,
+                        int force)
+{
+    int rc = G5_OK;
+    if ((force & IO_FORCE_SIZE) || bytes <= 0)
+        return G5_OK;
+    if (rank_of(comm) == 0) {
+        struct statvfs sv;
+        char dir[IO_PATH_MAX], need[32], have[32];
+        const char *slash = strrchr(path, '/');
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        if (statvfs(dir, &sv) == 0) {
+            double avail = (double)sv.f_bavail * (double)sv.f_frsize;
+            long bits = pathconf(dir, _PC_FILESIZEBITS);
+            g5_format_bytes(need, sizeof need, bytes);
+            g5_format_bytes(have, sizeof have, avail);
+            if (bytes > avail)
+                rc = g5_error(G5_ERR_IO, "%s: %s needs %s of disk in %s, %s free "
+                              "(--force-size to write anyway)", path, what, need, dir, have);
+            else if (bits > 0 && bits < 64 && bytes >= (double)((uint64_t)1 << (bits - 1)))
+                rc = g5_error(G5_ERR_IO, "%s: %s needs a %s file; the file system of %s holds "
+                              "at most %ld-bit file sizes (--force-size to write anyway)",
+                              path, what, need, dir, bits);
+        }
     }
     return g5_agree(comm, rc);
 }
@@ -160,8 +232,10 @@ int io_file_create(MPI_Comm comm, const char *path, const char *format,
     }
     if (rank_of(comm) == 0) {
         pid = (long)getpid();
-        if (!force && access(path, F_OK) == 0)
+        if (!(force & IO_FORCE_REPLACE) && access(path, F_OK) == 0)
             rc = g5_error(G5_ERR_EXISTS, "%s: exists (use --force to replace it)", path);
+        else
+            g5_tmp_clear_stale(path);
     }
 agree:
     rc = g5_agree(comm, rc);
@@ -182,23 +256,29 @@ agree:
     snprintf(f->path, sizeof f->path, "%s", path);
     g5_tmp_path(f->tmp, sizeof f->tmp, path, pid);
     snprintf(f->format, sizeof f->format, "%s", format);
+    g5_tmp_add(f->tmp);
     fapl = make_fapl(comm);
+    errno = 0;
     f->fid = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
     if (f->fid < 0)
-        rc = g5_error(G5_ERR_IO, "%s: cannot create (is the directory there and writable?)", path);
-    rc = g5_agree(comm, rc);
+        rc = g5_error(G5_ERR_IO, "%s: cannot create %s: %s", path, f->tmp, write_reason(errno));
+    H5Pclose(fapl);
+    if (f->fid >= 0) {
+        struct stat st;
+        if (stat(f->tmp, &st) == 0) {
+            f->tmp_dev = st.st_dev;
+            f->tmp_ino = st.st_ino;
+        }
+    }
+    rc = agree_write(comm, rc);
     if (rc != G5_OK) {
-        if (f->fid >= 0)
-            H5Fclose(f->fid);
-        if (rank_of(comm) == 0)
-            unlink(f->tmp);
-        free(f);
+        io_file_abort(&f);
         return rc;
     }
     rc = io_attr_write_string(f, "/", "format", format);
     if (rc == G5_OK)
         rc = io_attr_write_int64(f, "/", "version", version);
+    rc = agree_write(comm, rc);
     if (rc != G5_OK) {
         io_file_abort(&f);
         return rc;
@@ -207,19 +287,74 @@ agree:
     return G5_OK;
 }
 
+/* Writer, not collective: point this process's descriptors of the temporary
+ * file at an anonymous memory file, so that what HDF5 still writes while
+ * closing a file being discarded cannot fail (a full disk, a failing
+ * device): a close that fails on one rank only leaves the others waiting in
+ * its collective flush, and HDF5 1.10 cannot recover from a failed close
+ * (see close_written). What it writes then is metadata, a few KiB. Linux:
+ * /proc/self/fd and memfd_create; elsewhere the close is tried as it is. */
+static void detach_discarded(io_file *f)
+{
+#ifdef MFD_CLOEXEC
+    DIR *d;
+    struct dirent *e;
+    int mem = -1;
+    if (f->tmp_ino == 0 || !(d = opendir("/proc/self/fd")))
+        return;
+    while ((e = readdir(d))) {
+        struct stat st;
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d) || fstat(fd, &st) != 0 ||
+            st.st_dev != f->tmp_dev || st.st_ino != f->tmp_ino)
+            continue;
+        if (mem < 0 && (mem = memfd_create("g500-discarded", MFD_CLOEXEC)) < 0)
+            break;
+        if (fd != f->wb_fd)
+            (void)dup2(mem, fd);
+    }
+    closedir(d);
+    if (mem >= 0)
+        close(mem);
+#else
+    (void)f;
+#endif
+}
+
+/* Writer: close the HDF5 file. A failed H5Fclose leaves HDF5 1.10 with a
+ * file id whose object is half destroyed: the library's own cleanup at
+ * MPI_Finalize then crashes on it, so the process is marked stuck and main
+ * ends it with MPI_Abort instead. */
+static int close_written(io_file *f)
+{
+    int rc = G5_OK;
+    errno = 0;
+    if (f->fid >= 0 && H5Fclose(f->fid) < 0) {
+        rc = g5_error(G5_ERR_IO, "%s: writing %s failed: %s", f->path, f->tmp, write_reason(errno));
+        g5_set_stuck();
+    }
+    f->fid = -1;
+    return rc;
+}
+
 int io_file_commit(io_file **fp)
 {
     io_file *f = *fp;
     int rc = G5_OK;
     if (!f)
         return g5_error(G5_ERR_INTERNAL, "io_file_commit: no file");
-    if (H5Fclose(f->fid) < 0)
-        rc = g5_error(G5_ERR_IO, "%s: closing the file failed (disk full?)", f->path);
-    f->fid = -1;
+    rc = close_written(f);
     if (rc == G5_OK)
         rc = sync_written(f);
     close_writeback(f);
-    rc = g5_agree(f->comm, rc);
+    rc = agree_write(f->comm, rc);
+    if (g5_stuck()) {
+        /* Others wait inside HDF5: no further collective; main aborts. */
+        unlink(f->tmp);
+        free(f);
+        *fp = NULL;
+        return rc;
+    }
     if (rank_of(f->comm) == 0) {
         if (rc == G5_OK)
             rc = g5_rename_into_place(f->tmp, f->path);
@@ -227,6 +362,7 @@ int io_file_commit(io_file **fp)
             unlink(f->tmp);
     }
     rc = g5_agree(f->comm, rc);
+    g5_tmp_forget(f->tmp);
     free(f);
     *fp = NULL;
     return rc;
@@ -237,12 +373,21 @@ void io_file_abort(io_file **fp)
     io_file *f = fp ? *fp : NULL;
     if (!f)
         return;
-    if (f->fid >= 0)
+    if (f->writing && !g5_stuck())
+        detach_discarded(f);
+    if (g5_stuck())
+        f->fid = -1;   /* H5Fclose is collective: the others cannot come */
+    else if (f->writing)
+        (void)close_written(f);
+    else if (f->fid >= 0)
         H5Fclose(f->fid);
     close_writeback(f);
-    MPI_Barrier(f->comm);
-    if (f->writing && rank_of(f->comm) == 0)
-        unlink(f->tmp);
+    if (f->writing)
+        unlink(f->tmp);   /* every rank: one of them may be stuck */
+    if (!g5_stuck())
+        MPI_Barrier(f->comm);
+    if (f->writing)
+        g5_tmp_forget(f->tmp);
     free(f);
     *fp = NULL;
 }
@@ -355,9 +500,11 @@ static int attr_write(io_file *f, const char *obj, const char *name, hid_t ftype
     sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
     if (H5Aexists(o, name) > 0)
         H5Adelete(o, name);
+    errno = 0;
     a = H5Acreate2(o, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
     if (a < 0 || H5Awrite(a, mtype, v) < 0)
-        rc = g5_error(G5_ERR_IO, "%s: cannot write attribute %s of %s", f->path, name, obj);
+        rc = g5_error(G5_ERR_IO, "%s: cannot write attribute %s of %s: %s", f->path, name, obj,
+                      write_reason(errno));
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(sp);
@@ -553,9 +700,11 @@ int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
         if (checksums)
             H5Pset_fletcher32(dcpl);
     }
+    errno = 0;
     d = H5Dcreate2(f->fid, name, type, sp, lcpl, dcpl, H5P_DEFAULT);
     if (d < 0)
-        rc = g5_error(G5_ERR_IO, "%s: cannot create dataset %s", f->path, name);
+        rc = g5_error(G5_ERR_IO, "%s: cannot create dataset %s: %s", f->path, name,
+                      write_reason(errno));
     else
         H5Dclose(d);
     H5Pclose(lcpl);
@@ -569,7 +718,7 @@ int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
 static int transfer_rows(io_file *f, const char *name, hid_t memtype, int64_t first,
                          int64_t count, void *buf, int writing)
 {
-    int rc = G5_OK, ndims;
+    int rc = G5_OK, ndims, agreed = 0;
     hid_t d, fsp, dxpl;
     hsize_t dims[2] = {0, 1};
     int64_t rowbytes, rows_per_piece, npieces, maxpieces;
@@ -619,14 +768,16 @@ static int transfer_rows(io_file *f, const char *name, hid_t memtype, int64_t fi
             H5Sselect_none(msp);
             H5Sselect_none(fsp);
         }
+        errno = 0;
         if (writing)
             st = H5Dwrite(d, memtype, msp, fsp, dxpl, p);
         else
             st = H5Dread(d, memtype, msp, fsp, dxpl, p);
         if (st < 0 && rc == G5_OK) {
             if (writing)
-                rc = g5_error(G5_ERR_IO, "%s: writing rows %lld..%lld of %s failed (disk full?)",
-                              f->path, (long long)r0, (long long)(r0 + n), name);
+                rc = g5_error(G5_ERR_IO, "%s: writing rows %lld..%lld of %s failed: %s",
+                              f->path, (long long)r0, (long long)(r0 + n), name,
+                              write_reason(errno));
             else
                 rc = g5_error(G5_ERR_FORMAT,
                               "%s: reading rows %lld..%lld of %s failed (damaged chunk: checksum mismatch, or truncated file)",
@@ -635,12 +786,23 @@ static int transfer_rows(io_file *f, const char *name, hid_t memtype, int64_t fi
         H5Sclose(msp);
         if (n > 0)
             p += n * rowbytes;
+        /* A write error stops every rank after this piece, before the next
+         * collective write, which a failed rank may not be able to join. */
+        if (writing) {
+            rc = agree_write(f->comm, rc);
+            agreed = 1;
+            if (rc != G5_OK)
+                break;
+        }
     }
     H5Pclose(dxpl);
     H5Sclose(fsp);
-    H5Dclose(d);
+    if (!g5_stuck())
+        H5Dclose(d);
     if (writing && rc == G5_OK)
         start_writeback(f);
+    if (writing)
+        return agreed ? rc : agree_write(f->comm, rc);
     return g5_agree(f->comm, rc);
 }
 

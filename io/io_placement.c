@@ -51,6 +51,16 @@ int io_placement_create(MPI_Comm comm, const char *path, const io_placement_meta
     char name[64];
 
     *out = NULL;
+    {
+        /* /new_label and /owner in whole chunks of 2^20 rows. */
+        int64_t cr = m->nvertices < (1 << 20) ? m->nvertices : (1 << 20);
+        int64_t nch = cr > 0 ? (m->nvertices + cr - 1) / cr : 0;
+        snprintf(name, sizeof name, "SCALE %d", m->scale);
+        rc = io_file_check_space(comm, path ? path : "", name, (double)nch * ((double)cr * 12.0 + 8.0),
+                                 force);
+        if (rc != G5_OK)
+            return rc;
+    }
     rc = io_file_create(comm, path, IO_PLACEMENT_FORMAT, IO_PLACEMENT_VERSION, force, &f);
     if (rc != G5_OK)
         return rc;
@@ -87,7 +97,7 @@ int io_placement_create(MPI_Comm comm, const char *path, const io_placement_meta
         G5_TRY(io_dataset_create(f, name, H5T_STD_I64LE, 1, dr, 0));
     }
 out:
-    rc = g5_agree(comm, rc);
+    rc = io_file_agree(f, rc);
     if (rc != G5_OK)
         io_file_abort(&f);
     *out = f;
@@ -127,7 +137,7 @@ int io_placement_write_ranks(io_file *f, const io_placement_meta *m,
         G5_TRY(io_write_rows(f, name, H5T_NATIVE_INT64, 0, w ? R : 0, x->rank_vertices));
     }
 out:
-    return g5_agree(io_file_comm(f), rc);
+    return io_file_agree(f, rc);
 }
 
 int io_placement_write_vertices(io_file *f, int64_t first, int64_t count,

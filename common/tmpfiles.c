@@ -125,8 +125,12 @@ int g5_write_error_pending(double *since, char *why, size_t len)
 
 void g5_write_error_clear(void) { write_failed_at = 0; }
 
-/* Whether process pid may still be the writer of a file last changed at
- * mtime: it exists, is not a zombie, and started before that time. */
+/* Is process pid alive and old enough to have written a file last changed
+ * at mtime? A zombie is dead (a killed writer whose parent died too may
+ * wait a moment for init), and a process started after the file's last
+ * change is a later process that reused the pid. Start time: field 22 of
+ * /proc/PID/stat, clock ticks after boot (btime in /proc/stat). Without
+ * /proc, kill(pid, 0) decides alone. */
 static int writer_alive(long pid, time_t mtime)
 {
     char path[64], buf[1024];
@@ -135,26 +139,19 @@ static int writer_alive(long pid, time_t mtime)
         return 0;
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     if (!(f = fopen(path, "r")))
-        return 1;   /* no /proc: trust kill() */
+        return 1;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
+    /* The command name (field 2) may hold spaces: parse after its ')'. */
+    char *p = strrchr(buf, ')');
     char state = 0;
     unsigned long long start = 0;
-    if (!p || sscanf(p + 1, " %c", &state) != 1)
+    if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+                            "%*s %*s %*s %*s %llu", &state, &start) != 2)
         return 1;
     if (state == 'Z' || state == 'X')
         return 0;
-    /* Field 22 (starttime, clock ticks since boot); p is after field 2. */
-    p += 2;
-    for (int field = 3; field < 22 && p; field++) {
-        p = strchr(p, ' ');
-        if (p)
-            p++;
-    }
-    if (!p || sscanf(p, "%llu", &start) != 1)
-        return 1;
     long hz = sysconf(_SC_CLK_TCK);
     unsigned long long btime = 0;
     if (hz > 0 && (f = fopen("/proc/stat", "r"))) {

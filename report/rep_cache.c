@@ -153,65 +153,6 @@ static int check_downstream(checker *c, const char *path, const char *name, cons
     return ok ? G5_OK : drop(c, path, why);
 }
 
-/* Is process pid alive and old enough to have written a file last changed
- * at mtime? A zombie is dead (a killed writer whose parent died too may
- * wait a moment for init), and a process started after the file's last
- * change is a later process that reused the pid. Start time: field 22 of
- * /proc/PID/stat, clock ticks after boot (btime in /proc/stat). Without
- * /proc, kill(pid, 0) decides alone. */
-static int writer_alive(long pid, time_t mtime)
-{
-    char path[64], buf[1024];
-    FILE *f;
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-        return 0;
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    if (!(f = fopen(path, "r")))
-        return 1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    /* The command name (field 2) may hold spaces: parse after its ')'. */
-    char *p = strrchr(buf, ')');
-    char state = 0;
-    unsigned long long start = 0;
-    if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-                            "%*s %*s %*s %*s %llu", &state, &start) != 2)
-        return 1;
-    if (state == 'Z' || state == 'X')
-        return 0;
-    long hz = sysconf(_SC_CLK_TCK);
-    unsigned long long btime = 0;
-    if (hz > 0 && (f = fopen("/proc/stat", "r"))) {
-        char line[256];
-        while (fgets(line, sizeof line, f))
-            if (sscanf(line, "btime %llu", &btime) == 1)
-                break;
-        fclose(f);
-    }
-    if (btime && hz > 0 && (time_t)(btime + start / (unsigned long long)hz) > mtime + 1)
-        return 0;
-    return 1;
-}
-
-/* "NAME.tmp.<pid>" (or "report.tmp.<pid>") whose writer is gone. */
-static int stale_tmp(const char *path, const char *name)
-{
-    const char *t = strstr(name, ".tmp.");
-    struct stat st;
-    char *end;
-    long pid;
-    if (!t)
-        return 0;
-    errno = 0;
-    pid = strtol(t + 5, &end, 10);
-    if (end == t + 5 || pid <= 0)
-        return 1;
-    if (lstat(path, &st) != 0)
-        return 0;
-    return !writer_alive(pid, st.st_mtime);
-}
-
 /* Index of entry `name` in ents[0..n-1], or -1. */
 static int find_entry(struct dirent **ents, int n, const char *name)
 {
@@ -294,7 +235,7 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
         if ((size_t)snprintf(path, sizeof path, "%s/%s", e->dir, nm) >= sizeof path)
             continue;
         if (strstr(nm, ".tmp.")) {
-            if (stale_tmp(path, nm))
+            if (g5_tmp_stale(path))
                 rc = drop(&c, path, "left by an interrupted writer");
         } else if (strcmp(nm, "components.h5") == 0) {
             rc = check_downstream(&c, path, nm, "g500-components");

@@ -198,6 +198,15 @@ int cc_dup_finish(MPI_Comm comm, cc_dup *d, const int64_t *edges, int64_t count,
 /* Whether cc_dup_finish with this count will read the slab. */
 int cc_dup_needs_slab(const cc_dup *d, int64_t count);
 void cc_dup_free(cc_dup **d);   /* accepts NULL and *d == NULL */
+/* The second pass (cc_dup_bucket.c): the distinct values among nb
+ * classes of records of rec bytes (the low wbits bits stored; 8 bytes
+ * readable past each), class b being the nseg segments seg[b * nseg ..];
+ * on nt threads. -1 when out of memory. Not collective. */
+typedef struct cc_dup_seg {
+    const unsigned char *v;
+    int64_t len;  /* records */
+} cc_dup_seg;
+int64_t cc_dup_bucket_pass(const cc_dup_seg *seg, int nseg, int nb, int wbits, int rec, int nt);
 /* Collective: the same over a whole slab (create, add, finish). */
 int cc_count_distinct(MPI_Comm comm, int64_t n, const int64_t *edges, int64_t count, int nthreads,
                       int64_t *distinct);

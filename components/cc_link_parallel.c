@@ -251,6 +251,90 @@ static int64_t vertex_chunk(int64_t n)
     return c < ((int64_t)1 << 15) ? (int64_t)1 << 15 : (c + 63) / 64 * 64;
 }
 
+/* The parent forest starts in root: sets already held become trees of
+ * depth one (a root may be any member: hooking a root only under a
+ * smaller root keeps the forest acyclic whatever the trees are), an
+ * unseen vertex its own root; next starts empty (the son lists are built
+ * again at the end). A worksharing loop of the enclosing parallel region. */
+static void parents_begin(int32_t *restrict parent, int32_t *restrict next, int64_t n, int64_t vc, int64_t nvc,
+                          int empty)
+{
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < nvc; c++) {
+        const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
+        if (empty)
+            for (int64_t v = lo; v < hi; v++)
+                parent[v] = (int32_t)v;
+        else
+            for (int64_t v = lo; v < hi; v++)
+                parent[v] = parent[v] < 0 ? (int32_t)v : parent[v];
+        memset(next + lo, 0xff, (size_t)(hi - lo) * sizeof *next);
+    }
+}
+
+/* The sample: edges [0, sample) linked, no filter; *bad lowered to the
+ * first edge with a vertex outside [0, n). A worksharing loop. */
+static void link_sample(int32_t *parent, const int64_t *edges, int64_t sample, int64_t n, int64_t *bad)
+{
+#pragma omp for schedule(dynamic, CC_SAMPLE_CHUNK)
+    for (int64_t i = 0; i < sample; i++) {
+        const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
+        if (i + CC_AHEAD < sample) {
+            const uint64_t pu = (uint64_t)edges[2 * (i + CC_AHEAD)], pv = (uint64_t)edges[2 * (i + CC_AHEAD) + 1];
+            if (pu < (uint64_t)n && pv < (uint64_t)n) {
+                __builtin_prefetch(&parent[pu], 1);
+                __builtin_prefetch(&parent[pv], 1);
+            }
+        }
+        if (u >= (uint64_t)n || v >= (uint64_t)n) {
+            if (i < *bad)
+                *bad = i;
+            continue;
+        }
+        if (u != v)
+            uf_union(parent, (int32_t)u, (int32_t)v);
+    }
+}
+
+/* Every vertex pointed at its root (no union runs during this pass, so
+ * each write stores the true root and a concurrent find reads an ancestor
+ * either way), and the members of g's set marked in giant. A worksharing
+ * loop. */
+static void point_at_roots(int32_t *parent, uint64_t *giant, int64_t n, int64_t vc, int64_t nvc, int32_t g)
+{
+    const int64_t words = (n + 63) / 64;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < nvc; c++) {
+        const int64_t wlo = c * vc / 64, whi = (c * vc + vc + 63) / 64 < words ? (c * vc + vc + 63) / 64 : words;
+        for (int64_t w = wlo; w < whi; w++) {
+            uint64_t bits = 0;
+            const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
+            for (int64_t v = lo; v < hi; v++) {
+                const int32_t p = LD(parent[v]), gp = LD(parent[p]);
+                const int32_t r = gp == p ? p : uf_root(parent, gp);
+                ST(parent[v], r);
+                bits |= (uint64_t)(r == g) << (v - lo);
+            }
+            ST(giant[w], bits);
+        }
+    }
+}
+
+/* G's son list: G, then each chunk's chain (chain[3 c .. 3 c + 2]: head,
+ * last member, length) in chunk (= vertex) order. */
+static void splice_giant(cc_forest *f, int32_t G, const int64_t *chain, int64_t nvc)
+{
+    int32_t end = G;
+    int64_t members = 1;
+    for (int64_t c = 0; c < nvc; c++)
+        if (chain[3 * c] >= 0) {
+            f->next[end] = (int32_t)chain[3 * c];
+            end = (int32_t)chain[3 * c + 1];
+            members += chain[3 * c + 2];
+        }
+    f->size[G] = (int32_t)members; /* >= 2: G was met by two probes */
+}
+
 /* The parallel path (see the file comment): link edges [0, count) in a
  * parent-pointer forest kept in the root array itself, starting from the
  * sets the forest holds, then turn it into the root vector, the son lists
@@ -260,10 +344,10 @@ static int64_t vertex_chunk(int64_t n)
  * the same, so the forest is valid either way; -1: out of memory. */
 int64_t cc_link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt)
 {
-    const int64_t n = f->n, words = (n + 63) / 64;
+    const int64_t n = f->n;
     const int64_t sample = count < CC_SAMPLE(n) ? count : CC_SAMPLE(n);
     const int64_t vc = vertex_chunk(n), nvc = (n + vc - 1) / vc;
-    int32_t *restrict parent = f->root, *restrict next = f->next, *restrict size = f->size;
+    int32_t *restrict parent = f->root;
     uint64_t *giant = f->giant;
     int64_t bad = count, taken = 0;
     int32_t g = -1, G = -1;
@@ -284,41 +368,8 @@ int64_t cc_link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int 
     {
         int32_t *tbuf = buf + 2 * CC_UNION_CHUNK * omp_get_thread_num();
         tally_list *tl = t ? &t->list[omp_get_thread_num()] : NULL;
-        /* The parent forest lives in root: sets already held become trees
-         * of depth one (a root may be any member: hooking a root only under
-         * a smaller root keeps the forest acyclic whatever the trees are),
-         * an unseen vertex its own root. The son lists are rebuilt from
-         * scratch at the end: next starts empty. */
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t c = 0; c < nvc; c++) {
-            const int64_t lo = c * vc, hi = lo + vc < n ? lo + vc : n;
-            if (empty)
-                for (int64_t v = lo; v < hi; v++)
-                    parent[v] = (int32_t)v;
-            else
-                for (int64_t v = lo; v < hi; v++)
-                    parent[v] = parent[v] < 0 ? (int32_t)v : parent[v];
-            memset(next + lo, 0xff, (size_t)(hi - lo) * sizeof *next);
-        }
-        /* The sample: every edge linked, no filter yet. */
-#pragma omp for schedule(dynamic, CC_SAMPLE_CHUNK)
-        for (int64_t i = 0; i < sample; i++) {
-            const uint64_t u = (uint64_t)edges[2 * i], v = (uint64_t)edges[2 * i + 1];
-            if (i + CC_AHEAD < sample) {
-                const uint64_t pu = (uint64_t)edges[2 * (i + CC_AHEAD)], pv = (uint64_t)edges[2 * (i + CC_AHEAD) + 1];
-                if (pu < (uint64_t)n && pv < (uint64_t)n) {
-                    __builtin_prefetch(&parent[pu], 1);
-                    __builtin_prefetch(&parent[pv], 1);
-                }
-            }
-            if (u >= (uint64_t)n || v >= (uint64_t)n) {
-                if (i < bad)
-                    bad = i;
-                continue;
-            }
-            if (u != v)
-                uf_union(parent, (int32_t)u, (int32_t)v);
-        }
+        parents_begin(parent, f->next, n, vc, nvc, empty);
+        link_sample(parent, edges, sample, n, &bad);
         /* The sample's edges are tallied one by one (an even share per
          * thread; no id is outside [0, n) unless the call fails). */
         if (t) {
@@ -329,25 +380,7 @@ int64_t cc_link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int 
 #pragma omp single
         g = elect_giant(parent, n);
         if (sample < count) {
-            /* Every vertex points at its root from here (no union runs
-             * during this pass, so each write stores the true root and a
-             * concurrent find reads an ancestor either way), and the
-             * giant's members get their bits. */
-#pragma omp for schedule(dynamic, 1)
-            for (int64_t c = 0; c < nvc; c++) {
-                const int64_t wlo = c * vc / 64, whi = (c * vc + vc + 63) / 64 < words ? (c * vc + vc + 63) / 64 : words;
-                for (int64_t w = wlo; w < whi; w++) {
-                    uint64_t bits = 0;
-                    const int64_t lo = 64 * w, hi = lo + 64 < n ? lo + 64 : n;
-                    for (int64_t v = lo; v < hi; v++) {
-                        const int32_t p = LD(parent[v]), gp = LD(parent[p]);
-                        const int32_t r = gp == p ? p : uf_root(parent, gp);
-                        ST(parent[v], r);
-                        bits |= (uint64_t)(r == g) << (v - lo);
-                    }
-                    ST(giant[w], bits);
-                }
-            }
+            point_at_roots(parent, giant, n, vc, nvc, g);
             for (;;) {
                 const int64_t c = __atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED);
                 const int64_t lo = sample + c * CC_UNION_CHUNK;
@@ -366,18 +399,8 @@ int64_t cc_link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int 
         build_sets(f, Gt, vc, nvc, chain, (int32_t *)(chain + 3 * nvc));
     }
     free(buf);
-    /* G's list: G, then each chunk's chain in chunk (= vertex) order. */
-    if (G >= 0) {
-        int32_t end = G;
-        int64_t members = 1;
-        for (int64_t c = 0; c < nvc; c++)
-            if (chain[3 * c] >= 0) {
-                next[end] = (int32_t)chain[3 * c];
-                end = (int32_t)chain[3 * c + 1];
-                members += chain[3 * c + 2];
-            }
-        size[G] = (int32_t)members; /* >= 2: G was met by two probes */
-    }
+    if (G >= 0)
+        splice_giant(f, G, chain, nvc);
     free(chain);
     f->groot = G;
     if (t)

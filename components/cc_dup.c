@@ -41,18 +41,18 @@ typedef cc_dup_seg dup_seg;
 #error "cc_dup.c packs the duplicate count's records little-endian"
 #endif
 
-/* 2^8 classes per scatter pass: one write stream per class, and more
- * streams than the TLB holds pages (thousands of 4 KiB pages far apart)
- * made the scatter cost 5x the rest of the count. Each class is scattered
- * again, inside the cache, into sub-buckets (cc_dup_bucket.c). */
+/* 2^8 classes per scatter pass: one write stream per class; more streams
+ * than the TLB holds pages (thousands of 4 KiB pages far apart) would
+ * make the scatter the bulk of the count. Each class is scattered again,
+ * inside the cache, into sub-buckets (cc_dup_bucket.c). */
 #define SCATTER_BITS 8
 /* Bytes per stored record at least (a 4-byte store; 5 to 7 bytes are
  * stored as 8 overlapping the next record, see place_row). */
 #define MIN_REC 4
 /* Buffers of at least this size are aligned to it and marked for huge
  * pages (THP in madvise mode): a first touch then faults one 2 MiB page
- * instead of 512 small ones (perf put a fifth of the count in the page
- * faults of its freshly allocated regions). */
+ * instead of 512 small ones (the regions are fresh memory written at
+ * random). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 /* ---- the encoding ---------------------------------------------------------

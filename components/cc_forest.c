@@ -30,8 +30,8 @@
 /* The three arrays in one block. From 2 MiB up it is aligned to 2 MiB and
  * asked for transparent huge pages (THP is often in madvise mode): the
  * links read and write the arrays at random, and with 4 KiB pages nearly
- * every such access missed the TLB once the arrays outgrew its reach
- * (64 MiB at SCALE 22), and the first touch of each page was a fault. */
+ * every such access misses the TLB once the arrays outgrow its reach,
+ * and the first touch of each page is a fault. */
 static void *forest_alloc(size_t bytes)
 {
     const size_t huge = (size_t)2 << 20;

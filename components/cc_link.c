@@ -152,14 +152,11 @@ static uint64_t giant_words(uint64_t n)
     return w;
 }
 
-/* From this many vertices up (a bitmap of 1 MiB: twice this machine's
- * L2 per core) the filter prefetches the bitmap words of the edge
- * CC_FILTER_AHEAD places ahead: the words then come from L3 or memory,
- * and the two loads of each edge, issued in order, left most of that
- * latency exposed. Below, the bitmap stays in L2 and the prefetches only
- * cost instructions. SCALE 24, one thread, the list linked in pieces of
- * 2^20 edges: 1.38-1.62 s against 1.55-1.74 (best of 2, four alternated
- * pairs); SCALE 23 0.67-0.74 against 0.77-1.10 (three). */
+/* From this many vertices up (a bitmap of 1 MiB, beyond a core's L2) the
+ * filter prefetches the bitmap words of the edge CC_FILTER_AHEAD places
+ * ahead: the words then come from L3 or memory, and the two loads of each
+ * edge, issued in order, would leave that latency exposed. Below, the
+ * bitmap stays in L2 and the prefetches would only cost instructions. */
 #define CC_FILTER_AHEAD_N ((uint64_t)1 << 23)
 #define CC_FILTER_AHEAD 16
 
@@ -174,15 +171,12 @@ static uint64_t giant_words(uint64_t n)
  * input. With an edge tally (loops = 1) self-loops are kept too (then
  * skipped by the links), so that every edge dropped is a non-loop edge of
  * the marked set, which the tally counts in bulk; without one the loop
- * test is left out (it made the in-memory link 8-10% slower at SCALE 20:
- * six alternated pairs of `bench_cc 20 2 7`, forest 32.6-36.1 ms against
- * 30.4-35.2). The bitmap may be written meanwhile (relaxed loads; a stale word
- * only keeps an edge for nothing). Its speed is that of the two bitmap
- * loads per edge (misses of L1, hits of L2): a 64-bit store per pair, an
- * AVX2 version (two gathers per four edges) and dropping the store all
- * measured the same or slower. Not inlined: inlined into the parallel
- * path's thread function, the loop spilled a bitmap word to the stack
- * (register pressure of the enclosing function), 15% slower. */
+ * test is left out (it costs time in the hottest loop). The bitmap may be
+ * written meanwhile (relaxed loads; a stale word only keeps an edge for
+ * nothing). Its speed is that of the two bitmap loads per edge. The
+ * variants below are not inlined: inlined into the parallel path's thread
+ * function, the loop spills a bitmap word to the stack (register pressure
+ * of the enclosing function). */
 static inline __attribute__((always_inline)) int64_t filter_loop(const int64_t *e, int64_t lo, int64_t hi,
                                                                  uint64_t n, const uint64_t *giant,
                                                                  int32_t *restrict out, int64_t *bad,

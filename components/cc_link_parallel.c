@@ -115,10 +115,8 @@ static int32_t elect_giant(const int32_t *parent, int64_t n)
 
 /* The root vector, the son lists and the giant bitmap of a parent forest
  * just built by the parallel path (in root; next all -1), by all threads
- * of the enclosing parallel region, in passes over chunks of vertices (the
- * old version took five: the flatten, a fill of next, tail and size for
- * every vertex, the lists, and the unseen vertices with the bitmap).
- * First: root[v] = v's root, in place (no union runs, so each write stores
+ * of the enclosing parallel region, in three passes over chunks of
+ * vertices. First: root[v] = v's root, in place (no union runs, so each write stores
  * the true root and a concurrent find reads an ancestor either way), and
  * bit v = (v's root is G). The members of G (the elected giant: most of the
  * seen vertices) of a chunk are chained through next in vertex order, and
@@ -228,10 +226,9 @@ static int64_t scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
     return hi - lo - k;
 }
 
-/* Edges linked unfiltered first by the parallel path: N / 4 left the
- * giant smaller but cost less than the unions they saved (the scan's
- * unions run as fast, on both threads): 5-12% less CPU time than N edges
- * at SCALE 20 and 22 in alternated A/B runs. */
+/* Edges linked unfiltered first by the parallel path: N / 4 leaves the
+ * giant smaller than N would, but costs less than the unions it would
+ * save (the scan's unions run as fast, on all threads). */
 #define CC_SAMPLE(n) ((n) / 4 > 0 ? (n) / 4 : 1)
 
 /* Edges per chunk of the parallel path's scan (the unit a thread takes;

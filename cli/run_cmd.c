@@ -189,7 +189,8 @@ static int block_arrays(search_state *s, int for_sssp)
     s->block_owned = 0;
     if (s->same_ids)
         return G5_OK;
-    size_t need = ((size_t)s->bcount + 1) * (sizeof(int64_t) + sizeof(float)), sbytes = 0;
+    /* BFS: parents only; SSSP: parents, then distances */
+    size_t need = ((size_t)s->bcount + 1) * (sizeof(int64_t) + (for_sssp ? sizeof(float) : 0)), sbytes = 0;
     void *scratch = for_sssp ? kern_sssp_scratch(s->sssp, &sbytes) : NULL;
     if (scratch && sbytes >= need) {
         s->block_parent = scratch;
@@ -197,7 +198,7 @@ static int block_arrays(search_state *s, int for_sssp)
         s->block_parent = malloc(need);
         s->block_owned = 1;
     }
-    if (s->block_parent)
+    if (s->block_parent && for_sssp)
         s->block_dist = (float *)(s->block_parent + s->bcount + 1);
     return g5_agree(s->comm, s->block_parent ? G5_OK
                     : g5_error(G5_ERR_NOMEM, "run: cannot allocate the result arrays"));

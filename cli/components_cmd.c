@@ -39,6 +39,7 @@ struct components_cfg {
     int quiet;
     const char *json;       /* --json PATH, NULL: none */
     int64_t piece;
+    int force_size;        /* skip the free-space check (IO_FORCE_SIZE) */
 };
 
 /* Keep the allocator from handing back and faulting in again the buffers
@@ -108,7 +109,8 @@ static int run(const struct components_cfg *cfg, const char *in)
     m.elapsed_seconds = g5_now() - t0;
     m.ranks = p;
     t = g5_now();
-    G5_TRY(io_components_create(MPI_COMM_WORLD, cfg->out, &m, res->ncomp, cfg->force, &w));
+    G5_TRY(io_components_create(MPI_COMM_WORLD, cfg->out, &m, res->ncomp,
+                                cfg->force | (cfg->force_size ? IO_FORCE_SIZE : 0), &w));
     g5_range_split(em->nvertices, rank, p, &lfirst, &lcount);
     /* both paths hold at least this rank's block of rows */
     if (lfirst < res->label_first || lfirst + lcount > res->label_first + res->label_count)
@@ -140,11 +142,12 @@ out:
 
 int components_cmd(int argc, char **argv)
 {
-    struct components_cfg cfg = {NULL, 0, 0, 0, 0, 0};
+    struct components_cfg cfg = {NULL, 0, 0, 0, 0, 0, 0};
     const g5_opt opts[] = {
         {"output", 'o', G5_OPT_STRING, &cfg.out, "FILE", "components file to write (required)"},
         {"threads", 0, G5_OPT_INT, &cfg.threads, "T", "OpenMP threads per rank (0: OMP_NUM_THREADS or all cores)"},
         {"force", 'f', G5_OPT_FLAG, &cfg.force, "", "replace an existing output file"},
+        {"force-size", 0, G5_OPT_FLAG, &cfg.force_size, "", "write even if the file looks larger than the free disk space"},
         {"piece", 0, G5_OPT_INT64, &cfg.piece, "E",
          "edges per read piece, 16 B each (0: 2^18, cut to whole chunks of the file)"},
         {"json", 'j', G5_OPT_STRING, &cfg.json, "PATH",

@@ -25,17 +25,19 @@ struct gen_cfg {
     int quiet;
     int64_t chunk_rows;
     int no_checksums;
+    int force_size;        /* skip the free-space check (IO_FORCE_SIZE) */
 };
 
 int gen_cmd(int argc, char **argv)
 {
-    struct gen_cfg c = {16, 16, 1, NULL, 0, 0, IO_EDGES_CHUNK_ROWS, 0};
+    struct gen_cfg c = {16, 16, 1, NULL, 0, 0, IO_EDGES_CHUNK_ROWS, 0, 0};
     const g5_opt opts[] = {
         {"scale", 's', G5_OPT_INT, &c.scale, "S", "log2 of the number of vertices, 1..42"},
         {"edgefactor", 'e', G5_OPT_INT, &c.edgefactor, "K", "edges per vertex (M = K * 2^S)"},
         {"seed", 0, G5_OPT_INT64, &c.seed, "N", "seed of every random choice (>= 0)"},
         {"output", 'o', G5_OPT_STRING, &c.output, "FILE", "edges file to write (required)"},
         {"force", 'f', G5_OPT_FLAG, &c.force, "", "replace FILE if it exists"},
+        {"force-size", 0, G5_OPT_FLAG, &c.force_size, "", "write even if the file looks larger than the free disk space"},
         {"quiet", 'q', G5_OPT_FLAG, &c.quiet, "", "no progress lines and no summary"},
         {"chunk-rows", 0, G5_OPT_INT64, &c.chunk_rows, "R",
          "rows per HDF5 chunk; 0 = contiguous, no checksums (for benchmarks)"},
@@ -75,7 +77,8 @@ int gen_cmd(int argc, char **argv)
     o.chunk_rows = c.chunk_rows;
     o.checksums = !c.no_checksums;
     o.quiet = c.quiet;
-    rc = gen_write_ex(MPI_COMM_WORLD, &p, c.output, c.force, &o, &res);
+    rc = gen_write_ex(MPI_COMM_WORLD, &p, c.output,
+                      c.force | (c.force_size ? IO_FORCE_SIZE : 0), &o, &res);
     if (rc != G5_OK)
         return g5_cmd_fail("gen", rc);
     if (g5_log_rank() && !c.quiet) {

@@ -37,6 +37,7 @@
 struct cfg {
     const char *topology, *output, *json;
     int ranks, ranks_per_node, force, quiet;
+    int force_size;        /* skip the free-space check (IO_FORCE_SIZE) */
     double tolerance;
     const char *order;
 };
@@ -117,6 +118,7 @@ static int parse_args(int argc, char **argv, pcmd *x)
          "order the giant is cut in: leaves (ids, degree-1 vertices after their neighbour), id, bfs, degree"},
         {"output", 'o', G5_OPT_STRING, &c->output, "FILE", "placement file to write (required)"},
         {"force", 'f', G5_OPT_FLAG, &c->force, "", "replace existing outputs"},
+        {"force-size", 0, G5_OPT_FLAG, &c->force_size, "", "write even if the file looks larger than the free disk space"},
         {"json", 'j', G5_OPT_STRING, &c->json, "PATH",
          "write the quality table as JSON to PATH ('-': standard output, instead of the table)"},
         {"quiet", 'q', G5_OPT_FLAG, &c->quiet, "", "no progress lines"},
@@ -321,7 +323,8 @@ static int write_outputs(pcmd *x)
     meta.components_ranks = cm->ranks;
     snprintf(meta.topology, sizeof meta.topology, "%s", x->c.topology);
     g5_progress("partition: writing %s", x->c.output);
-    int rc = part_save(MPI_COMM_WORLD, x->c.output, x->c.force, x->res, &meta, x->rank_node, x->names,
+    int rc = part_save(MPI_COMM_WORLD, x->c.output,
+                       x->c.force | (x->c.force_size ? IO_FORCE_SIZE : 0), x->res, &meta, x->rank_node, x->names,
                        x->hops);
     if (rc != G5_OK)
         return rc;
@@ -387,7 +390,7 @@ static void pcmd_free(pcmd *x)
 
 int partition_cmd(int argc, char **argv)
 {
-    pcmd x = {.c = {NULL, NULL, NULL, 0, 0, 0, 0, PART_DEFAULT_TOLERANCE, "leaves"}};
+    pcmd x = {.c = {NULL, NULL, NULL, 0, 0, 0, 0, 0, PART_DEFAULT_TOLERANCE, "leaves"}};
     x.t0 = g5_now();
     MPI_Comm_size(MPI_COMM_WORLD, &x.P);
     MPI_Comm_rank(MPI_COMM_WORLD, &x.me);

@@ -40,3 +40,12 @@ fuzz: $(FUZZ_TOPO)
 	$(FUZZ_TOPO) -max_total_time=$(FUZZ_TIME) -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
 	  -dict=topo/fuzz/topo.dict -artifact_prefix=build/fuzz/artifacts/ -print_final_stats=1 \
 	  build/fuzz/corpus topo/fuzz/corpus
+
+# The write-fault library tests/scripts/write-faults.sh preloads (one rank's
+# writes to a temporary file fail with ENOSPC, inside MPI-IO).
+WRITE_FAULT := $(BUILD)/tests/libwrite_fault.so
+$(WRITE_FAULT): tests/faults/write_fault.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)cc -shared -fPIC -O2 -Wall -Wextra -o $@ $< -ldl
+tests: $(WRITE_FAULT)

@@ -4,7 +4,7 @@
  * stops: kern_bfs_run grows its per-thread message and queue buffers, the
  * packed send buffer and (at P > 1) the receive buffer of its top-down
  * exchange (kern_exchange, comm.c) with realloc while it searches. This
- * binary is linked with -Wl,--wrap=realloc (kernels/module.mk), so the
+ * binary is linked with -Wl,--wrap=realloc (tests/module.mk), so the
  * library's realloc calls go through __wrap_realloc below, which makes the
  * k-th call on one chosen rank fail. For k = 0, 1, 2, ... until a search
  * makes fewer than k + 1 calls there, on a fresh workspace each time

@@ -10,7 +10,7 @@
  * too).
  *
  * Allocation failures: this binary is linked with
- * -Wl,--wrap=g5_malloc,--wrap=g5_calloc (partition/module.mk), so every
+ * -Wl,--wrap=g5_malloc,--wrap=g5_calloc (tests/module.mk), so every
  * g5_malloc/g5_calloc call of the library goes through __wrap_* below,
  * which makes the k-th call on one chosen rank fail like the real one (NULL
  * and a G5_ERR_NOMEM message). For k = 0, 1, 2, ... until the run

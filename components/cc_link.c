@@ -9,8 +9,8 @@
  * forest, or a call of at least CC_PARALLEL_EDGES x n edges) is linked by
  * all threads (cc_link_parallel.c, after Afforest: M. Sutton, T. Ben-Nun,
  * A. Barak, "Optimizing Parallel Graph Connectivity Computation via
- * Subgraph Sampling", IPDPS 2018), 1.2-1.3x the scan path's speed there
- * (docs/performance.md); a smaller call on a forest with sets takes the
+ * Subgraph Sampling", IPDPS 2018), 1.09-1.29x the scan path's speed there
+ * at 2 threads (docs/performance.md); a smaller call on a forest with sets takes the
  * scan path, as the parallel path's passes over all n vertices would
  * cost O(n) per piece.
  *

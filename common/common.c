@@ -57,6 +57,18 @@ const char *g5_status_name(int code)
     }
 }
 
+/* The agreed status; a failure's message (that of the lowest rank holding
+ * it, `from`) copied to every rank. Collective on failure only. */
+static int spread_failure(MPI_Comm comm, int status, int from)
+{
+    if (status == G5_OK)
+        return G5_OK;
+    if (MPI_Bcast(g5_msg, G5_MSG_MAX, MPI_CHAR, from, comm) != MPI_SUCCESS)
+        return g5_error(G5_ERR_MPI, "MPI_Bcast failed while agreeing on a status");
+    g5_msg[G5_MSG_MAX - 1] = '\0';
+    return status;
+}
+
 int g5_agree(MPI_Comm comm, int status)
 {
     int rank;
@@ -69,12 +81,7 @@ int g5_agree(MPI_Comm comm, int status)
     in.rank = rank;
     if (MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, comm) != MPI_SUCCESS)
         return g5_error(G5_ERR_MPI, "MPI_Allreduce failed while agreeing on a status");
-    if (out.status == G5_OK)
-        return G5_OK;
-    if (MPI_Bcast(g5_msg, G5_MSG_MAX, MPI_CHAR, out.rank, comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "MPI_Bcast failed while agreeing on a status");
-    g5_msg[G5_MSG_MAX - 1] = '\0';
-    return out.status;
+    return spread_failure(comm, out.status, out.rank);
 }
 
 int g5_agree_within(MPI_Comm comm, int status, double seconds)
@@ -106,12 +113,7 @@ int g5_agree_within(MPI_Comm comm, int status, double seconds)
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    if (out.status == G5_OK)
-        return G5_OK;
-    if (MPI_Bcast(g5_msg, G5_MSG_MAX, MPI_CHAR, out.rank, comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "MPI_Bcast failed while agreeing on a status");
-    g5_msg[G5_MSG_MAX - 1] = '\0';
-    return out.status;
+    return spread_failure(comm, out.status, out.rank);
 }
 
 char *g5_format_bytes(char *buf, size_t len, double bytes)

@@ -200,6 +200,20 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* The next word of s[*i..n) (white space separated): its start in *b,
+ * *i left after it; 0 when only white space is left. */
+static int next_word(const char *s, size_t n, size_t *i, size_t *b)
+{
+    while (*i < n && is_space(s[*i]))
+        (*i)++;
+    if (*i >= n)
+        return 0;
+    *b = *i;
+    while (*i < n && !is_space(s[*i]))
+        (*i)++;
+    return 1;
+}
+
 static int parse_number(const char *s, size_t n, int64_t *v)
 {
     int64_t x = 0;
@@ -401,18 +415,11 @@ static int parse_slurm_line(struct parser *p, const char *s, size_t n)
     struct raw_sw *sw;
     int rc;
 
-    while (i < n) {
-        size_t b, e, eq;
+    size_t b;
+    while (next_word(s, n, &i, &b)) {
+        size_t e = i, eq;
         const char **dv;
         size_t *dn;
-        while (i < n && is_space(s[i]))
-            i++;
-        if (i >= n)
-            break;
-        b = i;
-        while (i < n && !is_space(s[i]))
-            i++;
-        e = i;
         for (eq = b; eq < e && s[eq] != '='; eq++)
             ;
         if (eq == e)
@@ -489,15 +496,8 @@ static int parse_tleaf(struct parser *p, const char *s, size_t n)
     while (i < n && is_space(s[i]))
         i++;
     i += 5; /* "tleaf" */
-    while (i < n) {
-        size_t b;
-        while (i < n && is_space(s[i]))
-            i++;
-        if (i >= n)
-            break;
-        b = i;
-        while (i < n && !is_space(s[i]))
-            i++;
+    size_t b;
+    while (next_word(s, n, &i, &b)) {
         if (nv == (int)(sizeof v / sizeof v[0]))
             return g5_error(G5_ERR_TOPO, "%s:%d: tleaf: too many numbers (at most %d levels)",
                             p->src, p->line, TOPO_TLEAF_MAX_LEVELS);

@@ -12,7 +12,7 @@
  * in any order, "--" ends options. A short letter means one thing in every
  * subcommand that has it:
  *   -o output file   -f force   -q quiet   -s scale   -e edgefactor
- *   -t topology      -r ranks   -k ranks per node     -p placement
+ *   -t topology      -r ranks   -k ranks per node     -p placement   -j json
  * --json PATH writes a command's result as JSON to PATH; "-" is standard
  * output, where the JSON replaces the human-readable output.
  */

@@ -23,7 +23,9 @@
  * the collective it left, the process is marked stuck and main ends the job
  * with MPI_Abort, after removing the temporary file. Messages name the file
  * and the OS error ("No space left on device").
- *
+ */
+
+/*
  * ---- File formats (version 1) ---------------------------------------------
  *
  * edges.h5 (written by gen)

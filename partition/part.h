@@ -36,6 +36,12 @@
  * non-self-loop input tuple at both endpoints, duplicates included (the
  * TEPS edge rule). Self-loops are ignored everywhere.
  *
+ * Errors: G5_OK or a negative G5_ERR_* with a message (common.h).
+ * Inconsistent inputs (labels that disagree with the edges or with the
+ * component sizes) are G5_ERR_MISMATCH.
+ */
+
+/*
  * Metrics (for this placement and for the cyclic v mod R and block
  * baselines, which distribute all N vertices as the reference code does):
  *   cut_edges      non-self-loop tuples whose endpoints have different owners
@@ -51,10 +57,6 @@
  *                  bottom-up frontier bitmap of (allocated slots) bits:
  *                  bytes = slots * (28 + 2/8) + R * slots/8, divided by N.
  *                  The placement allocates n_active slots, baselines N.
- *
- * Errors: G5_OK or a negative G5_ERR_* with a message (common.h).
- * Inconsistent inputs (labels that disagree with the edges or with the
- * component sizes) are G5_ERR_MISMATCH.
  */
 #ifndef G500_PART_H
 #define G500_PART_H

@@ -22,16 +22,11 @@
  *   ignored, since hops count one switch per level. Switches are named
  *   swI-K (level I, index K); nodes node000, node001, ... in walk order.
  *
- * Checks, each reported "FILE:LINE: problem" (first problem in file order):
- *   syntax (KEY=VALUE, known keys, a key twice, no SwitchName), a malformed
- *   hostlist (unbalanced or nested bracket, bad or reversed range, empty
- *   element), a name over TOPO_NAME_MAX characters, a duplicate switch name,
- *   a line with both Nodes= and Switches= or neither, an unknown child
- *   switch, a switch with two parents, a node under two leaf switches, a
- *   cycle, more than one top switch (Slurm accepts a forest with infinite
- *   distance between its trees; g500 rejects it because every hop count
- *   must be finite), an empty file, and size limits (TOPO_MAX_NODES nodes,
- *   TOPO_MAX_SWITCHES switches).
+ * Checks: Slurm's (syntax, hostlists, names, duplicates, a node under two
+ *   leaves, a cycle) and size limits, each reported "FILE:LINE: problem",
+ *   the first in file order (the full list: docs/topology.md). More than one
+ *   top switch is refused too: Slurm accepts a forest with infinite distance
+ *   between its trees, but every hop count here must be finite.
  *
  * Encoding after parsing. Switches are renumbered in pre-order of a depth
  * first walk from the one top switch (children in file order): switch 0 is

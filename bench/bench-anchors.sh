@@ -9,7 +9,8 @@
 #             at 2 ranks x 1 thread), and 1x2 / 4x1 (oversubscribed);
 #   BFS:      g500's median time per search at each configuration;
 #   rounds:   g500's SSSP rounds per search (median over keys), and peak
-#             RSS per input edge.
+#             RSS per input edge (the largest rank's peak times the rank
+#             count, over M).
 # The reference is built by this script from ANCHORS (default
 # ../shared/anchors relative to the repository) into a scratch folder
 # outside the repository, unmodified except for -fcommon (its README); it
@@ -21,14 +22,22 @@
 # rewrites the section between the bench-anchors markers of
 # docs/performance.md (command, machine, commit, date, table).
 #
-#   bench/bench-anchors.sh [--doc] [SCALE...]        (default SCALEs: 20 22)
+#   bench/bench-anchors.sh [--doc] [--redoc] [SCALE...]   (default SCALEs: 20 22)
+# --redoc: no runs; the table (and with --doc the section) again from the
+# figures the last run left in BENCH_SCRATCH.
 # Environment: G500 (bin/g500), ANCHORS, BENCH_SCRATCH (default
 # /tmp/g500-anchors), REPS (3), ROOTS (keys per g500 run, 8), MPIRUN
 # (the launcher scripts/mpi-launch uses; default mpirun).
 set -u
 MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
-DOC=0
-[ "${1:-}" = --doc ] && { DOC=1; shift; }
+DOC=0 REDOC=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --doc) DOC=1; shift ;;
+    --redoc) REDOC=1; shift ;;
+    *) break ;;
+    esac
+done
 SCALES=${*:-20 22}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 G500=${G500:-bin/g500}
@@ -90,7 +99,8 @@ g500_run() {
     b=$(awk '/^bfs  median_time:/ {print $3}' "$out.txt")
     s=$(awk '/^sssp median_time:/ {print $3}' "$out.txt")
     r=$(grep -o '"sssp_rounds": *\[[^]]*\]' "$out.json" | grep -o '[0-9][0-9]*' | med)
-    m=$(grep -o '"bytes_per_input_edge": *[0-9.e+]*' "$out.json" | grep -o '[0-9.e+]*$')
+    m=$(grep -o '"bytes_per_input_edge": *[0-9.e+]*' "$out.json" | grep -o '[0-9.e+]*$' |
+        awk -v p="$P" '{print $1 * p}')
     echo "$c $b $s $r ${m:-nan}"
 }
 
@@ -101,10 +111,12 @@ echo "| SCALE | reference construction (1x1) | g500 construction 1x2 | **kernel 
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$TABLE"
 for S in $SCALES; do
-    [ -f "$SCRATCH/s$S.h5" ] || "$G500" gen -s "$S" -o "$SCRATCH/s$S.h5" -q || exit 1
-    rm -f "$SCRATCH"/res-s$S-*
+    [ "$REDOC" = 1 ] || [ -f "$SCRATCH/s$S.h5" ] || "$G500" gen -s "$S" -o "$SCRATCH/s$S.h5" -q || exit 1
+    [ "$REDOC" = 1 ] || rm -f "$SCRATCH"/res-s$S-*
     loads=""
+    [ "$REDOC" = 1 ] && loads=$(cat "$SCRATCH/res-s$S-load" 2>/dev/null)
     for rep in $(seq "$REPS"); do
+        [ "$REDOC" = 1 ] && break
         l=$(load); loads="$loads $l"
         t=$(ref_construct "$S")
         echo "SCALE $S round $rep: reference construction_time ${t:-FAILED} s (load $l)"
@@ -117,6 +129,7 @@ for S in $SCALES; do
             echo "$r" >>"$SCRATCH/res-s$S-$cfg"
         done
     done
+    [ "$REDOC" = 1 ] || echo "$loads" >"$SCRATCH/res-s$S-load"
     col() { awk -v c="$2" '{print $c}' "$SCRATCH/res-s$S-$1" 2>/dev/null; }
     ref=$(med <"$SCRATCH/res-s$S-ref" 2>/dev/null)
     c12=$(col 1x2 1 | med)

@@ -10,13 +10,16 @@
  * MPICH 4.0 of Debian 12 has no such setting (MPIR_CVAR_POLLS_BEFORE_YIELD
  * belongs to ch3 and changes nothing here). This library, preloaded by
  * scripts/mpi-launch for an oversubscribed MPICH run (LD_PRELOAD), wraps
- * ucp_worker_progress: after 16 calls in a row that found nothing it calls
- * sched_yield(). Results are unchanged; only waiting gets cheaper. Built by
- * `make MPI=mpich` as $(BUILD)/mpich-yield.so; not linked into g500.
+ * ucp_worker_progress: after 16 calls in a row that found nothing it sleeps
+ * 20 microseconds. A sleep, not sched_yield(): with many runnable tasks the
+ * scheduler hands a yielding task its core straight back, a sleeping one
+ * leaves it to the others. Results are unchanged; only waiting gets
+ * cheaper. Built by `make MPI=mpich` as $(BUILD)/mpich-yield.so; not
+ * linked into g500.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <sched.h>
+#include <time.h>
 
 typedef unsigned (*progress_fn)(void *worker);
 
@@ -36,8 +39,9 @@ unsigned ucp_worker_progress(void *worker)
     if (n != 0)
         idle = 0;
     else if (++idle >= 16) {
+        struct timespec nap = {0, 20000};
         idle = 0;
-        sched_yield();
+        nanosleep(&nap, NULL);
     }
     return n;
 }

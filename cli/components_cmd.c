@@ -175,6 +175,8 @@ int components_cmd(int argc, char **argv)
     if (rc == G5_OK && cfg.threads < 0)
         rc = g5_error(G5_ERR_ARG, "--threads must be >= 0");
     if (rc == G5_OK)
+        rc = g5_threads_check(cfg.threads, "--threads");
+    if (rc == G5_OK)
         rc = cli_json_check(MPI_COMM_WORLD, cfg.json, pos[0]);
     if (rc != G5_OK)
         return g5_cmd_fail("components", rc);

@@ -17,7 +17,7 @@
 
 /* How long a rank whose MPI-IO write failed may stay inside the library
  * call before the watchdog ends the job. */
-#define WRITE_STUCK_SECONDS 10.0
+#define WRITE_STUCK_SECONDS 6.0
 
 int gen_cmd(int argc, char **argv);
 int components_cmd(int argc, char **argv);
@@ -81,7 +81,7 @@ static void *write_watchdog(void *arg)
         /* A stuck rank normally reaches main's MPI_Abort at once; one held
          * in a collective on the way (closing an input file) is ended here. */
         since = g5_stuck_since();
-        if (since > 0 && MPI_Wtime() - since > 3.0)
+        if (since > 0 && MPI_Wtime() - since > 2.0)
             snprintf(why, sizeof why, "%s", g5_error_msg());
         else if (!g5_write_error_pending(&since, why, sizeof why) ||
                  MPI_Wtime() - since < WRITE_STUCK_SECONDS)
@@ -91,8 +91,9 @@ static void *write_watchdog(void *arg)
         if (g5_stuck())
             fprintf(stderr, "g500 %s: error (rank %d, ending the job): %s\n", cmd_name, rank, why);
         else
-            fprintf(stderr, "g500 %s: error: a write failed on rank %d: %s; the ranks cannot "
-                    "leave the HDF5 call it failed in, ending the job\n", cmd_name, rank, why);
+            fprintf(stderr, "g500 %s: error: writing %s failed on rank %d: %s; the ranks cannot "
+                    "leave the HDF5 call it failed in, ending the job\n", cmd_name,
+                    g5_tmp_current(), rank, why);
         fflush(stderr);
         g5_tmp_unlink_all();
         MPI_Abort(MPI_COMM_WORLD, 1);

@@ -86,6 +86,9 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
     if (rc == G5_OK && (o->roots < 1 || o->roots > 64))
         rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o->roots);
     if (rc == G5_OK && !(o->delta > 0)) rc = g5_error(G5_ERR_ARG, "--delta must be positive");
+    if (rc == G5_OK && o->seed < -1)
+        rc = g5_error(G5_ERR_ARG, "--seed must be >= 0, or -1 for the edges file's seed, not %lld",
+                      (long long)o->seed);
     if (rc == G5_OK && o->ranks_per_node < 0) rc = g5_error(G5_ERR_ARG, "--ranks-per-node must be >= 0");
     if (rc == G5_OK && strcmp(o->placement, "components") == 0 && !o->topology)
         rc = g5_error(G5_ERR_ARG, "--placement components needs --topology FILE");
@@ -389,6 +392,11 @@ int run_cmd(int argc, char **argv)
     G5_TRY(io_edges_open(comm, edges_path, &ef));
     /* a JSON path it could not write is refused now, not after the kernels */
     G5_TRY(cli_json_check(comm, o.json, edges_path));
+    /* ... nor onto any other input: the placement or topology it reads */
+    if (strcmp(o.placement, "cyclic") && strcmp(o.placement, "block") && strcmp(o.placement, "components"))
+        G5_TRY(cli_json_check(comm, o.json, o.placement));
+    if (o.topology)
+        G5_TRY(cli_json_check(comm, o.json, o.topology));
     const io_edges_meta *meta = io_edges_get_meta(ef);
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));

@@ -215,12 +215,21 @@ static int build_streamed(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1
         rc = kern_dist_create_cyclic(comm, meta->nvertices, &k->dist);
     else if (strcmp(o->placement, "block") == 0)
         rc = kern_dist_create_block(comm, meta->nvertices, &k->dist);
-    else
-        rc = kern_dist_load_placement(comm, o->placement, meta->nvertices, &k->dist, &k->rank_node,
-                                      &k->node_hops, &k->nnodes);
-    rc = g5_agree(comm, rc);
-    if (rc == G5_OK && strcmp(o->placement, "cyclic") && strcmp(o->placement, "block"))
+    else {
+        /* A placement made for another edges file (same SCALE, another
+         * edge factor or seed) is refused by content id, naming both. */
         rc = cached_stage_times(comm, o->placement, k);
+        if (rc == G5_OK && k->placement_edges_content_id != meta->content_id)
+            rc = g5_error(G5_ERR_MISMATCH, "%s was made for another edges file than %s "
+                          "(edges_content_id %016llx, the edges file's content_id %016llx)",
+                          o->placement, io_edges_path(ef),
+                          (unsigned long long)k->placement_edges_content_id,
+                          (unsigned long long)meta->content_id);
+        if (rc == G5_OK)
+            rc = kern_dist_load_placement(comm, o->placement, meta->nvertices, &k->dist,
+                                          &k->rank_node, &k->node_hops, &k->nnodes);
+    }
+    rc = g5_agree(comm, rc);
     if (rc == G5_OK && !k->rank_node && o->topology)
         rc = load_rank_map(comm, o, k);
     if (rc != G5_OK)

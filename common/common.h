@@ -69,6 +69,8 @@ int g5_agree_within(MPI_Comm comm, int status, double seconds);
  * MPI_Abort. Not collective; at most 8 at a time. */
 void g5_tmp_add(const char *path);
 void g5_tmp_forget(const char *path);
+/* The registered temporary file in the last used slot ("" if none). */
+const char *g5_tmp_current(void);
 void g5_tmp_unlink_all(void);
 void g5_tmp_signals(void);
 /* Whether path ("...NAME.tmp.<pid>") was left by a writer that is gone: no
@@ -89,6 +91,13 @@ double g5_stuck_since(void);   /* MPI_Wtime when it became stuck, 0 if not */
 void g5_write_error_note(const char *why);
 int g5_write_error_pending(double *since, char *why, size_t len);
 void g5_write_error_clear(void);
+
+/* Not collective. G5_OK if this process can run `threads` OpenMP threads
+ * (0: the default), else G5_ERR_ARG with the limit that refuses it: the
+ * kernel's threads-max, the user's process limit (ulimit -u), or the
+ * stacks (the stack limit times the threads beyond the machine's memory).
+ * `what` names the option ("--threads"). */
+int g5_threads_check(int threads, const char *what);
 
 /* "1.5 GiB", "245 MiB", "12 KiB", "100 B": binary units, 3 significant
  * digits. Returns buf. */

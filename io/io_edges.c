@@ -375,10 +375,15 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
     }
     if (rc == G5_OK && any_bad_row(edges, want ? weights : NULL, count, n))
         bad = first_bad_row(edges, want ? weights : NULL, count, n);
-    if (bad != INT64_MAX)
+    /* A reader that asked for no weights is told of the ids only. */
+    if (bad != INT64_MAX && want)
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld) with weight %g: outside [0, %lld) x [0, 1)",
                       io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
-                      (long long)edges[2 * bad + 1], want ? (double)weights[bad] : 0.0, (long long)n);
+                      (long long)edges[2 * bad + 1], (double)weights[bad], (long long)n);
+    else if (bad != INT64_MAX)
+        rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld): a vertex id outside [0, %lld)",
+                      io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
+                      (long long)edges[2 * bad + 1], (long long)n);
     rc = g5_agree(comm, rc);
     /* the test delay after the agreement: a read no collective absorbs */
     if (f->read_delay > 0) {

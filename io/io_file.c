@@ -42,7 +42,7 @@
 #define IO_PATH_MAX G5_PATH_MAX
 /* How long a rank that failed inside an HDF5 write waits for the others to
  * come out of it before it gives up on them (g5_agree_within). */
-#define IO_STUCK_SECONDS 5.0
+#define IO_STUCK_SECONDS 3.0
 
 struct io_file {
     hid_t fid;

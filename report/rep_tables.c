@@ -97,11 +97,11 @@ static const attr_label comp_attrs[] = {
     {"edge tuples", "second_edges", "in the largest other component", A_NUM},
     {"edge tuples", "distinct_edges", "distinct pairs {u, v}", A_NUM},
     {"edge tuples", "duplicate_edges", "duplicate tuples", A_NUM},
-    {"made from", "edges_content_id", "edges file content id", A_ID},
-    {"made from", "scale", "SCALE", A_NUM},
-    {"made from", "seed", "seed", A_NUM},
-    {"made from", "elapsed_seconds", "stage wall time (s)", A_NUM},
-    {"made from", "ranks", "ranks", A_NUM},
+    {"stage and input", "edges_content_id", "edges file content id", A_ID},
+    {"stage and input", "scale", "SCALE", A_NUM},
+    {"stage and input", "seed", "seed", A_NUM},
+    {"stage and input", "elapsed_seconds", "stage wall time (s)", A_NUM},
+    {"stage and input", "ranks", "ranks", A_NUM},
 };
 
 /* Attributes never listed: the schema, and what has its own table. */

@@ -45,8 +45,9 @@ int report_cmd(int argc, char **argv)
                    "and range) and gnuplot PNG plots (TEPS per placement and per key, traffic\n"
                    "heat maps, bytes by hop level, BFS levels, component sizes) from the files\n"
                    "a pipeline run left in RESULTS_DIR; without gnuplot, the page says how to\n"
-                   "draw them. With --summary, print the tables only. With --check, check those files instead\n"
-                   "(format, identity, completeness) and remove the ones a rerun must rebuild.");
+                   "draw them. With --summary, print the tables only. With --check, check\n"
+                   "those files instead (format, identity, completeness) and remove the ones\n"
+                   "a rerun must rebuild.");
     if (rc == 1)
         return 0;
     if (rc == G5_OK && npos != 1)

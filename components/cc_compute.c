@@ -35,7 +35,8 @@
  * never taken. The duplicate count's finish needs the slab only when a
  * region overflowed (pairs not spread): the ranks that need it then read
  * their slab again, whole. An in-memory slab (cc_compute) takes the same
- * steps with the whole slab as one piece.
+ * steps with the whole slab as one piece (the distributed merge renames
+ * copies of it, CC_COPY_ROWS rows at a time).
  */
 #include "cc_internal.h"
 #include "common.h"

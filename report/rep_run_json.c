@@ -213,7 +213,9 @@ static void write_report(g5_json *j, const rep_run *r)
     g5_json_end_array(j);
     g5_json_key(j, "peak_rss_max"); g5_json_int(j, r->peak_rss_max);
     g5_json_key(j, "bytes_per_input_edge");
-    g5_json_double(j, r->nedges > 0 ? (double)r->peak_rss_max / (double)r->nedges : NAN);
+    /* the largest rank's peak times the ranks: an upper bound on the whole
+     * run's memory per input edge, comparable across rank counts */
+    g5_json_double(j, r->nedges > 0 ? (double)r->peak_rss_max * r->nranks / (double)r->nedges : NAN);
     g5_json_key(j, "nroots"); g5_json_int(j, r->nroots);
     g5_json_key(j, "roots"); g5_json_ints(j, r->roots, r->nroots);
     j_kernel(j, "bfs", r->bfs_done, r->nroots, r->bfs_time, r->bfs_nedge, r->bfs_validate_time);

@@ -50,8 +50,9 @@
 # .key file, rewritten only when its text changes, so a new binary (version,
 # size, time stamp, sha256) or another run parameter reruns the runs alone.
 # Before Make looks at time stamps, `g500 report --check` removes cached
-# files that do not open, do not belong to this run, or were left half
-# written by an interrupted stage (see report/rep_cache.c).
+# files that do not open, fail a checksum on a full read, do not belong to
+# this run (a placement of another TOPO content included), or were left
+# half written by an interrupted stage (see report/rep_cache.c).
 
 SCALE ?= 16
 EDGEFACTOR ?= 16
@@ -109,7 +110,7 @@ endif
 # after untrustworthy ones are gone.
 p-check: $(G500)
 	@test -f '$(TOPO)' || { echo "pipeline: TOPO=$(TOPO) does not exist (configs/ has: $$(ls configs 2>/dev/null | tr '\n' ' '))" >&2; exit 2; }
-	@$(G500) report '$(RUN)' --check --scale $(SCALE) --edgefactor $(EDGEFACTOR) --seed $(SEED)
+	@$(G500) report '$(RUN)' --check --scale $(SCALE) --edgefactor $(EDGEFACTOR) --seed $(SEED) --topology '$(TOPO)'
 
 # Repeats beyond REPEATS of this PLACE are dropped (and the report that
 # showed them): the comparison holds only runs made with this make's
@@ -184,9 +185,11 @@ $(P_PLACEMENT): $(P_EDGES) $(P_COMP) $(TOPO) $(P_TOPO_TXT) | $(G500)
 P_ARGS_COMP := --placement components --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE)
 P_ARGS_CYC := --placement cyclic --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE)
 p_cmd = $(2) run $(P_EDGES) $(1) --roots $(ROOTS) --seed $(SEED)$(if $(DELTA), --delta $(DELTA)) $(RUN_FLAGS)
+# A failed run leaves no result: its earlier JSON and block go too.
 p_run = $(call p_cmd,$(1),$(2)) \
 	  --json $@.tmp.$$$$.json > $(@:.json=.txt).tmp.$$$$ && \
-	mv $(@:.json=.txt).tmp.$$$$ $(@:.json=.txt) && mv $@.tmp.$$$$.json $@
+	mv $(@:.json=.txt).tmp.$$$$ $(@:.json=.txt) && mv $@.tmp.$$$$.json $@ || \
+	{ rm -f $@ $(@:.json=.txt) $@.tmp.$$$$.json $(@:.json=.txt).tmp.$$$$; exit 1; }
 
 # The key: the run's command and the binary's identity, one line each,
 # rewritten when its text differs (Make then sees a newer prerequisite). It

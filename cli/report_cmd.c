@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "common.h"
 #include "report.h"
+#include "topo.h"
 
 #include <string.h>
 
@@ -22,6 +23,8 @@ int report_cmd(int argc, char **argv)
     const char *gnuplot = "gnuplot";
     int no_plots = 0, quiet = 0, summary = 0, check = 0, dry_run = 0, scale = -1, edgefactor = -1;
     int64_t seed = -1;
+    const char *topology = NULL;
+    int no_data = 0;
     const g5_opt opts[] = {
         {"no-plots", 0, G5_OPT_FLAG, &no_plots, "", "write the page, data and plots.gp but do not run gnuplot"},
         {"gnuplot", 0, G5_OPT_STRING, &gnuplot, "CMD", "gnuplot program (pngcairo terminal)"},
@@ -32,6 +35,10 @@ int report_cmd(int argc, char **argv)
         {"edgefactor", 'e', G5_OPT_INT, &edgefactor, "E", "--check: edgefactor edges.h5 must have (-1: any)"},
         {"seed", 0, G5_OPT_INT64, &seed, "N", "--check: seed edges.h5 must have (-1: any)"},
         {"dry-run", 0, G5_OPT_FLAG, &dry_run, "", "--check: say what would be removed, remove nothing"},
+        {"topology", 't', G5_OPT_STRING, &topology, "FILE",
+         "--check: placements must have been made from this topology (by content)"},
+        {"no-data", 0, G5_OPT_FLAG, &no_data, "",
+         "--check: check attributes only, do not read every dataset through its checksums"},
     };
     const int nopts = (int)(sizeof opts / sizeof opts[0]);
     const char *pos[2];
@@ -54,9 +61,16 @@ int report_cmd(int argc, char **argv)
         rc = g5_error(G5_ERR_ARG, "expected one RESULTS_DIR (see g500 report --help)");
     if (rc == G5_OK && rank == 0) {
         if (check) {
-            rep_cache_expect e = {pos[0], scale, edgefactor, seed, dry_run};
+            rep_cache_expect e = {pos[0], scale, edgefactor, seed, dry_run, 0, 0, topology, no_data};
             int removed = 0;
-            rc = rep_cache_check(&e, &removed);
+            topo *t = NULL;
+            if (topology && (rc = topo_load(topology, &t)) == G5_OK) {
+                e.have_topology = 1;
+                e.topology_id = topo_id(t);
+            }
+            topo_free(&t);
+            if (rc == G5_OK)
+                rc = rep_cache_check(&e, &removed);
             if (rc == G5_OK && !quiet && removed)
                 printf("%s: %d cached file%s removed\n", pos[0], removed, removed == 1 ? "" : "s");
         } else {

@@ -127,6 +127,11 @@ int io_file_open(MPI_Comm comm, const char *path, const char *format,
                  int version, io_file **out);
 /* Collective. Accepts *f == NULL. */
 void io_file_close(io_file **f);
+/* Read every dataset of an open file in full, in pieces of at most 64 MiB,
+ * with Fletcher32 checksums verified where the dataset has them: a damaged
+ * chunk is G5_ERR_FORMAT naming file and dataset. Costs one read of the
+ * whole file. Not collective: open the file on MPI_COMM_SELF. */
+int io_file_read_all(io_file *f);
 /* Reads verify Fletcher32 checksums by default. A reader that has already
  * read every chunk once with verification (kernel 1 reads the whole edge
  * list) may switch it off for later passes (validation streams the list

@@ -454,6 +454,74 @@ fail:
     return rc;
 }
 
+typedef struct read_all_ctx {
+    io_file *f;
+    int rc;
+} read_all_ctx;
+
+static herr_t read_one(hid_t loc, const char *name, const H5O_info_t *info, void *data)
+{
+    read_all_ctx *x = data;
+    hid_t d, sp, t, mt, msp;
+    hsize_t dims[8] = {0}, start[8] = {0}, cnt[8];
+    int nd;
+    (void)loc;
+    if (info->type != H5O_TYPE_DATASET || x->rc != G5_OK)
+        return 0;
+    if ((d = H5Dopen2(x->f->fid, name, H5P_DEFAULT)) < 0) {
+        x->rc = g5_error(G5_ERR_FORMAT, "%s: cannot open dataset /%s", x->f->path, name);
+        return 1;
+    }
+    sp = H5Dget_space(d);
+    t = H5Dget_type(d);
+    nd = H5Sget_simple_extent_ndims(sp);
+    if (nd < 0 || nd > 8)
+        nd = 0;
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+    size_t row = H5Tget_size(t);
+    for (int i = 1; i < nd; i++)
+        row *= dims[i];
+    hsize_t rows_per = row ? ((hsize_t)64 << 20) / row : 1;
+    if (rows_per < 1)
+        rows_per = 1;
+    char *buf = malloc(nd == 0 ? H5Tget_size(t) : (size_t)(rows_per < dims[0] ? rows_per : dims[0]) * row + 1);
+    mt = t;
+    if (!buf)
+        x->rc = g5_error(G5_ERR_NOMEM, "%s: no memory to read /%s", x->f->path, name);
+    else if (nd == 0) {
+        if (H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+            x->rc = g5_error(G5_ERR_FORMAT, "%s: reading /%s failed", x->f->path, name);
+    }
+    for (hsize_t r0 = 0; nd > 0 && x->rc == G5_OK && r0 < dims[0]; r0 += rows_per) {
+        for (int i = 0; i < nd; i++) {
+            start[i] = 0;
+            cnt[i] = dims[i];
+        }
+        start[0] = r0;
+        cnt[0] = dims[0] - r0 < rows_per ? dims[0] - r0 : rows_per;
+        msp = H5Screate_simple(nd, cnt, NULL);
+        H5Sselect_hyperslab(sp, H5S_SELECT_SET, start, NULL, cnt, NULL);
+        if (H5Dread(d, mt, msp, sp, H5P_DEFAULT, buf) < 0)
+            x->rc = g5_error(G5_ERR_FORMAT, "%s: /%s rows %llu..%llu fail their checksum or "
+                             "cannot be read (damaged)", x->f->path, name, (unsigned long long)r0,
+                             (unsigned long long)(r0 + cnt[0]));
+        H5Sclose(msp);
+    }
+    free(buf);
+    H5Tclose(t);
+    H5Sclose(sp);
+    H5Dclose(d);
+    return x->rc == G5_OK ? 0 : 1;
+}
+
+int io_file_read_all(io_file *f)
+{
+    read_all_ctx x = {f, G5_OK};
+    if (H5Ovisit(f->fid, H5_INDEX_NAME, H5_ITER_NATIVE, read_one, &x) < 0 && x.rc == G5_OK)
+        x.rc = g5_error(G5_ERR_FORMAT, "%s: cannot list its datasets", f->path);
+    return x.rc;
+}
+
 void io_file_close(io_file **fp)
 {
     io_file *f = fp ? *fp : NULL;

@@ -6,14 +6,20 @@
  * Make trusts a file by its presence and time stamp. Every stage writes a
  * temporary name and renames it when complete (io_file, rep_write_run_json), so
  * presence already means "complete when written"; this check adds what Make
- * cannot see, cheaply (one open and a few attributes per file, no data read):
+ * cannot see: one open, a few attributes and a full read of every dataset
+ * through its checksums per file (--no-data: attributes only):
  *   - the file opens as HDF5 with the expected format and version (a file
  *     copied in half, truncated by a full disk or damaged is caught);
  *   - its identity matches the run: edges.h5 has the scale, edgefactor and
  *     seed the directory stands for; components.h5 and every placement-*.h5
  *     record the content_id of this edges.h5 (so a components file from
  *     another graph is not reused); a placement named "...-npR-rpnK.h5"
- *     holds R ranks and K ranks per node;
+ *     holds R ranks and K ranks per node, and (--topology FILE) the
+ *     topology_id of FILE's content, so an edited topology under the same
+ *     name is caught whatever its time stamp;
+ *   - every chunk passes its Fletcher32 checksum (a flipped byte in a
+ *     cached file is caught; the read costs about what the stage that reads
+ *     the file spends reading it);
  *   - a run-*.json parses as JSON.
  * A file that fails is removed, so Make rebuilds it, and so is everything
  * made from it (edges -> components -> placements -> runs -> report): an
@@ -89,6 +95,16 @@ static int expect_attr(io_file *f, const char *name, int64_t want, char *why, si
     return 1;
 }
 
+/* Every dataset read through its checksums (unless no_data): a damaged
+ * chunk of a cached file is found here, before Make reuses the file. */
+static int read_data(checker *c, io_file *f, char *why, size_t len)
+{
+    if (c->e->no_data || io_file_read_all(f) == G5_OK)
+        return 1;
+    snprintf(why, len, "%s", g5_error_msg());
+    return 0;
+}
+
 static int check_edges(checker *c, const char *path)
 {
     io_file *f = NULL;
@@ -103,6 +119,7 @@ static int check_edges(checker *c, const char *path)
         snprintf(why, sizeof why, "%s", g5_error_msg());
         ok = 0;
     }
+    ok = ok && read_data(c, f, why, sizeof why);
     io_file_close(&f);
     if (!ok)
         return drop(c, path, why);
@@ -148,7 +165,20 @@ static int check_downstream(checker *c, const char *path, const char *name, cons
         name_ranks(name, &np, &rpn);
         ok = expect_attr(f, "nranks", np, why, sizeof why) &&
              expect_attr(f, "ranks_per_node", rpn, why, sizeof why);
+        /* A topology changed under the same name is told by its content. */
+        if (ok && c->e->have_topology) {
+            if (read_id(f, "topology_id", &id) != G5_OK) {
+                snprintf(why, sizeof why, "%s", g5_error_msg());
+                ok = 0;
+            } else if (id != c->e->topology_id) {
+                snprintf(why, sizeof why, "made from another topology than %s (topology_id %016llx, "
+                         "the file now %016llx)", c->e->topology, (unsigned long long)id,
+                         (unsigned long long)c->e->topology_id);
+                ok = 0;
+            }
+        }
     }
+    ok = ok && read_data(c, f, why, sizeof why);
     io_file_close(&f);
     return ok ? G5_OK : drop(c, path, why);
 }

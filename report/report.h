@@ -124,6 +124,10 @@ typedef struct rep_cache_expect {
     int scale, edgefactor;    /* in: expected parameters (-1: any)          */
     int64_t seed;             /* in: (-1: any)                              */
     int dry_run;              /* in: 1 reports but removes nothing          */
+    int have_topology;        /* in: 1: placements must record topology_id  */
+    uint64_t topology_id;     /* in: the topology file's topo_id             */
+    const char *topology;     /* in: its path, for messages                  */
+    int no_data;              /* in: 1: attributes only, no full read        */
 } rep_cache_expect;
 
 /* *nremoved: out, files removed (or that would be). Returns G5_OK unless

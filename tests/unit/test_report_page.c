@@ -384,7 +384,7 @@ Test(report, empty_directory_gives_a_page_that_says_what_is_missing)
 
 static int check(int scale, int64_t seed, int dry)
 {
-    rep_cache_expect e = {dir, scale, 16, seed, dry};
+    rep_cache_expect e = {.dir = dir, .scale = scale, .edgefactor = 16, .seed = seed, .dry_run = dry};
     int removed = -1;
     cr_assert_eq(rep_cache_check(&e, &removed), G5_OK, "%s", g5_error_msg());
     return removed;
@@ -396,7 +396,7 @@ Test(report, cache_check_keeps_a_consistent_run)
     cr_expect_eq(check(10, 7, 0), 0, "nothing to remove");
     cr_expect(exists(fixture_path("edges.h5")) && exists(fixture_path("components.h5")) &&
               exists(fixture_path("placement-tree-np2-rpn1.h5")) && exists(fixture_path("run-cyclic.json")));
-    rep_cache_expect none = {fixture_path("absent"), 10, 16, 7, 0};
+    rep_cache_expect none = {.dir = fixture_path("absent"), .scale = 10, .edgefactor = 16, .seed = 7};
     int removed = -1;
     cr_expect_eq(rep_cache_check(&none, &removed), G5_OK, "a new run directory is fine");
     cr_expect_eq(removed, 0);

@@ -100,11 +100,16 @@ P_MPI_PLACED := OMP_NUM_THREADS=$(THREADS) MPIRUN='$(MPIRUN_PLACED)' scripts/mpi
 # depend on a phony target and are always remade.
 P_FORCE := $(if $(P_FORCE_KERNELS),p-force)
 # The time this make started: a run file older than that was reused.
-ifneq ($(filter pipeline kernels,$(MAKECMDGOALS)),)
+ifneq ($(filter pipeline kernels p-pipeline p-kernels,$(MAKECMDGOALS)),)
 P_T0 := $(shell date +%s)
 endif
+# One pipeline at a time per RUN (a second is refused, naming the holder);
+# timed runs of one checkout wait for each other, machine-wide, and say so
+# in their block when they had to (scripts/g500-lock).
+P_LOCK := $(RUN)/.pipeline.lock
+P_KLOCK := /tmp/g500-kernels-$(shell pwd | sha256sum | cut -c1-16).lock
 
-.PHONY: pipeline pipeline-files kernels report pipeline-clean p-check p-force p-prune
+.PHONY: pipeline pipeline-files kernels report pipeline-clean p-check p-force p-prune p-pipeline p-kernels
 
 # The cache check runs before a sub-make so that Make stats the files only
 # after untrustworthy ones are gone.
@@ -126,7 +131,13 @@ p_reused = for f in $(1); do t=$$(stat -c %Y "$$f" 2>/dev/null) || continue; \
 
 # Two sub-makes: the stage files first, then the report, so the report's
 # time stamp is compared with inputs that all exist and are final.
-pipeline: p-prune
+pipeline:
+	@scripts/g500-lock --refuse '$(P_LOCK)' -- $(MAKE) --no-print-directory p-pipeline
+
+kernels:
+	@scripts/g500-lock --refuse '$(P_LOCK)' -- $(MAKE) --no-print-directory p-kernels
+
+p-pipeline: p-prune
 	@$(MAKE) --no-print-directory $(filter-out $(P_REPORT),$(P_FILES))
 	@$(MAKE) --no-print-directory $(P_REPORT)
 	@echo
@@ -144,7 +155,7 @@ pipeline: p-prune
 
 pipeline-files: $(P_FILES)
 
-kernels: p-prune
+p-kernels: p-prune
 	@$(MAKE) --no-print-directory P_FORCE_KERNELS=1 $(P_RUNS)
 	@$(MAKE) --no-print-directory $(P_REPORT)
 	@$(G500) report '$(RUN)' --summary
@@ -186,7 +197,7 @@ P_ARGS_COMP := --placement components --topology $(TOPO) --ranks-per-node $(RANK
 P_ARGS_CYC := --placement cyclic --topology $(TOPO) --ranks-per-node $(RANKS_PER_NODE)
 p_cmd = $(2) run $(P_EDGES) $(1) --roots $(ROOTS) --seed $(SEED)$(if $(DELTA), --delta $(DELTA)) $(RUN_FLAGS)
 # A failed run leaves no result: its earlier JSON and block go too.
-p_run = $(call p_cmd,$(1),$(2)) \
+p_run = scripts/g500-lock --wait $(P_KLOCK) -- $(call p_cmd,$(1),$(2)) \
 	  --json $@.tmp.$$$$.json > $(@:.json=.txt).tmp.$$$$ && \
 	mv $(@:.json=.txt).tmp.$$$$ $(@:.json=.txt) && mv $@.tmp.$$$$.json $@ || \
 	{ rm -f $@ $(@:.json=.txt) $@.tmp.$$$$.json $(@:.json=.txt).tmp.$$$$; exit 1; }
@@ -198,7 +209,7 @@ p_run = $(call p_cmd,$(1),$(2)) \
 p_sq = '$(subst ','\'',$(1))'
 p_key = k="$$(printf '%s\n' $(call p_sq,command: $(2)) $(call p_sq,binary: $(P_BIN_ID)))"; \
 	[ -f $(1) ] && [ "$$(cat $(1))" = "$$k" ] || { mkdir -p $(RUN) && printf '%s\n' "$$k" > $(1); }
-ifneq ($(filter pipeline kernels pipeline-files $(P_RUNS),$(MAKECMDGOALS)),)
+ifneq ($(filter pipeline kernels p-pipeline p-kernels pipeline-files $(P_RUNS),$(MAKECMDGOALS)),)
 ifneq ($(wildcard $(G500)),)
 P_BIN_ID := $(shell $(G500) --version 2>/dev/null | head -1; stat -c 'size %s mtime %Y' $(G500); echo sha256 $$(sha256sum < $(G500) | cut -c1-64))
 $(shell $(call p_key,$(P_KEY_COMP),$(call p_cmd,$(P_ARGS_COMP),$(P_MPI_PLACED))))

@@ -7,7 +7,10 @@
 #    was made from it, and rebuilds them;
 #  - the topology edited under the same name with an older time stamp: the
 #    placement (its topology_id) and the runs made with it are redone;
-#  - `make kernels` failing removes the run's earlier JSON and block.
+#  - `make kernels` failing removes the run's earlier JSON and block;
+#  - a second `make pipeline` on the same RUN while one runs is refused,
+#    naming the holder; a run that had to wait for another kernel run of
+#    this checkout says so in its block.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/cli-env.bash"
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
@@ -51,6 +54,24 @@ if [ $rc != 0 ] && [ ! -e "$R/run-components-t-np2-rpn1.json" ] && [ ! -e "$R/ru
     ok "make kernels failing leaves no earlier run JSON or block"
 else
     ko "failing kernels: rc $rc, $(ls "$R" | grep run-components)"
+fi
+mk pipeline >"$w/log" 2>&1
+exec 8>>"$R/.pipeline.lock"; flock 8; echo "pid $$ on test" >"$R/.pipeline.lock"
+mk pipeline >"$w/log" 2>&1; rc=$?
+exec 8>&-
+if [ $rc != 0 ] && grep -q "is in use by another pipeline (pid $$ on test)" "$w/log"; then
+    ok "a second pipeline on the same RUN is refused, naming the holder"
+else
+    ko "second pipeline: rc $rc"; tail -3 "$w/log"
+fi
+K=/tmp/g500-kernels-$(pwd | sha256sum | cut -c1-16).lock
+(flock "$K" sleep 3) & sleep 0.5
+mk kernels >"$w/log" 2>&1; rc=$?
+wait
+if [ $rc = 0 ] && grep -q "note: this run waited .* for another g500 kernel run" "$R/run-components-t-np2-rpn1.txt"; then
+    ok "a kernel run that waited for another of this checkout says so in its block"
+else
+    ko "kernel lock: rc $rc"; tail -3 "$w/log"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

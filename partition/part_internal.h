@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * part_internal.h - helpers shared inside partition/ only: the all-to-all
- * exchange of fixed-width int64 records and a sample sort of (key, id)
- * pairs. Not part of the module's public API.
+ * exchange of fixed-width int64 records, a sample sort of (key, id)
+ * pairs and the placement's shared state. Not part of the module's public
+ * API.
  */
 #ifndef G500_PART_INTERNAL_H
 #define G500_PART_INTERNAL_H
@@ -77,5 +78,40 @@ void px_sort2(int64_t *recs, int64_t n);
  * part_print_table and the placement file's statistics. */
 void part_metrics_json(g5_json *j, int64_t nvertices, int64_t n_active, int nranks,
                        const part_metrics m[PART_NSCHEMES]);
+
+/* The placement's shared state (part_place.c, part_giant.c): process p of
+ * P holds its slab of edge tuples and the vertex block [vf, vf + vc). */
+struct place_ctx {
+    MPI_Comm comm;
+    int P, me, R;
+    int64_t N, C, vf, vc;
+    const part_input *in;
+    px_blockdiv vdiv;    /* vertex -> process */
+    int64_t chunk;       /* records per process per exchange round */
+};
+
+static inline int pl_own(const struct place_ctx *c, int64_t v) { return px_blockdiv_owner(&c->vdiv, v); }
+
+/* The status of a collective MPI call e, agreed: with MPI_ERRORS_RETURN
+ * (cli/main.c) a call can fail on one rank only, and that rank must not
+ * skip the next collective the others enter. */
+int pl_mpi_agreed(MPI_Comm comm, int e, const char *what);
+/* Rounds needed to cover `items` in chunks of `chunk`, agreed (max). */
+int pl_agreed_rounds(MPI_Comm comm, int64_t items, int64_t chunk, int64_t *rounds);
+
+/* Routes the endpoints of this slab's non-self-loop tuples to their
+ * owners, in agreed rounds of half a c->chunk tuples: a record {x}
+ * (width 1) or {x, other endpoint} (width 2) per endpoint, and calls
+ * visit(arg, records, n) on each round's received records (all with x in
+ * this block). Collective; agreed status. */
+typedef void (*pl_route_visit)(void *arg, const int64_t *rec, int64_t n);
+int pl_route_endpoints(const struct place_ctx *c, int width, pl_route_visit visit, void *arg);
+
+/* The giant component's order and cut (part_giant.c); see there. */
+int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, int64_t *pos);
+int pl_giant_bfs(const struct place_ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
+                 int *levels_out);
+int pl_giant_cut(const struct place_ctx *c, const int64_t *deg, const int64_t *pos, double thresh,
+                 int32_t *piece, int64_t *idx, int64_t *pcount, int64_t *pload, int64_t *nhubs);
 
 #endif

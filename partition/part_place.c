@@ -23,19 +23,8 @@
  *  2. checks against the components: labels in [-1, C), isolated <=> degree
  *     0, per-component vertex counts and degree sums equal the components'
  *     /component_vertices and 2 * /component_edges.
- *  3. the order of component 0 (if it is split): plain orders (id, leaves
- *     after their neighbour, degree) by one global sort of (key, id);
- *     or a BFS from its highest-degree vertex (ties: smallest id). Positions are assigned level by level in the
- *     order (position of the first parent, id) - the Cuthill-McKee order
- *     (Cuthill & McKee, "Reducing the bandwidth of sparse symmetric
- *     matrices", ACM 1969) - with a sample sort per level, so the order is
- *     independent of P. Every giant vertex must be reached.
- *  4. the cut (giant_cut): vertices in position order go to the piece that
- *     holds their weight's midpoint. If a heavy vertex on a boundary breaks
- *     the tolerance, the cut is redone with the hubs (weight > max(tol, 1%)
- *     W / 2R) taken out and placed by LPT, piece k's share of the rest being
- *     W / R minus its hub load: each piece then ends within one non-hub
- *     weight of W / R.
+ *  3. the order of component 0 (if it is split), and
+ *  4. its cut: part_giant.c.
  *  5. replicated on every process: pieces to ranks in switch-tree walk
  *     order, small components greedily (in id order = size order, so it is
  *     LPT scheduling, Graham 1969) to the least-loaded rank, rank offsets.
@@ -53,17 +42,6 @@
 
 #include "common.h"
 #include "part_internal.h"
-
-struct ctx {
-    MPI_Comm comm;
-    int P, me, R;
-    int64_t N, C, vf, vc;
-    const part_input *in;
-    px_blockdiv vdiv;    /* vertex -> process */
-    int64_t chunk;       /* records per process per exchange round */
-};
-
-static inline int own(const struct ctx *c, int64_t v) { return px_blockdiv_owner(&c->vdiv, v); }
 
 const char *part_order_name(int order)
 {
@@ -100,23 +78,23 @@ void part_result_free(part_result **r)
 /* The status of a collective MPI call e, agreed: with MPI_ERRORS_RETURN
  * (cli/main.c) a call can fail on one rank only, and that rank must not
  * skip the next collective the others enter. */
-static int mpi_agreed(MPI_Comm comm, int e, const char *what)
+int pl_mpi_agreed(MPI_Comm comm, int e, const char *what)
 {
     return g5_agree(comm, e == MPI_SUCCESS ? G5_OK : g5_error(G5_ERR_MPI, "partition: %s failed", what));
 }
 
 /* Rounds needed to cover `items` in chunks of `chunk`, agreed (max). */
-static int agreed_rounds(MPI_Comm comm, int64_t items, int64_t chunk, int64_t *rounds)
+int pl_agreed_rounds(MPI_Comm comm, int64_t items, int64_t chunk, int64_t *rounds)
 {
     int64_t mine = (items + chunk - 1) / chunk;
-    return mpi_agreed(comm, MPI_Allreduce(&mine, rounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+    return pl_mpi_agreed(comm, MPI_Allreduce(&mine, rounds, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
 }
 
 /* Records for the endpoints of the non-self-loop tuples [a, b) of the slab,
  * grouped by owner process: {x} (width 1) or {x, other endpoint} (width 2).
  * slot (optional, [2 (b - a)]): record index of each endpoint, -1 for loops.
  * Endpoints must be in range (checked by the degree pass). */
-static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width,
+static int bucket_endpoints(const struct place_ctx *c, int64_t a, int64_t b, int width,
                             int64_t *counts, int64_t **buf, int64_t *slot)
 {
     const int64_t *E = c->in->edges;
@@ -125,8 +103,8 @@ static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width
     for (int64_t e = a; e < b; e++) {
         if (E[2 * e] == E[2 * e + 1])
             continue;
-        counts[own(c, E[2 * e])]++;
-        counts[own(c, E[2 * e + 1])]++;
+        counts[pl_own(c, E[2 * e])]++;
+        counts[pl_own(c, E[2 * e + 1])]++;
         n += 2;
     }
     *buf = g5_malloc((size_t)n * width * sizeof(int64_t), "partition: endpoint records");
@@ -149,7 +127,7 @@ static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width
                     slot[2 * (e - a) + k] = -1;
                 continue;
             }
-            i = cur[own(c, x)]++;
+            i = cur[pl_own(c, x)]++;
             (*buf)[width * i] = x;
             if (width == 2)
                 (*buf)[width * i + 1] = y;
@@ -166,8 +144,7 @@ static int bucket_endpoints(const struct ctx *c, int64_t a, int64_t b, int width
  * (width 1) or {x, other endpoint} (width 2) per endpoint, and calls
  * visit(arg, records, n) on each round's received records (all with x in
  * this block). Collective; agreed status. */
-typedef void (*route_visit)(void *arg, const int64_t *rec, int64_t n);
-static int route_endpoints(const struct ctx *c, int width, route_visit visit, void *arg)
+int pl_route_endpoints(const struct place_ctx *c, int width, pl_route_visit visit, void *arg)
 {
     int64_t m = c->in->nedges_local, chunk = (c->chunk + 1) / 2, rounds = 0;
     int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0;
@@ -176,7 +153,7 @@ static int route_endpoints(const struct ctx *c, int width, route_visit visit, vo
     counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
     rc = g5_agree(c->comm, counts ? G5_OK : G5_ERR_NOMEM);
     if (rc == G5_OK)
-        rc = agreed_rounds(c->comm, m, chunk, &rounds);
+        rc = pl_agreed_rounds(c->comm, m, chunk, &rounds);
     for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
         int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
         rc = bucket_endpoints(c, a, b, width, counts, &buf, NULL);
@@ -193,7 +170,7 @@ static int route_endpoints(const struct ctx *c, int width, route_visit visit, vo
 }
 
 struct ctx_deg {
-    const struct ctx *c;
+    const struct place_ctx *c;
     int64_t *deg;
 };
 
@@ -205,7 +182,7 @@ static void count_degree(void *arg, const int64_t *rec, int64_t n)
 }
 
 /* Step 1: degrees of this block's vertices; endpoint range check. */
-static int degree_pass(const struct ctx *c, int64_t *deg)
+static int degree_pass(const struct place_ctx *c, int64_t *deg)
 {
     const int64_t *E = c->in->edges;
     int64_t m = c->in->nedges_local;
@@ -224,11 +201,11 @@ static int degree_pass(const struct ctx *c, int64_t *deg)
     if (rc != G5_OK)
         return rc;
     memset(deg, 0, (size_t)c->vc * sizeof(int64_t));
-    return route_endpoints(c, 1, count_degree, &arg);
+    return pl_route_endpoints(c, 1, count_degree, &arg);
 }
 
 /* Step 2: labels against degrees and the component tables. */
-static int check_components(const struct ctx *c, const int64_t *deg)
+static int check_components(const struct place_ctx *c, const int64_t *deg)
 {
     const int64_t *L = c->in->label;
     int64_t C = c->C, *sums = NULL, *all = NULL;
@@ -256,7 +233,7 @@ static int check_components(const struct ctx *c, const int64_t *deg)
     }
     rc = g5_agree(c->comm, rc);
     if (rc == G5_OK)
-        rc = mpi_agreed(c->comm, MPI_Allreduce(sums, all, (int)(2 * C), MPI_INT64_T, MPI_SUM, c->comm),
+        rc = pl_mpi_agreed(c->comm, MPI_Allreduce(sums, all, (int)(2 * C), MPI_INT64_T, MPI_SUM, c->comm),
                         "MPI_Allreduce");
     for (int64_t l = 0; rc == G5_OK && l < C; l++) {
         if (all[l] != c->in->comp_vertices[l])
@@ -271,531 +248,6 @@ static int check_components(const struct ctx *c, const int64_t *deg)
     return rc;
 }
 
-/* Collective. Sort the records {key, id} (recs, n; freed here) globally,
- * give them positions base, base + 1, ... in that order, and send each
- * position to the vertex's owner: pos[] is set, and the block's vertices
- * that got one are listed in position order in got[0..*ngot) (if got is
- * not NULL). *total: records over all processes. Agreed status. */
-static int assign_positions(const struct ctx *c, int64_t *recs, int64_t n, int64_t base,
-                            int64_t *pos, int64_t *got, int64_t *ngot, int64_t *total)
-{
-    int64_t *sorted = NULL, nsorted = 0, first = 0, *counts = NULL, *cur = NULL, *buf = NULL;
-    int64_t *rbuf = NULL, nr = 0;
-    int rc;
-
-    rc = px_sort_pairs(c->comm, G5_OK, recs, n, &sorted, &nsorted, &first);
-    free(recs);
-    G5_TRY(rc);
-    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&nsorted, total, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-    counts = g5_calloc((size_t)c->P, sizeof(int64_t), "partition: counts");
-    cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
-    buf = g5_malloc((size_t)(nsorted + 1) * 2 * sizeof(int64_t), "partition: positions");
-    rc = counts && cur && buf ? G5_OK : G5_ERR_NOMEM;
-    G5_TRY(g5_agree(c->comm, rc));
-    for (int64_t k = 0; k < nsorted; k++)
-        counts[own(c, sorted[2 * k + 1])]++;
-    for (int p = 0, s = 0; p < c->P; p++)
-        cur[p] = s, s += (int)counts[p];
-    for (int64_t k = 0; k < nsorted; k++) {
-        int64_t i = cur[own(c, sorted[2 * k + 1])]++;
-        buf[2 * i] = sorted[2 * k + 1];
-        buf[2 * i + 1] = base + first + k;
-    }
-    rc = px_exchange(c->comm, rc, 2, counts, buf, &rbuf, &nr, NULL);
-    G5_TRY(g5_agree(c->comm, rc));
-    /* Sources send increasing slices, so rbuf is in position order. */
-    if (ngot)
-        *ngot = 0;
-    for (int64_t i = 0; i < nr; i++) {
-        int64_t li = rbuf[2 * i] - c->vf;
-        pos[li] = rbuf[2 * i + 1];
-        if (got)
-            got[(*ngot)++] = li;
-    }
-out:
-    free(sorted);
-    free(counts);
-    free(cur);
-    free(buf);
-    free(rbuf);
-    return rc;
-}
-
-/* nb[i] = the one neighbour of each degree-1 vertex of component 0 in this
- * block, -1 for the others: one pass of {x, other end} records. */
-struct ctx_leaf {
-    const struct ctx *c;
-    const int64_t *deg;
-    int64_t *nb;
-};
-
-static void note_leaf(void *arg, const int64_t *rec, int64_t n)
-{
-    struct ctx_leaf *a = arg;
-    const int64_t *L = a->c->in->label;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t li = rec[2 * i] - a->c->vf;
-        if (L[li] == 0 && a->deg[li] == 1)
-            a->nb[li] = rec[2 * i + 1];
-    }
-}
-
-static int leaf_neighbours(const struct ctx *c, const int64_t *deg, int64_t *nb)
-{
-    struct ctx_leaf arg = {c, deg, nb};
-    for (int64_t i = 0; i < c->vc; i++)
-        nb[i] = -1;
-    return route_endpoints(c, 2, note_leaf, &arg);
-}
-
-/* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
- * for Graph500's scrambled labels), by id with every degree-1 vertex right
- * after its neighbour (PART_ORDER_LEAVES: sort key 2 v for v, 2 v + 1 for
- * v's leaves, so a leaf's one edge is cut only where a piece boundary falls
- * between them), or by degree, highest first, then id (PART_ORDER_DEGREE). */
-static int giant_plain_order(const struct ctx *c, const int64_t *deg, int64_t *pos)
-{
-    const int64_t *L = c->in->label;
-    int64_t n = 0, total = 0, *recs = NULL, *nb = NULL;
-    int rc, order = c->in->order;
-    recs = g5_malloc((size_t)(c->vc + 1) * 2 * sizeof(int64_t), "partition: order records");
-    if (order == PART_ORDER_LEAVES)
-        nb = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: leaf neighbours");
-    rc = g5_agree(c->comm, recs && (nb || order != PART_ORDER_LEAVES) ? G5_OK : G5_ERR_NOMEM);
-    if (rc == G5_OK && order == PART_ORDER_LEAVES)
-        rc = leaf_neighbours(c, deg, nb);
-    if (rc != G5_OK) {
-        free(recs);
-        free(nb);
-        return rc;
-    }
-    for (int64_t i = 0; i < c->vc; i++) {
-        pos[i] = -1;
-        if (L[i] == 0) {
-            int64_t v = c->vf + i;
-            if (order == PART_ORDER_DEGREE)
-                recs[2 * n] = -deg[i];
-            else if (order == PART_ORDER_LEAVES)
-                recs[2 * n] = nb[i] >= 0 ? 2 * nb[i] + 1 : 2 * v;
-            else
-                recs[2 * n] = 0;
-            recs[2 * n + 1] = v;
-            n++;
-        }
-    }
-    free(nb);
-    return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
-}
-
-struct ctx_adj {
-    const struct ctx *c;
-    int64_t *fill, *adj;
-};
-
-/* Appends {x, other end} to x's adjacency when x is in component 0. */
-static void fill_adjacency(void *arg, const int64_t *rec, int64_t n)
-{
-    struct ctx_adj *a = arg;
-    const int64_t *L = a->c->in->label;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t li = rec[2 * i] - a->c->vf;
-        if (L[li] == 0)
-            a->adj[a->fill[li]++] = rec[2 * i + 1];
-    }
-}
-
-/* Step 3: BFS positions of component 0. pos[i] = -1 outside it. */
-static int giant_bfs(const struct ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
-                     int *levels_out)
-{
-    const int64_t *L = c->in->label;
-    int64_t rounds = 0, CH = c->chunk;
-    int64_t *rowptr = NULL, *fill = NULL, *adj = NULL, *cand = NULL, *counts = NULL;
-    int64_t *front = NULL, *newl = NULL, nfront = 0, nnew = 0, assigned = 0;
-    int64_t *buf = NULL, *rbuf = NULL, nr = 0;
-    int rc = G5_OK, bad = G5_OK, levels = 0;
-
-    rowptr = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant row pointers");
-    fill = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: giant fill");
-    cand = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS candidates");
-    front = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS frontier");
-    newl = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: BFS next level");
-    counts = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: counts");
-    if (!rowptr || !fill || !cand || !front || !newl || !counts)
-        rc = G5_ERR_NOMEM;
-    if (rc == G5_OK) {
-        rowptr[0] = 0;
-        for (int64_t i = 0; i < c->vc; i++) {
-            rowptr[i + 1] = rowptr[i] + (L[i] == 0 ? deg[i] : 0);
-            pos[i] = -1;
-            cand[i] = -1;
-        }
-        memcpy(fill, rowptr, (size_t)c->vc * sizeof(int64_t));
-        adj = g5_malloc((size_t)rowptr[c->vc] * sizeof(int64_t), "partition: giant adjacency");
-        if (!adj)
-            rc = G5_ERR_NOMEM;
-    }
-    rc = g5_agree(c->comm, rc);
-    if (rc == G5_OK) {
-        struct ctx_adj arg = {c, fill, adj};
-        rc = route_endpoints(c, 2, fill_adjacency, &arg);
-    }
-    free(fill);
-    fill = NULL;
-    if (rc != G5_OK)
-        goto out;
-
-    /* Root: highest degree in component 0, then smallest id. */
-    {
-        int64_t best = -1, gbest = -1, id = INT64_MAX, gid = INT64_MAX;
-        for (int64_t i = 0; i < c->vc; i++)
-            if (L[i] == 0 && deg[i] > best)
-                best = deg[i], id = c->vf + i;
-        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&best, &gbest, 1, MPI_INT64_T, MPI_MAX, c->comm), "MPI_Allreduce"));
-        if (best != gbest)
-            id = INT64_MAX;
-        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&id, &gid, 1, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
-        *root_out = gid;
-        if (own(c, gid) == c->me) {
-            pos[gid - c->vf] = 0;
-            front[nfront++] = gid - c->vf;
-        }
-        assigned = 1;
-    }
-
-    for (;;) {
-        int64_t gfront = 0, fi = 0, fj = 0, tot = 0, tot_new = 0;
-        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&nfront, &gfront, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-        if (gfront == 0)
-            break;
-        levels++;
-        /* Expand: {neighbour, position of this parent} to the neighbour's owner. */
-        for (int64_t k = 0; k < nfront; k++)
-            tot += rowptr[front[k] + 1] - rowptr[front[k]];
-        G5_TRY(agreed_rounds(c->comm, tot, CH, &rounds));
-        nnew = 0;
-        for (int64_t r = 0; rc == G5_OK && r < rounds; r++) {
-            int64_t si = fi, sj = fj, n = 0, *cur = NULL;
-            memset(counts, 0, (size_t)c->P * sizeof(int64_t));
-            while (fi < nfront && n < CH) {
-                int64_t u = front[fi], d = rowptr[u + 1] - rowptr[u];
-                while (fj < d && n < CH) {
-                    counts[own(c, adj[rowptr[u] + fj])]++;
-                    fj++, n++;
-                }
-                if (fj == d)
-                    fi++, fj = 0;
-            }
-            buf = g5_malloc((size_t)n * 2 * sizeof(int64_t), "partition: BFS records");
-            cur = g5_malloc((size_t)c->P * sizeof(int64_t), "partition: cursors");
-            if (!buf || !cur)
-                rc = G5_ERR_NOMEM;
-            if (rc == G5_OK) {
-                for (int p = 0, s = 0; p < c->P; p++)
-                    cur[p] = s, s += (int)counts[p];
-                /* Replay the same range. */
-                for (int64_t k = 0; k < n; k++) {
-                    int64_t u = front[si], d = rowptr[u + 1] - rowptr[u];
-                    while (sj >= d)
-                        si++, sj = 0, u = front[si], d = rowptr[u + 1] - rowptr[u];
-                    int64_t v = adj[rowptr[u] + sj], i = cur[own(c, v)]++;
-                    buf[2 * i] = v;
-                    buf[2 * i + 1] = pos[u];
-                    sj++;
-                }
-            }
-            rc = px_exchange(c->comm, rc, 2, counts, buf, &rbuf, &nr, NULL);
-            free(cur);
-            free(buf);
-            buf = NULL;
-            for (int64_t i = 0; rc == G5_OK && i < nr; i++) {
-                int64_t li = rbuf[2 * i] - c->vf, p = rbuf[2 * i + 1];
-                if (L[li] != 0) {
-                    if (bad == G5_OK)
-                        bad = g5_error(G5_ERR_MISMATCH, "an edge joins component 0 to vertex %lld of component %lld",
-                                       (long long)rbuf[2 * i], (long long)L[li]);
-                    continue;
-                }
-                if (pos[li] >= 0)
-                    continue;
-                if (cand[li] < 0)
-                    newl[nnew++] = li, cand[li] = p;
-                else if (p < cand[li])
-                    cand[li] = p;
-            }
-            free(rbuf);
-            rbuf = NULL;
-            rc = g5_agree(c->comm, rc);
-        }
-        if (rc != G5_OK)
-            goto out;
-        /* Order the new level by (first parent's position, id). */
-        buf = g5_malloc((size_t)(nnew + 1) * 2 * sizeof(int64_t), "partition: level records");
-        G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
-        for (int64_t k = 0; k < nnew; k++) {
-            buf[2 * k] = cand[newl[k]];
-            buf[2 * k + 1] = c->vf + newl[k];
-            cand[newl[k]] = -1;
-        }
-        rc = assign_positions(c, buf, nnew, assigned, pos, front, &nfront, &tot_new);
-        buf = NULL;
-        G5_TRY(rc);
-        assigned += tot_new;
-    }
-    G5_TRY(g5_agree(c->comm, bad));
-    if (assigned != c->in->comp_vertices[0])
-        rc = g5_error(G5_ERR_MISMATCH, "component 0 is not connected in the edges: a BFS from vertex %lld reaches %lld of its %lld vertices",
-                      (long long)*root_out, (long long)assigned, (long long)c->in->comp_vertices[0]);
-    *levels_out = levels;
-out:
-    free(rowptr);
-    free(fill);
-    free(adj);
-    free(cand);
-    free(front);
-    free(newl);
-    free(counts);
-    free(buf);
-    free(rbuf);
-    return rc;
-}
-
-/* Hubs in LPT order: degree descending, then id. */
-static const int64_t *g_hubs; /* qsort context; set with no threads running */
-static int cmp_hub(const void *x, const void *y)
-{
-    const int64_t *a = g_hubs + 3 * *(const int *)x, *b = g_hubs + 3 * *(const int *)y;
-    if (a[0] != b[0])
-        return a[0] > b[0] ? -1 : 1;
-    return (a[1] > b[1]) - (a[1] < b[1]);
-}
-
-/* Step 4: the piece of every vertex of component 0 (piece[i] = -1 outside)
- * and its index inside the piece idx[i]; replicated, each piece's vertex
- * count and edge load, and the number of hubs.
- *
- * Hubs - vertices heavier than thresh - leave the order (none when thresh
- * is infinite): every process learns all hubs (part_place uses
- * max(tolerance, 1%) * W / (2R), so there are fewer than 200 R of them),
- * and they go to the pieces by LPT (heaviest first
- * to the lightest piece). The other vertices are cut contiguously with
- * piece k's share of them proportional to W / R - hub load of k, each to
- * the piece holding its weight's midpoint, so every piece ends within one
- * non-hub vertex weight of W / R (unless a single hub exceeds W / R). Inside
- * a piece: its non-hub vertices in order, then its hubs in LPT order. */
-static int giant_cut(const struct ctx *c, const int64_t *deg, const int64_t *pos, double thresh,
-                     int32_t *piece, int64_t *idx, int64_t *pcount, int64_t *pload, int64_t *nhubs)
-{
-    int R = c->R, P = c->P;
-    int64_t ng = c->in->comp_vertices[0], W = 2 * c->in->comp_edges[0], pf, pc;
-    int64_t *counts = NULL, *buf = NULL, *rbuf = NULL, nr = 0, *cur = NULL, *w = NULL, *ids = NULL;
-    int64_t *loc = NULL, *glob = NULL, *hubs = NULL, *allhubs = NULL, nhub = 0, nall = 0, hub0 = 0;
-    int64_t *hub_piece = NULL, *hub_idx = NULL, nh_before = 0, wn_before = 0, nh_local = 0, wn_local = 0;
-    int32_t *lp = NULL;
-    int *hcount = NULL, *hdisp = NULL, *perm = NULL;
-    double *cum = NULL;
-    int rc = G5_OK;
-
-    g5_range_split(ng, c->me, P, &pf, &pc);
-    counts = g5_calloc((size_t)P, sizeof(int64_t), "partition: counts");
-    cur = g5_malloc((size_t)P * sizeof(int64_t), "partition: cursors");
-    buf = g5_malloc((size_t)(c->vc + 1) * 3 * sizeof(int64_t), "partition: weight records");
-    loc = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
-    glob = g5_calloc((size_t)4 * R, sizeof(int64_t), "partition: piece sums");
-    hcount = g5_malloc((size_t)2 * P * sizeof(int), "partition: hub counts");
-    cum = g5_malloc((size_t)(R + 1) * sizeof(double), "partition: piece targets");
-    rc = counts && cur && buf && loc && glob && hcount && cum ? G5_OK : G5_ERR_NOMEM;
-    G5_TRY(g5_agree(c->comm, rc));
-    hdisp = hcount + P;
-
-    /* Weights to the position owners: {pos, degree, id}. */
-    for (int64_t i = 0; i < c->vc; i++)
-        if (pos[i] >= 0)
-            counts[g5_range_owner(ng, P, pos[i])]++;
-    for (int p = 0, s = 0; p < P; p++)
-        cur[p] = s, s += (int)counts[p];
-    for (int64_t i = 0; i < c->vc; i++)
-        if (pos[i] >= 0) {
-            int64_t k = cur[g5_range_owner(ng, P, pos[i])]++;
-            buf[3 * k] = pos[i];
-            buf[3 * k + 1] = deg[i];
-            buf[3 * k + 2] = c->vf + i;
-        }
-    rc = px_exchange(c->comm, rc, 3, counts, buf, &rbuf, &nr, NULL);
-    G5_TRY(g5_agree(c->comm, rc));
-    w = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: weights");
-    ids = g5_malloc((size_t)(pc + 1) * sizeof(int64_t), "partition: ids");
-    lp = g5_malloc((size_t)(pc + 1) * sizeof(int32_t), "partition: local pieces");
-    hubs = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: hubs");
-    rc = w && ids && lp && hubs ? (nr == pc ? G5_OK : g5_error(G5_ERR_INTERNAL, "positions are not a permutation"))
-                                : G5_ERR_NOMEM;
-    G5_TRY(g5_agree(c->comm, rc));
-    for (int64_t i = 0; i < nr; i++) {
-        w[rbuf[3 * i] - pf] = rbuf[3 * i + 1];
-        ids[rbuf[3 * i] - pf] = rbuf[3 * i + 2];
-    }
-    for (int64_t i = 0; i < pc; i++) {
-        if ((double)w[i] > thresh) {
-            hubs[3 * nhub] = w[i];
-            hubs[3 * nhub + 1] = ids[i];
-            hubs[3 * nhub + 2] = i;
-            nhub++;
-        } else {
-            nh_local++;
-            wn_local += w[i];
-        }
-    }
-
-    /* Every process gets every hub (in position order) and runs the same
-     * LPT. */
-    {
-        int mine = (int)(3 * nhub);
-        G5_TRY(mpi_agreed(c->comm, MPI_Allgather(&mine, 1, MPI_INT, hcount, 1, MPI_INT, c->comm), "MPI_Allgather"));
-        for (int p = 0; p < P; p++) {
-            hdisp[p] = (int)nall;
-            nall += hcount[p];
-        }
-        hub0 = hdisp[c->me] / 3;
-        allhubs = g5_malloc((size_t)(nall + 3) * sizeof(int64_t), "partition: all hubs");
-        nall /= 3;
-        hub_piece = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub pieces");
-        hub_idx = g5_malloc((size_t)(nall + 1) * sizeof(int64_t), "partition: hub indices");
-        perm = g5_malloc((size_t)(nall + 1) * sizeof(int), "partition: hub order");
-        G5_TRY(g5_agree(c->comm, allhubs && hub_piece && hub_idx && perm ? G5_OK : G5_ERR_NOMEM));
-        G5_TRY(mpi_agreed(c->comm, MPI_Allgatherv(hubs, mine, MPI_INT64_T, allhubs, hcount, hdisp,
-                                                  MPI_INT64_T, c->comm), "MPI_Allgatherv"));
-        for (int64_t h = 0; h < nall; h++)
-            perm[h] = (int)h;
-        g_hubs = allhubs;
-        qsort(perm, (size_t)nall, sizeof(int), cmp_hub);
-        /* loc[2R..3R): hub load, loc[3R..4R): hub count; replicated. */
-        for (int64_t j = 0; j < nall; j++) {
-            int64_t h = perm[j], best = 0;
-            for (int k = 1; k < R; k++)
-                if (glob[2 * R + k] < glob[2 * R + best])
-                    best = k;
-            hub_piece[h] = best;
-            hub_idx[h] = glob[3 * R + best]++;
-            glob[2 * R + best] += allhubs[3 * h];
-        }
-    }
-
-    /* Non-hub targets: piece k's share is proportional to W/R - hub load. */
-    {
-        double tsum = 0, wn = 0;
-        int64_t wn_all = 0;
-        G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(&wn_local, &wn_all, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-        wn = (double)wn_all;
-        for (int k = 0; k < R; k++) {
-            double t = (double)W / R - (double)glob[2 * R + k];
-            tsum += t > 0 ? t : 0;
-        }
-        cum[0] = 0;
-        for (int k = 0; k < R; k++) {
-            double t = (double)W / R - (double)glob[2 * R + k];
-            cum[k + 1] = cum[k] + (tsum > 0 ? (t > 0 ? t : 0) * wn / tsum : wn / R);
-        }
-    }
-    G5_TRY(mpi_agreed(c->comm, MPI_Exscan(&nh_local, &nh_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
-    G5_TRY(mpi_agreed(c->comm, MPI_Exscan(&wn_local, &wn_before, 1, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan"));
-    if (c->me == 0)
-        nh_before = wn_before = 0;
-    /* loc[0..R): non-hub count, loc[R..2R): non-hub load, then first
-     * non-hub index per piece (min-reduced separately). */
-    for (int k = 0; k < R; k++)
-        loc[2 * R + k] = INT64_MAX;
-    {
-        int64_t nh = nh_before, wb = wn_before;
-        for (int64_t i = 0; i < pc; i++) {
-            double mid;
-            int lo = 0, hi = R - 1;
-            if ((double)w[i] > thresh) {
-                lp[i] = -1;
-                continue;
-            }
-            mid = (double)wb + 0.5 * (double)w[i];
-            /* The last k with cum[k] <= mid. */
-            while (lo < hi) {
-                int m = (lo + hi + 1) / 2;
-                if (cum[m] <= mid)
-                    lo = m;
-                else
-                    hi = m - 1;
-            }
-            lp[i] = lo;
-            loc[lo]++;
-            loc[R + lo] += w[i];
-            if (nh < loc[2 * R + lo])
-                loc[2 * R + lo] = nh;
-            nh++;
-            wb += w[i];
-        }
-    }
-    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(loc, glob, 2 * R, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
-    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(MPI_IN_PLACE, loc + 2 * R, R, MPI_INT64_T, MPI_MIN, c->comm), "MPI_Allreduce"));
-    for (int k = 0; k < R; k++) {
-        pcount[k] = glob[k] + glob[3 * R + k];
-        pload[k] = glob[R + k] + glob[2 * R + k];
-    }
-
-    /* Reply {id, piece, index in piece} to the owners. */
-    free(buf);
-    buf = g5_malloc((size_t)(pc + 1) * 3 * sizeof(int64_t), "partition: piece records");
-    G5_TRY(g5_agree(c->comm, buf ? G5_OK : G5_ERR_NOMEM));
-    memset(counts, 0, (size_t)P * sizeof(int64_t));
-    for (int64_t i = 0; i < pc; i++)
-        counts[own(c, ids[i])]++;
-    for (int p = 0, s = 0; p < P; p++)
-        cur[p] = s, s += (int)counts[p];
-    {
-        int64_t nh = nh_before, hj = hub0;
-        for (int64_t i = 0; i < pc; i++) {
-            int64_t j = cur[own(c, ids[i])]++, k, idx;
-            if (lp[i] < 0) {
-                k = hub_piece[hj];
-                idx = glob[k] + hub_idx[hj];
-                hj++;
-            } else {
-                k = lp[i];
-                idx = nh - loc[2 * R + k];
-                nh++;
-            }
-            buf[3 * j] = ids[i];
-            buf[3 * j + 1] = k;
-            buf[3 * j + 2] = idx;
-        }
-    }
-    free(rbuf);
-    rbuf = NULL;
-    rc = px_exchange(c->comm, rc, 3, counts, buf, &rbuf, &nr, NULL);
-    G5_TRY(g5_agree(c->comm, rc));
-    for (int64_t i = 0; i < c->vc; i++)
-        piece[i] = -1;
-    for (int64_t i = 0; i < nr; i++) {
-        int64_t li = rbuf[3 * i] - c->vf;
-        piece[li] = (int32_t)rbuf[3 * i + 1];
-        idx[li] = rbuf[3 * i + 2];
-    }
-    *nhubs = nall;
-out:
-    free(counts);
-    free(cur);
-    free(buf);
-    free(rbuf);
-    free(w);
-    free(ids);
-    free(lp);
-    free(loc);
-    free(glob);
-    free(hubs);
-    free(allhubs);
-    free(hub_piece);
-    free(hub_idx);
-    free(hcount);
-    free(perm);
-    free(cum);
-    return rc;
-}
 
 /* Binary min-heap of ranks keyed by (load, vertices, rank). */
 struct heap {
@@ -837,7 +289,7 @@ static int cmp_walk(const void *a, const void *b)
 }
 
 /* Step 7: metrics of the three schemes from this slab's tuples. */
-static int measure(const struct ctx *c, part_result *res)
+static int measure(const struct place_ctx *c, part_result *res)
 {
     const part_input *in = c->in;
     const int64_t *E = in->edges;
@@ -857,7 +309,7 @@ static int measure(const struct ctx *c, part_result *res)
     gacc = g5_calloc((size_t)nacc, sizeof(int64_t), "partition: metric sums");
     rc = counts && rcounts && slot && acc && gacc ? G5_OK : G5_ERR_NOMEM;
     G5_TRY(g5_agree(c->comm, rc));
-    G5_TRY(agreed_rounds(c->comm, m, chunk, &rounds));
+    G5_TRY(pl_agreed_rounds(c->comm, m, chunk, &rounds));
     for (int64_t r = 0; r < rounds; r++) {
         int64_t a = r * chunk < m ? r * chunk : m, b = a + chunk < m ? a + chunk : m;
         rc = bucket_endpoints(c, a, b, 1, counts, &buf, slot);
@@ -911,7 +363,7 @@ static int measure(const struct ctx *c, part_result *res)
         ans = NULL;
     }
     G5_TRY(g5_agree(c->comm, bad));
-    G5_TRY(mpi_agreed(c->comm, MPI_Allreduce(acc, gacc, (int)nacc, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
+    G5_TRY(pl_mpi_agreed(c->comm, MPI_Allreduce(acc, gacc, (int)nacc, MPI_INT64_T, MPI_SUM, c->comm), "MPI_Allreduce"));
     for (int s = 0; s < PART_NSCHEMES; s++) {
         part_metrics *M = &res->metrics[s];
         const int64_t *A = gacc + s * (3 + R);
@@ -949,7 +401,7 @@ out:
     return rc;
 }
 
-static int check_input(const struct ctx *c)
+static int check_input(const struct place_ctx *c)
 {
     const part_input *in = c->in;
     if (in->nvertices < 1)
@@ -992,7 +444,7 @@ static int check_input(const struct ctx *c)
 
 int part_place(MPI_Comm comm, const part_input *in, part_result **out)
 {
-    struct ctx c;
+    struct place_ctx c;
     part_result *res = NULL;
     int64_t *deg = NULL, *pos = NULL, *idx = NULL, *pcount = NULL, *pload = NULL;
     int64_t *load = NULL, *verts = NULL, *gcnt = NULL, *sfill = NULL, *cbase = NULL;
@@ -1071,14 +523,14 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         g5_progress("partition: %s order of the giant component (%lld vertices)",
                     part_order_name(in->order), (long long)res->n_giant);
         if (in->order == PART_ORDER_BFS)
-            G5_TRY(giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
+            G5_TRY(pl_giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
         else
-            G5_TRY(giant_plain_order(&c, deg, pos));
+            G5_TRY(pl_giant_plain_order(&c, deg, pos));
         g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
         /* A plain contiguous cut keeps the order whole; only if a heavy
          * vertex on a boundary breaks the tolerance are the hubs taken out
          * and placed by LPT (decided on replicated loads: same on all). */
-        G5_TRY(giant_cut(&c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
+        G5_TRY(pl_giant_cut(&c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
         {
             int64_t mx = 0;
             double W = 2.0 * (double)in->comp_edges[0];
@@ -1088,7 +540,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
                 double thresh = (in->tolerance > 0.01 ? in->tolerance : 0.01) * W / (2.0 * R);
                 g5_progress("partition: a heavy vertex breaks the balance (%.4f): hubs above degree %.0f go by LPT",
                             (double)mx * R / W, thresh);
-                G5_TRY(giant_cut(&c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
+                G5_TRY(pl_giant_cut(&c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
             }
         }
     }
@@ -1135,7 +587,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
                 mcount[in->label[i]]++;
         }
         mcount[C] = iso;
-        G5_TRY(mpi_agreed(comm, MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
+        G5_TRY(pl_mpi_agreed(comm, MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
         if (c.me == 0)
             memset(mbefore, 0, (size_t)(C + 1) * sizeof(int64_t));
         iso_before = mbefore[C];

@@ -368,6 +368,10 @@ int run_cmd(int argc, char **argv)
     MPI_Comm_rank(comm, &me);
     run_opts o = {.placement = "cyclic", .roots = 64, .seed = -1, .delta = 0.03, .ranks_per_node = 1};
     const char *edges_path = NULL;
+    /* the provenance records the command as typed: getopt_long reorders argv */
+    char *typed[argc + 1];
+    memcpy(typed, argv, sizeof(char *) * (size_t)argc);
+    typed[argc] = NULL;
     rc = parse_opts(argc, argv, &o, &edges_path);
     if (rc == 1)
         return 0;
@@ -388,7 +392,7 @@ int run_cmd(int argc, char **argv)
     int64_t *counts = NULL;
     const char **dirs = NULL;
 
-    G5_TRY(run_provenance(comm, argc, argv, &prov));
+    G5_TRY(run_provenance(comm, argc, typed, &prov));
     G5_TRY(io_edges_open(comm, edges_path, &ef));
     /* a JSON path it could not write is refused now, not after the kernels */
     G5_TRY(cli_json_check(comm, o.json, edges_path));

@@ -46,6 +46,8 @@ for k in ("version", "commit", "compiler", "mpi_library", "hdf5_version", "bindi
 assert isinstance(p["hosts"], list) and p["hosts"] and all(isinstance(h, str) for h in p["hosts"])
 assert p["ranks"] == 2 and isinstance(p["threads_per_rank"], int) and p["threads_per_rank"] >= 1
 assert p["command_line"].startswith("g500 run ") and "--placement block" in p["command_line"]
+# as typed: the edges file first, as the test gave it (getopt_long reorders argv)
+assert p["command_line"].split()[2].endswith("e.h5"), p["command_line"]
 assert len(p["inputs"]["edges"]["content_id"]) == 16
 PY
 grep -q "^mpi_library: " "$T/out.2.block" && grep -q "^command_line: g500 run" "$T/out.2.block" &&

@@ -442,6 +442,121 @@ static int check_input(const struct place_ctx *c)
     return G5_OK;
 }
 
+/* Steps 3 and 4 for a split giant: its order, then the cut. A plain
+ * contiguous cut keeps the order whole; only if a heavy vertex on a
+ * boundary breaks the tolerance are the hubs taken out and placed by LPT
+ * (decided on replicated loads: same on all). Collective. */
+static int split_giant(const struct place_ctx *c, const int64_t *deg, int64_t *pos, int32_t *piece,
+                       int64_t *idx, int64_t *pcount, int64_t *pload, part_result *res)
+{
+    const part_input *in = c->in;
+    int R = c->R, rc = G5_OK;
+
+    g5_progress("partition: %s order of the giant component (%lld vertices)",
+                part_order_name(in->order), (long long)res->n_giant);
+    if (in->order == PART_ORDER_BFS)
+        G5_TRY(pl_giant_bfs(c, deg, pos, &res->giant_root, &res->bfs_levels));
+    else
+        G5_TRY(pl_giant_plain_order(c, deg, pos));
+    g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
+    G5_TRY(pl_giant_cut(c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
+    {
+        int64_t mx = 0;
+        double W = 2.0 * (double)in->comp_edges[0];
+        for (int k = 0; k < R; k++)
+            mx = pload[k] > mx ? pload[k] : mx;
+        if ((double)mx * R > (1.0 + in->tolerance) * W) {
+            double thresh = (in->tolerance > 0.01 ? in->tolerance : 0.01) * W / (2.0 * R);
+            g5_progress("partition: a heavy vertex breaks the balance (%.4f): hubs above degree %.0f go by LPT",
+                        (double)mx * R / W, thresh);
+            G5_TRY(pl_giant_cut(c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
+        }
+    }
+out:
+    return rc;
+}
+
+/* Step 5, replicated: pieces along the switch-tree walk (walk[k]: the rank
+ * of piece k), then small components on the least-loaded ranks (crank,
+ * cbase: rank and first slot of each), and the rank offsets. */
+static void place_components(const struct place_ctx *c, part_result *res, const int64_t *pcount,
+                             const int64_t *pload, int *walk, int *heap, int64_t *load, int64_t *verts,
+                             int64_t *gcnt, int64_t *sfill, int *crank, int64_t *cbase)
+{
+    const part_input *in = c->in;
+    int R = c->R;
+    struct heap H = {heap, R, load, verts};
+
+    for (int r = 0; r < R; r++)
+        walk[r] = r;
+    g_rank_node = in->rank_node;
+    qsort(walk, (size_t)R, sizeof(int), cmp_walk);
+    if (res->giant_split)
+        for (int k = 0; k < R; k++) {
+            gcnt[walk[k]] = pcount[k];
+            load[walk[k]] = pload[k];
+            verts[walk[k]] = pcount[k];
+        }
+    for (int r = 0; r < R; r++)
+        heap[r] = r;
+    for (int i = R / 2 - 1; i >= 0; i--)
+        heap_down(&H, i);
+    for (int64_t k = res->giant_split ? 1 : 0; k < c->C; k++) {
+        int r = heap[0];
+        crank[k] = r;
+        cbase[k] = sfill[r];
+        sfill[r] += in->comp_vertices[k];
+        load[r] += 2 * in->comp_edges[k];
+        verts[r] += in->comp_vertices[k];
+        heap_down(&H, 0);
+    }
+    for (int r = 0; r < R; r++)
+        res->rank_offsets[r + 1] = res->rank_offsets[r] + gcnt[r] + sfill[r];
+}
+
+/* Step 6: labels. Member rank inside a small component and isolated
+ * order follow original ids: count this block, scan over processes.
+ * mcount, mbefore: [C + 1], zeroed. Collective. */
+static int assign_labels(const struct place_ctx *c, part_result *res, const int *walk, const int32_t *piece,
+                         const int64_t *idx, const int64_t *gcnt, const int *crank, const int64_t *cbase,
+                         int64_t *mcount, int64_t *mbefore)
+{
+    const part_input *in = c->in;
+    int64_t C = c->C, iso = 0, iso_before = 0;
+    int rc;
+
+    for (int64_t i = 0; i < c->vc; i++) {
+        if (in->label[i] < 0)
+            iso++;
+        else
+            mcount[in->label[i]]++;
+    }
+    mcount[C] = iso;
+    rc = pl_mpi_agreed(c->comm, MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, c->comm), "MPI_Exscan");
+    if (rc != G5_OK)
+        return rc;
+    if (c->me == 0)
+        memset(mbefore, 0, (size_t)(C + 1) * sizeof(int64_t));
+    iso_before = mbefore[C];
+    memset(mcount, 0, (size_t)(C + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < c->vc; i++) {
+        int64_t l = in->label[i];
+        if (l < 0) {
+            res->new_label[i] = res->n_active + iso_before++;
+            res->owner[i] = -1;
+        } else if (l == 0 && res->giant_split) {
+            int r = walk[piece[i]];
+            res->new_label[i] = res->rank_offsets[r] + idx[i];
+            res->owner[i] = r;
+        } else {
+            int r = crank[l];
+            res->new_label[i] = res->rank_offsets[r] + gcnt[r] + cbase[l] + mbefore[l] + mcount[l]++;
+            res->owner[i] = r;
+        }
+    }
+    return G5_OK;
+}
+
 int part_place(MPI_Comm comm, const part_input *in, part_result **out)
 {
     struct place_ctx c;
@@ -519,95 +634,12 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         res->giant_split = C > 0 && R > 1 &&
                            2.0 * (double)in->comp_edges[0] * R > (1.0 + in->tolerance) * total;
     }
-    if (res->giant_split) {
-        g5_progress("partition: %s order of the giant component (%lld vertices)",
-                    part_order_name(in->order), (long long)res->n_giant);
-        if (in->order == PART_ORDER_BFS)
-            G5_TRY(pl_giant_bfs(&c, deg, pos, &res->giant_root, &res->bfs_levels));
-        else
-            G5_TRY(pl_giant_plain_order(&c, deg, pos));
-        g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
-        /* A plain contiguous cut keeps the order whole; only if a heavy
-         * vertex on a boundary breaks the tolerance are the hubs taken out
-         * and placed by LPT (decided on replicated loads: same on all). */
-        G5_TRY(pl_giant_cut(&c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
-        {
-            int64_t mx = 0;
-            double W = 2.0 * (double)in->comp_edges[0];
-            for (int k = 0; k < R; k++)
-                mx = pload[k] > mx ? pload[k] : mx;
-            if ((double)mx * R > (1.0 + in->tolerance) * W) {
-                double thresh = (in->tolerance > 0.01 ? in->tolerance : 0.01) * W / (2.0 * R);
-                g5_progress("partition: a heavy vertex breaks the balance (%.4f): hubs above degree %.0f go by LPT",
-                            (double)mx * R / W, thresh);
-                G5_TRY(pl_giant_cut(&c, deg, pos, thresh, piece, idx, pcount, pload, &res->giant_hubs));
-            }
-        }
-    }
-
-    /* Step 5, replicated: pieces along the switch-tree walk, then small
-     * components on the least-loaded ranks. */
-    for (int r = 0; r < R; r++)
-        walk[r] = r;
-    g_rank_node = in->rank_node;
-    qsort(walk, (size_t)R, sizeof(int), cmp_walk);
     if (res->giant_split)
-        for (int k = 0; k < R; k++) {
-            gcnt[walk[k]] = pcount[k];
-            load[walk[k]] = pload[k];
-            verts[walk[k]] = pcount[k];
-        }
-    {
-        struct heap H = {heap, R, load, verts};
-        for (int r = 0; r < R; r++)
-            heap[r] = r;
-        for (int i = R / 2 - 1; i >= 0; i--)
-            heap_down(&H, i);
-        for (int64_t k = res->giant_split ? 1 : 0; k < C; k++) {
-            int r = heap[0];
-            crank[k] = r;
-            cbase[k] = sfill[r];
-            sfill[r] += in->comp_vertices[k];
-            load[r] += 2 * in->comp_edges[k];
-            verts[r] += in->comp_vertices[k];
-            heap_down(&H, 0);
-        }
-    }
-    for (int r = 0; r < R; r++)
-        res->rank_offsets[r + 1] = res->rank_offsets[r] + gcnt[r] + sfill[r];
+        G5_TRY(split_giant(&c, deg, pos, piece, idx, pcount, pload, res));
 
-    /* Step 6: labels. Member rank inside a small component and isolated
-     * order follow original ids: count this block, scan over processes. */
-    {
-        int64_t iso = 0, iso_before = 0;
-        for (int64_t i = 0; i < c.vc; i++) {
-            if (in->label[i] < 0)
-                iso++;
-            else
-                mcount[in->label[i]]++;
-        }
-        mcount[C] = iso;
-        G5_TRY(pl_mpi_agreed(comm, MPI_Exscan(mcount, mbefore, (int)(C + 1), MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan"));
-        if (c.me == 0)
-            memset(mbefore, 0, (size_t)(C + 1) * sizeof(int64_t));
-        iso_before = mbefore[C];
-        memset(mcount, 0, (size_t)(C + 1) * sizeof(int64_t));
-        for (int64_t i = 0; i < c.vc; i++) {
-            int64_t l = in->label[i];
-            if (l < 0) {
-                res->new_label[i] = res->n_active + iso_before++;
-                res->owner[i] = -1;
-            } else if (l == 0 && res->giant_split) {
-                int r = walk[piece[i]];
-                res->new_label[i] = res->rank_offsets[r] + idx[i];
-                res->owner[i] = r;
-            } else {
-                int r = crank[l];
-                res->new_label[i] = res->rank_offsets[r] + gcnt[r] + cbase[l] + mbefore[l] + mcount[l]++;
-                res->owner[i] = r;
-            }
-        }
-    }
+    place_components(&c, res, pcount, pload, walk, heap, load, verts, gcnt, sfill, crank, cbase);
+
+    G5_TRY(assign_labels(&c, res, walk, piece, idx, gcnt, crank, cbase, mcount, mbefore));
     res->nranks = R;
     res->block_first = c.vf;
     res->block_count = c.vc;

@@ -16,7 +16,7 @@ $(BUILD)/tests/mpi/mpi_part_faults: LDFLAGS += -Wl,--wrap=g5_malloc -Wl,--wrap=g
 # (tests/scripts/fuzz-topo.sh).
 FUZZ_TIME ?= 600
 FUZZ_TOPO := build/fuzz/fuzz_topo
-FUZZ_TOPO_SRC := topo/fuzz/fuzz_topo.c topo/topo.c topo/topo_map.c common/common.c common/tmpfiles.c
+FUZZ_TOPO_SRC := topo/fuzz/fuzz_topo.c topo/topo.c topo/topo_parse.c topo/topo_build.c topo/topo_map.c common/common.c common/tmpfiles.c
 FUZZ_TOPO_DEPS := $(FUZZ_TOPO_SRC) topo/topo.h topo/topo_internal.h common/common.h
 FUZZ_FLAGS = -std=c11 -g -O1 -D_GNU_SOURCE -Wall -Wextra \
              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

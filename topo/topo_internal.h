@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * topo_internal.h - the layout of struct topo, shared by the files of the
- * topo module only (topo.c parses and queries, topo_map.c maps ranks).
+ * topo module only (topo_parse.c parses, topo_build.c checks and numbers,
+ * topo.c queries, topo_map.c maps ranks), and the parser's state.
  * Other modules use the accessors in topo.h.
  */
 #ifndef G500_TOPO_INTERNAL_H
@@ -9,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "topo.h"
 
 #define TOPO_NAME_MAX 64              /* Slurm's limit on a switch name     */
 #define TOPO_MAX_NODES (1 << 20)      /* nodes in one file                  */
@@ -51,5 +54,50 @@ struct topo {
     size_t node_hash_mask;
     uint64_t id;
 };
+
+/* Names: FNV-1a, and open-addressing tables of ids whose name of id i is
+ * pool + name_of[i] (topo.c). */
+#define FNV_OFFSET 14695981039346656037ULL
+uint64_t topo_fnv1a(uint64_t h, const void *data, size_t n);
+
+struct htab {
+    int *slot;
+    size_t mask;
+};
+
+int topo_htab_init(struct htab *h, size_t n, const char *what);
+/* Position of key in the table: the slot holding it or the empty slot
+ * where it belongs. */
+size_t topo_htab_pos(const struct htab *h, const char *pool, const int *name_of,
+                     const char *key, size_t len);
+
+/* The parser's raw switch list (topo_parse.c fills it, topo_build.c reads
+ * it). */
+struct raw_sw {
+    int name;          /* pool offset */
+    int line;
+    int speed;         /* LinkSpeed, -1 if absent */
+    int is_leaf;
+    int lo, hi;        /* its items: [lo, hi) in parser.items */
+};
+
+struct parser {
+    topo *t;
+    const char *src;
+    int line;
+    struct raw_sw *sw;
+    int nsw, capsw;
+    int *items;        /* pool offsets of child names (nodes or switches) */
+    int nitems, capitems;
+    int64_t nnode_items;   /* names under Nodes= so far */
+};
+
+/* topo_build.c: resolve names, run the tree checks, renumber in walk
+ * order and fill p->t; then the leaf x leaf matrix, the identity and the
+ * largest hop count. */
+int topo_build(struct parser *p);
+int topo_fill_matrix(topo *t);
+uint64_t topo_compute_id(const topo *t);
+int topo_compute_max_hops(topo *t);
 
 #endif

@@ -24,165 +24,162 @@
 
 #define SWNAME(p, i) ((p)->t->pool + (p)->sw[i].name)
 
-/* Resolve names, run the tree checks, renumber in walk order and fill t. */
-int topo_build(struct parser *p)
+/* The build's working arrays, indexed by raw switch (file order), raw item
+ * and raw node (first-seen order). */
+struct bld {
+    struct parser *p;
+    struct htab swh, nodeh;
+    int *sw_name_of, *parent, *child, *node_name, *node_sw;
+    int *order, *newid, *stack, *node_new;
+    int nraw_nodes, root;
+};
+
+/* Switch names into the table; duplicates refused. */
+static int index_switches(struct bld *b)
 {
+    struct parser *p = b->p;
     topo *t = p->t;
-    int rc = G5_OK, nsw = p->nsw, root = -1, nvisit = 0, nnodes = 0;
-    struct htab swh = {0}, nodeh = {0};
-    int *sw_name_of = NULL, *parent = NULL, *child = NULL, *node_name = NULL, *node_sw = NULL;
-    int *order = NULL, *newid = NULL, *stack = NULL, *node_new = NULL;
-    int nraw_nodes = 0;
-
-    if (nsw == 0)
-        return g5_error(G5_ERR_TOPO, "%s:%d: empty topology: no SwitchName= line", p->src,
-                        p->line > 0 ? p->line : 1);
-
-    sw_name_of = g5_malloc((size_t)nsw * sizeof(int), "switch names");
-    parent = g5_malloc((size_t)nsw * sizeof(int), "switch parents");
-    child = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "child switches");
-    node_name = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "node names");
-    node_sw = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "node switches");
-    if (!sw_name_of || !parent || !child || !node_name || !node_sw) {
-        rc = G5_ERR_NOMEM;
-        goto out;
-    }
-    G5_TRY(topo_htab_init(&swh, (size_t)nsw, "switch name table"));
-    G5_TRY(topo_htab_init(&nodeh, (size_t)p->nitems, "node name table"));
-
-    for (int i = 0; i < nsw; i++) {
+    for (int i = 0; i < p->nsw; i++) {
         const char *nm = SWNAME(p, i);
-        size_t pos = topo_htab_pos(&swh, t->pool, sw_name_of, nm, strlen(nm));
-        if (swh.slot[pos] >= 0) {
-            rc = g5_error(G5_ERR_TOPO, "%s:%d: duplicate switch name '%s' (first defined at line %d)",
-                          p->src, p->sw[i].line, nm, p->sw[swh.slot[pos]].line);
-            goto out;
-        }
-        sw_name_of[i] = p->sw[i].name;
-        swh.slot[pos] = i;
-        parent[i] = -1;
+        size_t pos = topo_htab_pos(&b->swh, t->pool, b->sw_name_of, nm, strlen(nm));
+        if (b->swh.slot[pos] >= 0)
+            return g5_error(G5_ERR_TOPO, "%s:%d: duplicate switch name '%s' (first defined at line %d)",
+                            p->src, p->sw[i].line, nm, p->sw[b->swh.slot[pos]].line);
+        b->sw_name_of[i] = p->sw[i].name;
+        b->swh.slot[pos] = i;
+        b->parent[i] = -1;
     }
+    return G5_OK;
+}
 
-    /* children and nodes, checked in file order */
-    for (int i = 0; i < nsw; i++) {
+/* Item k of inner switch i names a child switch: one parent each. */
+static int resolve_child(struct bld *b, int i, int k, const char *nm, size_t len)
+{
+    struct parser *p = b->p;
+    const struct raw_sw *s = &p->sw[i];
+    size_t pos = topo_htab_pos(&b->swh, p->t->pool, b->sw_name_of, nm, len);
+    int c = b->swh.slot[pos];
+    if (c < 0)
+        return g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists unknown switch '%s' "
+                        "(no SwitchName=%s line)", p->src, s->line, SWNAME(p, i), nm, nm);
+    if (c == i)
+        return g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists itself under Switches= "
+                        "(a cycle)", p->src, s->line, nm);
+    if (b->parent[c] == i)
+        return g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists switch '%s' twice",
+                        p->src, s->line, SWNAME(p, i), nm);
+    if (b->parent[c] >= 0)
+        return g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' has two parents: '%s' (line %d) "
+                        "and '%s'", p->src, s->line, nm, SWNAME(p, b->parent[c]),
+                        p->sw[b->parent[c]].line, SWNAME(p, i));
+    b->parent[c] = i;
+    b->child[k] = c;
+    return G5_OK;
+}
+
+/* Item k of leaf switch i names a node: under one leaf, once. */
+static int resolve_node(struct bld *b, int i, int k, const char *nm, size_t len)
+{
+    struct parser *p = b->p;
+    const struct raw_sw *s = &p->sw[i];
+    size_t pos = topo_htab_pos(&b->nodeh, p->t->pool, b->node_name, nm, len);
+    int nd = b->nodeh.slot[pos];
+    if (nd >= 0) {
+        if (b->node_sw[nd] == i)
+            return g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists node '%s' twice",
+                            p->src, s->line, SWNAME(p, i), nm);
+        return g5_error(G5_ERR_TOPO, "%s:%d: node '%s' is under two leaf switches: "
+                        "'%s' (line %d) and '%s'", p->src, s->line, nm,
+                        SWNAME(p, b->node_sw[nd]), p->sw[b->node_sw[nd]].line, SWNAME(p, i));
+    }
+    b->node_name[b->nraw_nodes] = p->items[k];
+    b->node_sw[b->nraw_nodes] = i;
+    b->nodeh.slot[pos] = b->nraw_nodes++;
+    b->child[k] = -1;
+    return G5_OK;
+}
+
+/* Children and nodes, checked in file order; then the one top switch. */
+static int resolve_items(struct bld *b)
+{
+    struct parser *p = b->p;
+    int rc;
+    for (int i = 0; i < p->nsw; i++) {
         const struct raw_sw *s = &p->sw[i];
         for (int k = s->lo; k < s->hi; k++) {
-            const char *nm = t->pool + p->items[k];
-            size_t len = strlen(nm), pos;
-            if (!s->is_leaf) {
-                int c;
-                pos = topo_htab_pos(&swh, t->pool, sw_name_of, nm, len);
-                c = swh.slot[pos];
-                if (c < 0) {
-                    rc = g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists unknown switch '%s' "
-                                  "(no SwitchName=%s line)", p->src, s->line, SWNAME(p, i), nm, nm);
-                    goto out;
-                }
-                if (c == i) {
-                    rc = g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists itself under Switches= "
-                                  "(a cycle)", p->src, s->line, nm);
-                    goto out;
-                }
-                if (parent[c] == i) {
-                    rc = g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists switch '%s' twice",
-                                  p->src, s->line, SWNAME(p, i), nm);
-                    goto out;
-                }
-                if (parent[c] >= 0) {
-                    rc = g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' has two parents: '%s' (line %d) "
-                                  "and '%s'", p->src, s->line, nm, SWNAME(p, parent[c]),
-                                  p->sw[parent[c]].line, SWNAME(p, i));
-                    goto out;
-                }
-                parent[c] = i;
-                child[k] = c;
-            } else {
-                int nd;
-                pos = topo_htab_pos(&nodeh, t->pool, node_name, nm, len);
-                nd = nodeh.slot[pos];
-                if (nd >= 0) {
-                    if (node_sw[nd] == i)
-                        rc = g5_error(G5_ERR_TOPO, "%s:%d: switch '%s' lists node '%s' twice",
-                                      p->src, s->line, SWNAME(p, i), nm);
-                    else
-                        rc = g5_error(G5_ERR_TOPO, "%s:%d: node '%s' is under two leaf switches: "
-                                      "'%s' (line %d) and '%s'", p->src, s->line, nm,
-                                      SWNAME(p, node_sw[nd]), p->sw[node_sw[nd]].line, SWNAME(p, i));
-                    goto out;
-                }
-                node_name[nraw_nodes] = p->items[k];
-                node_sw[nraw_nodes] = i;
-                nodeh.slot[pos] = nraw_nodes++;
-                child[k] = -1;
-            }
+            const char *nm = p->t->pool + p->items[k];
+            size_t len = strlen(nm);
+            rc = s->is_leaf ? resolve_node(b, i, k, nm, len) : resolve_child(b, i, k, nm, len);
+            if (rc != G5_OK)
+                return rc;
         }
     }
-    if (nraw_nodes > TOPO_MAX_NODES) {
-        rc = g5_error(G5_ERR_TOPO, "%s: more than %d nodes", p->src, TOPO_MAX_NODES);
-        goto out;
-    }
-
-    /* one top switch */
-    for (int i = 0; i < nsw; i++) {
-        if (parent[i] >= 0)
+    if (b->nraw_nodes > TOPO_MAX_NODES)
+        return g5_error(G5_ERR_TOPO, "%s: more than %d nodes", p->src, TOPO_MAX_NODES);
+    for (int i = 0; i < p->nsw; i++) {
+        if (b->parent[i] >= 0)
             continue;
-        if (root >= 0) {
-            rc = g5_error(G5_ERR_TOPO, "%s:%d: switches not connected: '%s' (line %d) and '%s' are "
-                          "both top switches (no Switches= lists them); g500 needs one tree so that "
-                          "every hop count is finite: add a switch above them", p->src,
-                          p->sw[i].line, SWNAME(p, root), p->sw[root].line, SWNAME(p, i));
-            goto out;
-        }
-        root = i;
+        if (b->root >= 0)
+            return g5_error(G5_ERR_TOPO, "%s:%d: switches not connected: '%s' (line %d) and '%s' are "
+                            "both top switches (no Switches= lists them); g500 needs one tree so that "
+                            "every hop count is finite: add a switch above them", p->src,
+                            p->sw[i].line, SWNAME(p, b->root), p->sw[b->root].line, SWNAME(p, i));
+        b->root = i;
     }
-    if (root < 0) {
-        rc = g5_error(G5_ERR_TOPO, "%s:%d: switches form a cycle: every switch has a parent, so "
-                      "there is no top switch", p->src, p->sw[0].line);
-        goto out;
-    }
+    if (b->root < 0)
+        return g5_error(G5_ERR_TOPO, "%s:%d: switches form a cycle: every switch has a parent, so "
+                        "there is no top switch", p->src, p->sw[0].line);
+    return G5_OK;
+}
 
-    /* depth-first walk from the root, children in file order */
-    order = g5_malloc((size_t)nsw * sizeof(int), "walk order");
-    newid = g5_malloc((size_t)nsw * sizeof(int), "walk order");
-    stack = g5_malloc((size_t)nsw * sizeof(int), "walk stack");
-    if (!order || !newid || !stack) {
-        rc = G5_ERR_NOMEM;
-        goto out;
-    }
+/* Depth-first walk from the root, children in file order: order[] and
+ * newid[]; a switch not reached is on a cycle. */
+static int walk_switches(struct bld *b)
+{
+    struct parser *p = b->p;
+    int nsw = p->nsw, nvisit = 0, top = 0;
+    b->order = g5_malloc((size_t)nsw * sizeof(int), "walk order");
+    b->newid = g5_malloc((size_t)nsw * sizeof(int), "walk order");
+    b->stack = g5_malloc((size_t)nsw * sizeof(int), "walk stack");
+    if (!b->order || !b->newid || !b->stack)
+        return G5_ERR_NOMEM;
     for (int i = 0; i < nsw; i++)
-        newid[i] = -1;
-    {
-        int top = 0;
-        stack[top++] = root;
-        while (top > 0) {
-            int s = stack[--top];
-            newid[s] = nvisit;
-            order[nvisit++] = s;
-            if (!p->sw[s].is_leaf)
-                for (int k = p->sw[s].hi - 1; k >= p->sw[s].lo; k--)
-                    stack[top++] = child[k]; /* each switch has one parent: pushed once */
-        }
+        b->newid[i] = -1;
+    b->stack[top++] = b->root;
+    while (top > 0) {
+        int s = b->stack[--top];
+        b->newid[s] = nvisit;
+        b->order[nvisit++] = s;
+        if (!p->sw[s].is_leaf)
+            for (int k = p->sw[s].hi - 1; k >= p->sw[s].lo; k--)
+                b->stack[top++] = b->child[k]; /* each switch has one parent: pushed once */
     }
     if (nvisit < nsw) {
         for (int i = 0; i < nsw; i++)
-            if (newid[i] < 0) {
-                rc = g5_error(G5_ERR_TOPO, "%s:%d: switches form a cycle: '%s' is not below the "
-                              "top switch '%s' (line %d) but has a parent", p->src, p->sw[i].line,
-                              SWNAME(p, i), SWNAME(p, root), p->sw[root].line);
-                goto out;
-            }
+            if (b->newid[i] < 0)
+                return g5_error(G5_ERR_TOPO, "%s:%d: switches form a cycle: '%s' is not below the "
+                                "top switch '%s' (line %d) but has a parent", p->src, p->sw[i].line,
+                                SWNAME(p, i), SWNAME(p, b->root), p->sw[b->root].line);
     }
+    return G5_OK;
+}
 
-    /* fill the tree in walk order */
+/* Fill the tree in walk order: switches, nodes, subtree sizes, leaves,
+ * and the node name table keyed by final node numbers. */
+static int fill_tree(struct bld *b)
+{
+    struct parser *p = b->p;
+    topo *t = p->t;
+    int nsw = p->nsw, nnodes = 0, nraw_nodes = b->nraw_nodes;
+    const int *order = b->order, *newid = b->newid, *parent = b->parent;
+
     t->nsw = nsw;
     t->sw = g5_calloc((size_t)nsw, sizeof *t->sw, "switch table");
     t->node_name = g5_malloc((size_t)nraw_nodes * sizeof(int), "node table");
     t->node_leaf = g5_malloc((size_t)nraw_nodes * sizeof(int), "node table");
-    node_new = g5_malloc((size_t)nraw_nodes * sizeof(int) + 1, "node renumbering");
-    if (!t->sw || !t->node_name || !t->node_leaf || !node_new) {
-        rc = G5_ERR_NOMEM;
-        goto out;
-    }
+    b->node_new = g5_malloc((size_t)nraw_nodes * sizeof(int) + 1, "node renumbering");
+    if (!t->sw || !t->node_name || !t->node_leaf || !b->node_new)
+        return G5_ERR_NOMEM;
     t->nleaves = 0;
     for (int s = 0; s < nsw; s++) {
         const struct raw_sw *r = &p->sw[order[s]];
@@ -200,9 +197,9 @@ int topo_build(struct parser *p)
         if (r->is_leaf) {
             w->leaf = t->nleaves++;
             for (int k = r->lo; k < r->hi; k++) {
-                size_t pos = topo_htab_pos(&nodeh, t->pool, node_name, t->pool + p->items[k],
-                                      strlen(t->pool + p->items[k]));
-                node_new[nodeh.slot[pos]] = nnodes;
+                size_t pos = topo_htab_pos(&b->nodeh, t->pool, b->node_name, t->pool + p->items[k],
+                                           strlen(t->pool + p->items[k]));
+                b->node_new[b->nodeh.slot[pos]] = nnodes;
                 t->node_name[nnodes] = p->items[k];
                 t->node_leaf[nnodes] = s;
                 nnodes++;
@@ -223,33 +220,58 @@ int topo_build(struct parser *p)
     }
     t->levels = t->sw[0].height;
     t->leaf_sw = g5_malloc((size_t)t->nleaves * sizeof(int), "leaf table");
-    if (!t->leaf_sw) {
-        rc = G5_ERR_NOMEM;
-        goto out;
-    }
+    if (!t->leaf_sw)
+        return G5_ERR_NOMEM;
     for (int s = 0; s < nsw; s++)
         if (t->sw[s].leaf >= 0)
             t->leaf_sw[t->sw[s].leaf] = s;
     /* node name table keyed by final node numbers */
-    for (size_t i = 0; i <= nodeh.mask; i++)
-        if (nodeh.slot[i] >= 0)
-            nodeh.slot[i] = node_new[nodeh.slot[i]];
-    t->node_hash = nodeh.slot;
-    t->node_hash_mask = nodeh.mask;
-    nodeh.slot = NULL;
+    for (size_t i = 0; i <= b->nodeh.mask; i++)
+        if (b->nodeh.slot[i] >= 0)
+            b->nodeh.slot[i] = b->node_new[b->nodeh.slot[i]];
+    t->node_hash = b->nodeh.slot;
+    t->node_hash_mask = b->nodeh.mask;
+    b->nodeh.slot = NULL;
+    return G5_OK;
+}
 
+/* Resolve names, run the tree checks, renumber in walk order and fill t. */
+int topo_build(struct parser *p)
+{
+    struct bld b = {.p = p, .root = -1};
+    int rc = G5_OK, nsw = p->nsw;
+
+    if (nsw == 0)
+        return g5_error(G5_ERR_TOPO, "%s:%d: empty topology: no SwitchName= line", p->src,
+                        p->line > 0 ? p->line : 1);
+
+    b.sw_name_of = g5_malloc((size_t)nsw * sizeof(int), "switch names");
+    b.parent = g5_malloc((size_t)nsw * sizeof(int), "switch parents");
+    b.child = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "child switches");
+    b.node_name = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "node names");
+    b.node_sw = g5_malloc((size_t)p->nitems * sizeof(int) + 1, "node switches");
+    if (!b.sw_name_of || !b.parent || !b.child || !b.node_name || !b.node_sw) {
+        rc = G5_ERR_NOMEM;
+        goto out;
+    }
+    G5_TRY(topo_htab_init(&b.swh, (size_t)nsw, "switch name table"));
+    G5_TRY(topo_htab_init(&b.nodeh, (size_t)p->nitems, "node name table"));
+    G5_TRY(index_switches(&b));
+    G5_TRY(resolve_items(&b));
+    G5_TRY(walk_switches(&b));
+    G5_TRY(fill_tree(&b));
 out:
-    free(swh.slot);
-    free(nodeh.slot);
-    free(sw_name_of);
-    free(parent);
-    free(child);
-    free(node_name);
-    free(node_sw);
-    free(order);
-    free(newid);
-    free(stack);
-    free(node_new);
+    free(b.swh.slot);
+    free(b.nodeh.slot);
+    free(b.sw_name_of);
+    free(b.parent);
+    free(b.child);
+    free(b.node_name);
+    free(b.node_sw);
+    free(b.order);
+    free(b.newid);
+    free(b.stack);
+    free(b.node_new);
     return rc;
 }
 

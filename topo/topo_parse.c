@@ -139,104 +139,88 @@ static int parse_number(const char *s, size_t n, int64_t *v)
     return 0;
 }
 
-/* Expand one element (no top-level comma) s[0..n) into names added to the
- * pool and the item list. `key` names the key for messages. */
-static int expand_element(struct parser *p, const char *key, const char *s, size_t n)
-{
+/* One hostlist element taken apart: bracket groups g[0..ng) over the
+ * ranges rg[0..nrg), literal pieces lit[k] before group k (lit[ng] after
+ * the last), total names it expands to. */
+struct hostlist_elem {
     struct group g[TOPO_MAX_GROUPS];
     struct range rg[TOPO_MAX_RANGES];
-    int ng = 0, nrg = 0;
-    int64_t total = 1;
-    /* literal pieces: lit[k] precedes group k; lit[ng] follows the last */
+    int ng, nrg;
+    int64_t total;
     const char *lit[TOPO_MAX_GROUPS + 1];
     size_t litn[TOPO_MAX_GROUPS + 1];
-    size_t i = 0, start = 0;
+};
+
+/* The bracket group opened at s[*i] == '[': its comma-separated ranges
+ * into h->rg; *i left after the ']'. */
+static int parse_group(struct parser *p, const char *key, const char *s, size_t n, size_t *ip,
+                       struct hostlist_elem *h)
+{
+    size_t i = *ip + 1, close = i;
+    int64_t count = 0;
+
+    h->g[h->ng].r = h->nrg;
+    while (close < n && s[close] != ']') {
+        if (s[close] == '[')
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: nested '[' in hostlist '%.*s'",
+                            p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
+        close++;
+    }
+    if (close >= n)
+        return g5_error(G5_ERR_TOPO, "%s:%d: %s=: unbalanced '[' in hostlist '%.*s'",
+                        p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
+    /* ranges separated by commas inside [i, close) */
+    while (i <= close) {
+        size_t e = i, dash;
+        struct range r = {0, 0, 0};
+        while (e < close && s[e] != ',')
+            e++;
+        for (dash = i; dash < e && s[dash] != '-'; dash++)
+            ;
+        if (h->nrg == TOPO_MAX_RANGES)
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: more than %d ranges in one element",
+                            p->src, p->line, key, TOPO_MAX_RANGES);
+        if (parse_number(s + i, dash - i, &r.lo) != 0 ||
+            (dash < e && parse_number(s + dash + 1, e - dash - 1, &r.hi) != 0))
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: bad range '%.*s' in hostlist "
+                            "(expected N or N-M with decimal numbers)",
+                            p->src, p->line, key, (int)(e - i > 40 ? 40 : e - i), s + i);
+        if (dash == e)
+            r.hi = r.lo;
+        if (r.hi < r.lo)
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: reversed range '%.*s' in hostlist",
+                            p->src, p->line, key, (int)(e - i > 40 ? 40 : e - i), s + i);
+        r.width = (int)(dash - i);
+        h->rg[h->nrg++] = r;
+        count += r.hi - r.lo + 1;
+        if (count > TOPO_MAX_NODES)
+            break;
+        i = e + 1;
+    }
+    h->g[h->ng].nr = h->nrg - h->g[h->ng].r;
+    if (count <= TOPO_MAX_NODES)
+        h->total *= count; /* both at most 2^20: no overflow */
+    if (count > TOPO_MAX_NODES || h->total > TOPO_MAX_NODES)
+        return g5_error(G5_ERR_TOPO, "%s:%d: %s=: hostlist '%.*s' names more than %d hosts",
+                        p->src, p->line, key, (int)(n > 80 ? 80 : n), s, TOPO_MAX_NODES);
+    h->ng++;
+    *ip = close + 1;
+    return G5_OK;
+}
+
+/* Every name of the element, in order (an odometer over the groups, the
+ * last group fastest), into the pool and the item list. */
+static int emit_names(struct parser *p, const char *key, const char *s, size_t n,
+                      const struct hostlist_elem *h)
+{
+    const struct group *g = h->g;
+    const struct range *rg = h->rg;
+    int ng = h->ng;
     int64_t idx[TOPO_MAX_GROUPS];
     int ri[TOPO_MAX_GROUPS];
     char name[TOPO_NAME_MAX + 32];
 
-    if (n == 0)
-        return g5_error(G5_ERR_TOPO, "%s:%d: %s= has an empty element in its hostlist",
-                        p->src, p->line, key);
-    while (i < n) {
-        if (s[i] == ']')
-            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: unbalanced ']' in hostlist '%.*s'",
-                            p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
-        if (s[i] != '[') {
-            i++;
-            continue;
-        }
-        if (ng == TOPO_MAX_GROUPS)
-            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: more than %d bracket groups in '%.*s'",
-                            p->src, p->line, key, TOPO_MAX_GROUPS, (int)(n > 80 ? 80 : n), s);
-        lit[ng] = s + start;
-        litn[ng] = i - start;
-        g[ng].r = nrg;
-        i++;
-        {
-            size_t close = i;
-            int64_t count = 0;
-            while (close < n && s[close] != ']') {
-                if (s[close] == '[')
-                    return g5_error(G5_ERR_TOPO, "%s:%d: %s=: nested '[' in hostlist '%.*s'",
-                                    p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
-                close++;
-            }
-            if (close >= n)
-                return g5_error(G5_ERR_TOPO, "%s:%d: %s=: unbalanced '[' in hostlist '%.*s'",
-                                p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
-            /* ranges separated by commas inside [i, close) */
-            while (i <= close) {
-                size_t e = i, dash;
-                struct range r = {0, 0, 0};
-                while (e < close && s[e] != ',')
-                    e++;
-                for (dash = i; dash < e && s[dash] != '-'; dash++)
-                    ;
-                if (nrg == TOPO_MAX_RANGES)
-                    return g5_error(G5_ERR_TOPO, "%s:%d: %s=: more than %d ranges in one element",
-                                    p->src, p->line, key, TOPO_MAX_RANGES);
-                if (parse_number(s + i, dash - i, &r.lo) != 0 ||
-                    (dash < e && parse_number(s + dash + 1, e - dash - 1, &r.hi) != 0))
-                    return g5_error(G5_ERR_TOPO, "%s:%d: %s=: bad range '%.*s' in hostlist "
-                                    "(expected N or N-M with decimal numbers)",
-                                    p->src, p->line, key, (int)(e - i > 40 ? 40 : e - i), s + i);
-                if (dash == e)
-                    r.hi = r.lo;
-                if (r.hi < r.lo)
-                    return g5_error(G5_ERR_TOPO, "%s:%d: %s=: reversed range '%.*s' in hostlist",
-                                    p->src, p->line, key, (int)(e - i > 40 ? 40 : e - i), s + i);
-                r.width = (int)(dash - i);
-                rg[nrg++] = r;
-                count += r.hi - r.lo + 1;
-                if (count > TOPO_MAX_NODES)
-                    break;
-                i = e + 1;
-            }
-            g[ng].nr = nrg - g[ng].r;
-            if (count <= TOPO_MAX_NODES)
-                total *= count; /* both at most 2^20: no overflow */
-            if (count > TOPO_MAX_NODES || total > TOPO_MAX_NODES)
-                return g5_error(G5_ERR_TOPO, "%s:%d: %s=: hostlist '%.*s' names more than %d hosts",
-                                p->src, p->line, key, (int)(n > 80 ? 80 : n), s, TOPO_MAX_NODES);
-            ng++;
-            i = close + 1;
-            start = i;
-        }
-    }
-    lit[ng] = s + start;
-    litn[ng] = n - start;
-    if (key[0] == 'N') {
-        p->nnode_items += total;
-        if (p->nnode_items > TOPO_MAX_NODES)
-            return g5_error(G5_ERR_TOPO, "%s:%d: more than %d nodes in the file", p->src, p->line,
-                            TOPO_MAX_NODES);
-    } else if (p->nitems + total > TOPO_MAX_NODES + (int64_t)TOPO_MAX_SWITCHES) {
-        return g5_error(G5_ERR_TOPO, "%s:%d: more than %d names in the file", p->src, p->line,
-                        TOPO_MAX_NODES + TOPO_MAX_SWITCHES);
-    }
-
-    /* odometer over the groups: ri[k] = range within group k, idx[k] = value */
+    /* ri[k] = range within group k, idx[k] = value */
     for (int k = 0; k < ng; k++) {
         ri[k] = g[k].r;
         idx[k] = rg[ri[k]].lo;
@@ -245,10 +229,10 @@ static int expand_element(struct parser *p, const char *key, const char *s, size
         size_t len = 0;
         int rc;
         for (int k = 0; k <= ng; k++) {
-            if (len + litn[k] > TOPO_NAME_MAX)
+            if (len + h->litn[k] > TOPO_NAME_MAX)
                 goto too_long;
-            memcpy(name + len, lit[k], litn[k]);
-            len += litn[k];
+            memcpy(name + len, h->lit[k], h->litn[k]);
+            len += h->litn[k];
             if (k < ng) {
                 char num[32];
                 int w = snprintf(num, sizeof num, "%0*lld", rg[ri[k]].width, (long long)idx[k]);
@@ -290,6 +274,50 @@ static int expand_element(struct parser *p, const char *key, const char *s, size
 too_long:
     return g5_error(G5_ERR_TOPO, "%s:%d: %s=: a name in '%.*s' is longer than %d characters",
                     p->src, p->line, key, (int)(n > 80 ? 80 : n), s, TOPO_NAME_MAX);
+}
+
+/* Expand one element (no top-level comma) s[0..n) into names added to the
+ * pool and the item list. `key` names the key for messages. */
+static int expand_element(struct parser *p, const char *key, const char *s, size_t n)
+{
+    struct hostlist_elem h;
+    size_t i = 0, start = 0;
+    int rc;
+
+    h.ng = h.nrg = 0;
+    h.total = 1;
+    if (n == 0)
+        return g5_error(G5_ERR_TOPO, "%s:%d: %s= has an empty element in its hostlist",
+                        p->src, p->line, key);
+    while (i < n) {
+        if (s[i] == ']')
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: unbalanced ']' in hostlist '%.*s'",
+                            p->src, p->line, key, (int)(n > 80 ? 80 : n), s);
+        if (s[i] != '[') {
+            i++;
+            continue;
+        }
+        if (h.ng == TOPO_MAX_GROUPS)
+            return g5_error(G5_ERR_TOPO, "%s:%d: %s=: more than %d bracket groups in '%.*s'",
+                            p->src, p->line, key, TOPO_MAX_GROUPS, (int)(n > 80 ? 80 : n), s);
+        h.lit[h.ng] = s + start;
+        h.litn[h.ng] = i - start;
+        if ((rc = parse_group(p, key, s, n, &i, &h)) != G5_OK)
+            return rc;
+        start = i;
+    }
+    h.lit[h.ng] = s + start;
+    h.litn[h.ng] = n - start;
+    if (key[0] == 'N') {
+        p->nnode_items += h.total;
+        if (p->nnode_items > TOPO_MAX_NODES)
+            return g5_error(G5_ERR_TOPO, "%s:%d: more than %d nodes in the file", p->src, p->line,
+                            TOPO_MAX_NODES);
+    } else if (p->nitems + h.total > TOPO_MAX_NODES + (int64_t)TOPO_MAX_SWITCHES) {
+        return g5_error(G5_ERR_TOPO, "%s:%d: more than %d names in the file", p->src, p->line,
+                        TOPO_MAX_NODES + TOPO_MAX_SWITCHES);
+    }
+    return emit_names(p, key, s, n, &h);
 }
 
 static int expand_hostlist(struct parser *p, const char *key, const char *s, size_t n)

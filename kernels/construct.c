@@ -22,16 +22,7 @@
  *   fronts instead of one random cache line per entry. A digest of the
  *   edges seen by each pass must agree (the file cannot change in between
  *   unnoticed).
- *   Merge, block by block inside the caches: a counting sort by (row, top
- *   bits of the weight), each bucket of about two keys sorted, gives every
- *   row in (weight, column) order, the order kernel 3 wants; a repeated
- *   column is a duplicate with a larger or equal weight and is dropped
- *   (shortest paths unchanged). The number merged away is kept in dup (one
- *   byte per row, an escape table for 255 and more), so the raw degree
- *   behind the TEPS count (kern_reached_edges) costs 1 byte per vertex. The
- *   kept records are copied into col and w3 (or w) from the last block
- *   down; the pages of copied records move under the next parts of col and
- *   w3 (mremap), so the graph's arrays do not fault in fresh zeroed pages.
+ *   Merge: construct_merge.c.
  *
  * Timing: when streaming, the file reads (untimed per the spec) happen here,
  * each between two barriers, and their seconds are returned, so the driver
@@ -71,28 +62,12 @@ static int64_t default_chunk(int64_t count, int P)
     return c;
 }
 
-#define KERN_SHORT_ROW 24                        /* insertion sort below this */
-#define KERN_BLOCK_ROWS_LOG 10                   /* rows per block: at most 2^10 */
 
 /* An entry on its way to its row: local row, column pid, weight key (the
  * 24-bit integer k when the graph takes the 24-bit layout, the float's bits
  * otherwise; both order like the weights). */
 typedef struct rec { uint32_t row, col, wk; } rec;
 
-static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-
-/* 1 when the weight is k * 2^-24 for an integer k in [0, 2^24), exactly
- * (bit for bit: -0.0 and NaN do not qualify). On the bits alone, so the
- * check vectorizes: 0, or a normal float of biased exponent E in
- * [103, 126] (a value in [2^-24, 1); the sign bit makes E larger) whose
- * value (2^23 + mantissa) * 2^(E - 150) has no bit below 2^-24, i.e. whose
- * low 126 - E mantissa bits are zero. */
-static inline int weight_is_w24(float f)
-{
-    uint32_t u = f2u(f), e = u >> 23, m = u & 0x7FFFFFu;
-    uint32_t low = ((uint32_t)1 << ((126 - e) & 31)) - 1;
-    return (u == 0) | ((e >= 103) & (e <= 126) & ((m & low) == 0));
-}
 
 /* 1 when every weight of the edges e[a, z) that is not a self-loop's is
  * k * 2^-24: first all weights at once (a loop the compiler vectorizes),
@@ -110,22 +85,10 @@ static int slice_w24(const int64_t *e, const float *wt, int64_t a, int64_t z)
 /* The weight key of w in the graph's layout (w24: weight_is_w24(w)). */
 static inline uint32_t weight_key(float w, int w24)
 {
-    return w24 ? (uint32_t)(w * 0x1p24f) : f2u(w);
+    return w24 ? (uint32_t)(w * 0x1p24f) : kc_f2u(w);
 }
 
-/* Store the 3 little-endian bytes of k at p (byte stores: the neighbours
- * may belong to another thread's row). */
-static inline void rec_put3(uint8_t *p, uint32_t k)
-{
-    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
-}
 
-/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array. */
-static inline void w3_put(uint8_t *w3, int64_t i, uint32_t k)
-{
-    uint8_t *p = w3 + 3 * i;
-    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
-}
 /* Where the edges come from: memory (edges != NULL) or the file. */
 typedef struct src {
     const int64_t *edges;
@@ -173,20 +136,8 @@ static int src_get(src *s, int64_t lo, int64_t n, const int64_t **e, const float
     return rc;
 }
 
-/* The rank whose range [B[r], B[r+1]) of a non-decreasing bounds array
- * B[0..P] holds x, in O(1): a table gives the rank holding the first x of
- * each of up to KERN_RANK_TABLE equal slices of [0, B[P]), and a forward
- * walk (skipping empty ranks, or crossing a bound inside the slice) is
- * rarely more than a predicted not-taken branch. A binary search over P+1
- * bounds per endpoint cost ~30 instructions and mispredicted. */
-#define KERN_RANK_TABLE 1024
-typedef struct rank_table {
-    const int64_t *B;
-    int shift;
-    int32_t first[KERN_RANK_TABLE];
-} rank_table;
 
-static void rank_table_init(rank_table *t, const int64_t *B, int P)
+static void rank_table_init(kc_rank_table *t, const int64_t *B, int P)
 {
     t->B = B;
     t->shift = 0;
@@ -200,29 +151,15 @@ static void rank_table_init(rank_table *t, const int64_t *B, int P)
 }
 
 /* x in [0, B[P]). */
-static inline int rank_of(const rank_table *t, int64_t x)
+static inline int rank_of(const kc_rank_table *t, int64_t x)
 {
     int r = t->first[x >> t->shift];
     while (t->B[r + 1] <= x) r++;
     return r;
 }
 
-/* Where the endpoints go, without a call per endpoint: cyclic with a
- * power-of-two P is a mask and a shift; a placement is one load from its
- * new_of_old map (prefetched a few edges ahead by the caller: the map is
- * N entries, far larger than the caches) and a rank table lookup on the new
- * label; block (and cyclic with another P) take kern_dist_locate. Same
- * results as kern_dist_locate. */
-typedef struct finder {
-    const kern_dist *d;
-    int shift;              /* log2 P for cyclic with P a power of two, else -1 */
-    uint64_t n;
-    const uint32_t *label;  /* placement: new_of_old */
-    const int64_t *first;   /* placement: first new label of each rank */
-    const rank_table *by_label; /* placement: ranks of new labels */
-} finder;
 
-static inline int find(const finder *f, int64_t v, int *o, int64_t *l)
+static inline int find(const kc_finder *f, int64_t v, int *o, int64_t *l)
 {
     if ((uint64_t)v >= f->n) return 0;
     if (f->shift >= 0) {
@@ -241,51 +178,8 @@ static inline int find(const finder *f, int64_t v, int *o, int64_t *l)
     return kern_dist_locate(f->d, v, o, l);
 }
 
-/* The state of one construction. */
-typedef struct build {
-    MPI_Comm comm;
-    const kern_dist *d;
-    int P, me, S;
-    int64_t nl;
-    int64_t *rowptr;        /* [nl+1] the graph's, filled by the merge */
-    int rb;                 /* log2 rows per block */
-    int pbits;              /* bits of a column pid in a pass-2 record */
-    int64_t nb;             /* blocks: ceil(nl / 2^rb) */
-    int64_t *bptr;          /* [nb+1] first record of each block (after pass 1) */
-    int64_t *cur;           /* [S][nb] per slice and block: pass 1 counts, pass 2 the
-                               next record of the slice's stretch inside the block */
-    finder find;            /* where the endpoints go */
-    rank_table by_label;    /* placement: owner of a new label */
-    rank_table by_pid;      /* owner of a pid */
-    uint32_t *pid;          /* P > 1: [2 * chunk] both endpoints' pids (self-loops: unset) */
-    int64_t nraw;           /* entries before merging */
-    uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
-    int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
-    int w24;                /* the layout (agreed after pass 1) */
-    uint8_t *pk;            /* [rs nraw + 8] entries as records of rs little-endian bytes:
-                               pass 2: column | weight key << pbits | row in block <<
-                               (pbits + wbits), appended per block; after the merge:
-                               column | weight key << 32, rows in order */
-    size_t pkbytes;         /* pk's mapping */
-    int rs;                 /* record size: 7 (24-bit weight keys) or 8 (float bits) */
-    int wbits;              /* bits of a weight key: 24 or 32 */
-    uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
-    kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
-    int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
-    int64_t *dest;          /* [P] records per destination this round */
-    char *sendbuf;
-    size_t sendcap;         /* bytes */
-    void *recv;
-    size_t recvcap;         /* records */
-    int esize_recv;         /* record size the recv capacity was counted in */
-    int64_t bad;            /* first bad edge (slab index), -1 */
-    int64_t bad_u, bad_v;
-    int bad_code;
-    int overflow;           /* pass 2 found more entries for a row than pass 1 */
-    int nomem;              /* an allocation failed here */
-} build;
 
-static void note_bad(build *b, int64_t i, int64_t u, int64_t v)
+static void note_bad(kc_build *b, int64_t i, int64_t u, int64_t v)
 {
 #pragma omp critical(kern_construct_bad)
     if (b->bad < 0 || i < b->bad) {
@@ -322,7 +216,7 @@ typedef struct sink {
     uint64_t pos[KERN_RING], val[KERN_RING];
 } sink;
 
-static sink sink_of(const build *b, int s, int fill)
+static sink sink_of(const kc_build *b, int s, int fill)
 {
     sink k = {.cur = b->cur + (size_t)s * b->nb, .pk = b->pk, .rs = (size_t)b->rs, .rb = b->rb,
               .pbits = b->pbits, .sh = b->pbits + b->wbits, .fill = fill,
@@ -359,7 +253,7 @@ static inline void sink_put(sink *k, uint32_t row, uint32_t col, uint32_t wk)
 }
 
 /* Store what waits in the ring; report an overflow. */
-static void sink_flush(build *b, sink *k)
+static void sink_flush(kc_build *b, sink *k)
 {
     unsigned m = k->n < KERN_RING ? k->n : KERN_RING;
     for (unsigned j = 0; j < m; j++) rec_store(k->pk + k->rs * k->pos[j], k->val[j], k->rs);
@@ -388,7 +282,7 @@ static void want_huge_pages(void *p, size_t bytes)
     if (p && z > a) madvise((void *)a, z - a, MADV_HUGEPAGE);
 }
 
-static void *big_malloc(size_t bytes)
+void *kc_big_malloc(size_t bytes)
 {
     void *p = malloc(bytes);
     want_huge_pages(p, bytes);
@@ -397,7 +291,7 @@ static void *big_malloc(size_t bytes)
 
 /* The records get their own mapping (never the heap's), so that split can
  * move its pages elsewhere (donor) and unmap what is left at the end. */
-static uint8_t *pk_alloc(build *b, size_t bytes)
+static uint8_t *pk_alloc(kc_build *b, size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
@@ -406,7 +300,7 @@ static uint8_t *pk_alloc(build *b, size_t bytes)
     return p;
 }
 
-static void pk_free(build *b)
+static void pk_free(kc_build *b)
 {
     if (b->pk) munmap(b->pk, b->pkbytes);
     b->pk = NULL;
@@ -422,11 +316,11 @@ static void pk_free(build *b)
  * returns 1 when every rank is still ok (0 on every rank otherwise). At
  * P > 1 the locating loop leaves both endpoints' pids in b->pid, so packing
  * the remote entries does not locate them again. */
-static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, int64_t lo,
+static int route_round(kc_build *b, const int64_t *e, const float *wt, int64_t n, int64_t lo,
                        int fill, int ok)
 {
     const kern_dist *d = b->d;
-    const finder *f = &b->find;
+    const kc_finder *f = &b->find;
     int P = b->P, S = b->S, me = b->me;
     size_t esize = fill ? sizeof(rec) : sizeof(uint32_t);
     int64_t *sc = b->scnt, *so = b->scnt + (size_t)S * P;
@@ -450,8 +344,8 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
                 b->w24ok = 0;
             }
             /* local copies: the stores below could alias the structs */
-            finder F = *f;
-            rank_table T;
+            kc_finder F = *f;
+            kc_rank_table T;
             if (F.by_label) { T = *F.by_label; F.by_label = &T; }
             const int64_t *base = d->base;
             uint32_t *pd = pid;
@@ -522,7 +416,7 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
             int64_t a = n * s / S, z = n * (s + 1) / S;
             int64_t *o = so + (size_t)s * P;
             const int64_t *base = d->base;
-            const rank_table T = b->by_pid;     /* a copy no store can alias */
+            const kc_rank_table T = b->by_pid;     /* a copy no store can alias */
             const int w24 = b->w24;
             for (int64_t i = a; i < z; i++) {
                 if (e[2 * i] == e[2 * i + 1]) continue;
@@ -574,7 +468,7 @@ static int route_round(build *b, const int64_t *e, const float *wt, int64_t n, i
 /* Collective. One pass over this rank's `count` edges in `rounds` rounds;
  * returns 1 when every rank is still ok, 0 on every rank otherwise (or when
  * a read failed: *read_rc, agreed). */
-static int pass(build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds, int fill,
+static int pass(kc_build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds, int fill,
                 int ok, int *read_rc)
 {
     int all = 1;
@@ -591,409 +485,6 @@ static int pass(build *b, src *sr, int64_t count, int64_t chunk, int64_t rounds,
     return all;
 }
 
-static void insertion_u64(uint64_t *a, int64_t n)
-{
-    for (int64_t i = 1; i < n; i++) {
-        uint64_t x = a[i];
-        int64_t j = i - 1;
-        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
-        a[j + 1] = x;
-    }
-}
-
-/* Quicksort of 64-bit keys (here packed entries, column << 32 | weight
- * bits: the order is by column, then by weight, as non-negative float bits
- * order like the values; csr_sort.c sorts weight << 32 | column with it):
- * median-of-three pivot, Hoare partition, recursion on the smaller side,
- * insertion sort below KERN_SHORT_ROW. */
-void kern_sort_u64(uint64_t *a, int64_t n)
-{
-    while (n > KERN_SHORT_ROW) {
-        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
-        uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        int64_t i = -1, j = n;
-        for (;;) {
-            do i++; while (a[i] < p);
-            do j--; while (a[j] > p);
-            if (i >= j) break;
-            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
-        }
-        int64_t left = j + 1;
-        if (left < n - left) { kern_sort_u64(a, left); a += left; n -= left; }
-        else { kern_sort_u64(a + left, n - left); n = left; }
-    }
-    insertion_u64(a, n);
-}
-
-/* After the merge: record i's weight key (k or float bits) and column. */
-static inline uint32_t wkey_at(const build *b, int64_t i)
-{
-    uint32_t u;
-    memcpy(&u, b->pk + (size_t)b->rs * i + 4, 4);   /* the padding covers the last */
-    return b->rs == 7 ? u & 0xFFFFFFu : u;
-}
-static inline uint32_t col_at(const build *b, int64_t i)
-{
-    uint32_t c;
-    memcpy(&c, b->pk + (size_t)b->rs * i, 4);
-    return c;
-}
-static inline void rec_put(build *b, int64_t i, uint32_t c, uint32_t k)
-{
-    uint8_t *q = b->pk + (size_t)b->rs * i;
-    memcpy(q, &c, 4);
-    if (b->rs == 7) rec_put3(q + 4, k);
-    else memcpy(q + 4, &k, 4);
-}
-/* Per-thread scratch of the merge (grown on demand): a block's keys in
- * (row, weight bucket) order, the bucket bounds, per row of a block its
- * first bucket and bucket bits, one bit per pid of the whole pid space (all
- * clear between rows), and the rows of 255 or more merged duplicates. */
-typedef struct merge_ws {
-    uint64_t *sc;
-    int64_t *bc, *rcnt, *boff;
-    uint8_t *lb;
-    size_t sccap, bccap;
-    uint64_t *seen;
-    kvec big;
-} merge_ws;
-
-/* Make *p hold at least n elements of `size` bytes (capacity in *cap); 0
- * when the allocation fails. */
-static int ws_grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n <= *cap) return 1;
-    size_t c = n + n / 2;
-    void *q = realloc(*p, c * size);
-    if (!q) return 0;
-    *p = q;
-    *cap = c;
-    return 1;
-}
-
-/* Pass 2's record i: the rs little-endian bytes as one integer. */
-static inline uint64_t rec_get(const build *b, int64_t i)
-{
-    uint64_t x;
-    memcpy(&x, b->pk + (size_t)b->rs * i, 8);   /* the padding covers the last */
-    return b->rs == 8 ? x : x & 0xFFFFFFFFFFFFFFull;
-}
-
-/* Sort the n keys of a bucket: insertion sort when short (the usual case:
- * about two keys), else quicksort (weights bunched into few buckets). */
-static inline void sort_bucket(uint64_t *a, int64_t n)
-{
-    if (n <= KERN_SHORT_ROW) insertion_u64(a, n);
-    else kern_sort_u64(a, n);
-}
-
-/* Merge block blk. Its records (in pass 2's arrival order) are sorted by
- * (row, weight, column) inside the caches (a block is ~2^10 rows): a
- * counting pass per row; a counting pass per (row, weight bucket), row r of
- * m entries taking 2^lb buckets (the top lb bits of the weight key, 2^lb
- * about m / 2); a scatter of the keys (weight key << 32 | column) into
- * ws->sc; and each bucket, about two keys, sorted. Walking a row in that
- * order, a key whose column came earlier is dropped (the first, smallest
- * weight, stays: the entry a sort by column would keep). The kept entries
- * are written back as (column, weight key) records to the front of the
- * block's stretch; rowptr[v + 1] gets row v's kept length and dup[v] its
- * merged count (255 and more also into ws->big). Returns the block's kept
- * entries, -1 when scratch cannot grow. */
-static int64_t merge_block(build *b, int64_t blk, merge_ws *ws)
-{
-    const int64_t e0 = b->bptr[blk], n = b->bptr[blk + 1] - e0, v0 = blk << b->rb;
-    const int64_t nr = b->nl - v0 < ((int64_t)1 << b->rb) ? b->nl - v0 : (int64_t)1 << b->rb;
-    const int pbits = b->pbits, wbits = b->wbits, sh = pbits + wbits;
-    const uint64_t cmask = ((uint64_t)1 << pbits) - 1, wmask = ((uint64_t)1 << wbits) - 1,
-                   rmask = ((uint64_t)1 << b->rb) - 1;
-    if (!ws_grow((void **)&ws->sc, &ws->sccap, (size_t)n + 1, sizeof(uint64_t)) ||
-        !ws_grow((void **)&ws->bc, &ws->bccap, (size_t)(n + nr) + 2, sizeof(int64_t)))
-        return -1;
-    int64_t *rc = ws->rcnt, *boff = ws->boff, *bc = ws->bc;
-    uint8_t *lb = ws->lb;
-    uint64_t *sc = ws->sc;
-    memset(rc, 0, ((size_t)nr + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) rc[rec_get(b, e0 + i) >> sh & rmask]++;
-    int64_t nbk = 0;
-    for (int64_t r = 0; r < nr; r++) {
-        int l = 0;
-        while (l < 20 && l < wbits && ((int64_t)2 << l) < rc[r]) l++;
-        lb[r] = (uint8_t)(wbits - l);        /* the shift that leaves l bits */
-        boff[r] = nbk;
-        nbk += (int64_t)1 << l;
-    }
-    boff[nr] = nbk;
-    memset(bc, 0, ((size_t)nbk + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t x = rec_get(b, e0 + i), r = x >> sh & rmask;
-        bc[boff[r] + (int64_t)((x >> pbits & wmask) >> lb[r]) + 1]++;
-    }
-    for (int64_t j = 0; j < nbk; j++) bc[j + 1] += bc[j];
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t x = rec_get(b, e0 + i), r = x >> sh & rmask, w = x >> pbits & wmask;
-        sc[bc[boff[r] + (int64_t)(w >> lb[r])]++] = w << 32 | (x & cmask);
-    }
-    /* bc[j] is now the end of bucket j */
-    uint64_t *seen = ws->seen;
-    int64_t k = 0, s = 0;
-    for (int64_t r = 0; r < nr; r++) {
-        const int64_t k0 = k, s0 = s;
-        for (int64_t j = boff[r]; j < boff[r + 1]; j++) {
-            if (bc[j] - s > 1) sort_bucket(sc + s, bc[j] - s);
-            s = bc[j];
-        }
-        for (int64_t i = s0; i < s; i++) {
-            uint64_t x = sc[i];
-            uint32_t c = (uint32_t)x;
-            uint64_t bit = (uint64_t)1 << (c & 63);
-            if (seen[c >> 6] & bit) continue;
-            seen[c >> 6] |= bit;
-            rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
-            k++;
-        }
-        for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
-        const int64_t gone = (s - s0) - (k - k0), v = v0 + r;
-        b->dup[v] = (uint8_t)(gone < 255 ? gone : 255);
-        if (gone >= 255) {
-            uint64_t *e = kvec_push(&ws->big);
-            if (e) *e = (uint64_t)v << 32 | (uint64_t)gone;
-        }
-        b->rowptr[v + 1] = k - k0;
-    }
-    return k;
-}
-
-/* Release the pages of [p, p + bytes) that lie wholly inside it. */
-static void release_pages(void *p, size_t bytes)
-{
-    const uintptr_t pg = 4096;
-    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), z = ((uintptr_t)p + bytes) & ~(pg - 1);
-    if (z > a) madvise((void *)a, z - a, MADV_DONTNEED);
-}
-
-/* The count of row l in a sorted table of row << 32 | count keys (l is
- * there: its dup byte is 255). */
-static int64_t dup_big_find(const uint64_t *t, int64_t n, int64_t l)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi) / 2;
-        if ((int64_t)(t[mid] >> 32) < l) lo = mid + 1; else hi = mid;
-    }
-    return n > 0 && (int64_t)(t[lo] >> 32) == l ? (int64_t)(uint32_t)t[lo] : 0;
-}
-
-int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
-{
-    return dup_big_find(g->dup_big, g->ndup_big, l);
-}
-
-/* Merge every block (merge_block), threads taking blocks dynamically;
- * then kept[blk] becomes the block's first kept entry in the graph and
- * rowptr the kept layout. kept: out, [nb + 1]. The escape table big is
- * sorted by row. Returns nnz, -1 when a scratch allocation failed. */
-static int64_t merge_rows(build *b, int64_t *kept)
-{
-    const int64_t nb = b->nb;
-    size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
-    int fail = 0;
-    /* about 2^10 rows per scheduling chunk, whatever the block size */
-    const int64_t per = b->rb < 10 ? (int64_t)1 << (10 - b->rb) : 1;
-#pragma omp parallel reduction(| : fail)
-    {
-        size_t rows = ((size_t)1 << b->rb) + 1;
-        merge_ws ws = {.seen = calloc(words, sizeof(uint64_t)), .rcnt = malloc(rows * sizeof(int64_t)),
-                       .boff = malloc(rows * sizeof(int64_t)), .lb = malloc(rows)};
-        kvec_init(&ws.big, sizeof(uint64_t));
-        if (!ws.seen || !ws.rcnt || !ws.boff || !ws.lb) fail = 1;
-        int mine = !fail;
-#pragma omp for schedule(dynamic)
-        for (int64_t c = 0; c < (nb + per - 1) / per; c++) {
-            for (int64_t blk = c * per; mine && blk < nb && blk < (c + 1) * per; blk++) {
-                int64_t k = merge_block(b, blk, &ws);
-                if (k < 0) mine = 0;
-                kept[blk] = k;
-            }
-        }
-        if (!mine || ws.big.fail) fail = 1;
-#pragma omp critical(kern_construct_dup_big)
-        if (ws.big.n && kvec_reserve(&b->big, b->big.n + ws.big.n)) {
-            memcpy(b->big.p + b->big.n * sizeof(uint64_t), ws.big.p, ws.big.n * sizeof(uint64_t));
-            b->big.n += ws.big.n;
-        }
-        kvec_free(&ws.big);
-        free(ws.sc); free(ws.bc); free(ws.rcnt); free(ws.boff); free(ws.lb); free(ws.seen);
-    }
-    if (fail || b->big.fail) return -1;
-    kern_sort_u64((uint64_t *)b->big.p, (int64_t)b->big.n);
-    int64_t nnz = 0;
-    for (int64_t blk = 0; blk < nb; blk++) {
-        int64_t k = kept[blk];
-        kept[blk] = nnz;
-        nnz += k;
-    }
-    kept[nb] = nnz;
-    int64_t *rowptr = b->rowptr;
-    rowptr[0] = 0;
-#pragma omp parallel for schedule(static)
-    for (int64_t blk = 0; blk < nb; blk++) {
-        int64_t v0 = blk << b->rb, v1 = v0 + ((int64_t)1 << b->rb), o = kept[blk];
-        if (v1 > b->nl) v1 = b->nl;
-        for (int64_t v = v0; v < v1; v++) {
-            o += rowptr[v + 1];
-            rowptr[v + 1] = o;
-        }
-    }
-    return nnz;
-}
-
-/* Page donation: the pages of pk that split has copied move (mremap: no
- * copy, no zeroing) under the parts of col and w3 (or w) it writes next, so
- * the graph's arrays take over the records' memory instead of faulting in
- * fresh pages, which the kernel zeroes first (on a virtual machine that costs
- * as much as writing them twice). Units are KERN_UNIT bytes, aligned (a huge
- * page moves whole); a destination unit must lie wholly inside its array.
- * Where mremap fails, or no dead unit is left, the destination faults in as
- * usual: the result never depends on it. */
-#define KERN_UNIT ((uintptr_t)2 << 20)
-typedef struct donor {
-    uintptr_t *pool;        /* dead, still mapped units of pk */
-    int64_t npool;
-    uintptr_t pk_lo;        /* first unit wholly inside pk */
-    uintptr_t pooled;       /* units of pk >= pooled are in the pool (or moved) */
-    uint8_t *dead;          /* without a pool: pk from here up is released */
-    uintptr_t lo[2], next[2];   /* per array: first unit inside; units >= next handled */
-} donor;
-
-static void donor_init(donor *dn, uint8_t *pk, size_t pk_bytes, void *const arr[2], const size_t bytes[2])
-{
-    dn->pool = malloc((pk_bytes / KERN_UNIT + 2) * sizeof(uintptr_t));
-    dn->npool = 0;
-    dn->pk_lo = ((uintptr_t)pk + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
-    dn->pooled = ((uintptr_t)pk + pk_bytes) & ~(KERN_UNIT - 1);
-    if (dn->pooled < dn->pk_lo) dn->pooled = dn->pk_lo;
-    dn->dead = pk + pk_bytes;
-    for (int d = 0; d < 2; d++) {
-        uintptr_t a = (uintptr_t)arr[d], z = a + bytes[d];
-        dn->lo[d] = (a + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
-        dn->next[d] = z & ~(KERN_UNIT - 1);
-        if (!arr[d] || dn->next[d] < dn->lo[d]) dn->lo[d] = dn->next[d] = 0;
-    }
-}
-
-/* Back the units of array d from the one holding byte address a up to
- * those already handled. */
-static void donor_give(donor *dn, int d, uintptr_t a)
-{
-    uintptr_t u = a & ~(KERN_UNIT - 1);
-    if (u < dn->lo[d]) u = dn->lo[d];
-    while (dn->next[d] > u) {
-        dn->next[d] -= KERN_UNIT;
-#ifdef MREMAP_FIXED
-        if (dn->pool && dn->npool > 0 &&
-            mremap((void *)dn->pool[dn->npool - 1], KERN_UNIT, KERN_UNIT, MREMAP_MAYMOVE | MREMAP_FIXED,
-                   (void *)dn->next[d]) != MAP_FAILED)
-            dn->npool--;
-#endif
-    }
-}
-
-/* Every byte of pk from p up is dead: its whole units not yet in the pool
- * go there. */
-static void donor_take(donor *dn, uint8_t *p)
-{
-    if (!dn->pool) {
-        release_pages(p, (size_t)(dn->dead - p));
-        dn->dead = p;
-        return;
-    }
-    uintptr_t a = ((uintptr_t)p + KERN_UNIT - 1) & ~(KERN_UNIT - 1);
-    if (a < dn->pk_lo) a = dn->pk_lo;
-    while (dn->pooled > a) {
-        dn->pooled -= KERN_UNIT;
-        dn->pool[dn->npool++] = dn->pooled;
-    }
-}
-
-/* Copy the merged records (the front kept[blk + 1] - kept[blk] of each
- * block's stretch) into the graph's col and weights at kept[blk], in
- * groups of blocks from the end; each group's pages of pk are then dead and
- * back the next groups' part of col and weights (donor), so the resident
- * memory stays at about one record per entry (the pages of merged-away
- * records wait in the pool until pk is unmapped). */
-/* Entries per group: the first (top) group's destination faults in fresh
- * pages, each later one takes the pages the groups above it freed. */
-#define KERN_SPLIT_FIRST ((int64_t)1 << 18)
-#define KERN_SPLIT_BLOCK ((int64_t)1 << 20)
-static int split(build *b, kern_graph *g, const int64_t *kept)
-{
-    int64_t n = g->nnz;
-    const int64_t *bptr = b->bptr;
-    const size_t wsz = g->w24 ? 3 : 4;
-    g->col = big_malloc(((size_t)n + 1) * sizeof(uint32_t));
-    if (g->w24) g->w3 = big_malloc((size_t)n * 3 + 8);   /* 8 padding bytes: sssp_w8 loads 32 */
-    else g->w = big_malloc(((size_t)n + 2) * sizeof(float));  /* + 8 bytes: floats_to_w3 */
-    if (!g->col || !(g->w3 || g->w)) return G5_ERR_NOMEM;
-    uint32_t *col = g->col;
-    uint8_t *w3 = g->w3;
-    float *w = g->w;
-    uint8_t *wb = w3 ? w3 : (uint8_t *)w;
-    donor dn;
-    void *const arr[2] = {col, wb};
-    const size_t bytes[2] = {((size_t)n + 1) * sizeof(uint32_t), (size_t)n * wsz + 8};
-    donor_init(&dn, b->pk, b->pkbytes, arr, bytes);
-    for (int64_t hi = b->nb, group = KERN_SPLIT_FIRST; hi > 0; group = KERN_SPLIT_BLOCK) {
-        int64_t lo = hi - 1;
-        while (lo > 0 && bptr[hi] - bptr[lo - 1] <= group) lo--;
-        donor_give(&dn, 0, (uintptr_t)(col + kept[lo]));
-        donor_give(&dn, 1, (uintptr_t)(wb + wsz * (size_t)kept[lo]));
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int64_t blk = lo; blk < hi; blk++) {
-            int64_t s = bptr[blk], o = kept[blk], m = kept[blk + 1] - o;
-            for (int64_t i = 0; i < m; i++) {
-                col[o + i] = col_at(b, s + i);
-                uint32_t k = wkey_at(b, s + i);
-                if (w3) w3_put(w3, o + i, k);
-                else memcpy(&w[o + i], &k, 4);
-            }
-        }
-        donor_take(&dn, b->pk + (size_t)b->rs * bptr[lo]);
-        hi = lo;
-    }
-    free(dn.pool);
-    col[n] = 0;
-    memset(wb + wsz * (size_t)n, 0, 8);
-    return G5_OK;
-}
-
-/* 1 when every weight of the float layout's w[0, n) is k * 2^-24. */
-static int all_w24(const float *w, int64_t n)
-{
-    int good = 1;
-#pragma omp parallel for schedule(static) reduction(& : good)
-    for (int64_t i = 0; i < n; i++) good &= weight_is_w24(w[i]);
-    return good;
-}
-
-/* The float layout's n weights rewritten in place as 3-byte integers (the
- * array was allocated with 4 n + 8 >= 3 n + 8 bytes). Sequential: entry i
- * is read before its bytes 3i..3i+2 are written, and those bytes belong to
- * entries <= i only. Then the array is shrunk (a failed shrink keeps the
- * larger block, still valid). */
-static void floats_to_w3(kern_graph *g)
-{
-    uint8_t *p = (uint8_t *)g->w;
-    for (int64_t i = 0; i < g->nnz; i++) {
-        float f;
-        memcpy(&f, p + 4 * i, 4);
-        w3_put(p, i, (uint32_t)(f * 0x1p24f));
-    }
-    memset(p + 3 * g->nnz, 0, 8);
-    uint8_t *q = realloc(p, (size_t)g->nnz * 3 + 8);
-    g->w3 = q ? q : p;
-    g->w = NULL;
-    g->w24 = 1;
-}
 /* Collective: build from src (count edges on this rank, chunk per round). */
 static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count, int64_t chunk,
                        kern_graph **out)
@@ -1001,7 +492,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int P = d->nranks, me = d->rank, S = omp_get_max_threads(), ok = 1, read_rc = G5_OK;
     int rc = G5_OK;
     int64_t nl = d->nlocal[me];
-    build b = {.comm = comm, .d = d, .P = P, .me = me, .S = S, .nl = nl, .bad = -1,
+    kc_build b = {.comm = comm, .d = d, .P = P, .me = me, .S = S, .nl = nl, .bad = -1,
                .esize_recv = 4, .w24ok = 1};
     kvec_init(&b.big, sizeof(uint64_t));
     kern_graph *g = calloc(1, sizeof *g);
@@ -1010,7 +501,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     int64_t lmax = count < chunk ? count : chunk;
     b.scnt = malloc(((size_t)2 * S * P + P + 1) * sizeof(int64_t));
     if (P > 1) b.pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
-    b.find = (finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
+    b.find = (kc_finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
     rank_table_init(&b.by_pid, d->base, P);
     if (kern_dist_kind_of(d) == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
         int sh = 0;
@@ -1067,7 +558,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         b.rs = g->w24 ? 7 : 8;
         b.wbits = g->w24 ? 24 : 32;
         b.pk = pk_alloc(&b, (size_t)b.rs * (size_t)b.nraw + 8);
-        g->dup = big_malloc((size_t)nl + 1);
+        g->dup = kc_big_malloc((size_t)nl + 1);
         b.dup = g->dup;
         int have = b.pk && g->dup;
         if (!have) ok = 0, b.nomem = 1;
@@ -1090,15 +581,15 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     t2 = g5_now(); r2 = sr->read_s;
     int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
     if (all && ok) {
-        g->rowptr = b.rowptr = big_malloc(((size_t)nl + 1) * sizeof(int64_t));
+        g->rowptr = b.rowptr = kc_big_malloc(((size_t)nl + 1) * sizeof(int64_t));
         int64_t *kept = malloc(((size_t)b.nb + 1) * sizeof(int64_t));
-        g->nnz = g->rowptr && kept ? merge_rows(&b, kept) : -1;
+        g->nnz = g->rowptr && kept ? kc_merge_rows(&b, kept) : -1;
         g->dup_big = (uint64_t *)b.big.p;
         g->ndup_big = (int64_t)b.big.n;
         kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
         if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
-        else if (split(&b, g, kept) != G5_OK) ok = 0, b.nomem = 1;
-        else if (!g->w24) odd = !all_w24(g->w, g->nnz);
+        else if (kc_split(&b, g, kept) != G5_OK) ok = 0, b.nomem = 1;
+        else if (!g->w24) odd = !kc_all_w24(g->w, g->nnz);
         free(kept);
         pk_free(&b);
     }
@@ -1130,7 +621,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         g->nnz_global = s[1];
         if (!g->w24 && s[2] == 0) {
             double t3 = g5_now();
-            floats_to_w3(g);
+            kc_floats_to_w3(g);
             g->build_time[2] += g5_now() - t3;
         }
     }

@@ -181,4 +181,120 @@ int kern_exchange(MPI_Comm comm, size_t esize, const void *sendbuf,
                   const int64_t *sendcounts, void **recv, size_t *recvcap,
                   int64_t *nrecv, int64_t *bytes_to, int ok);
 
+/* ---- kernel 1's construction state (construct.c, construct_merge.c) ---- */
+
+#define KERN_SHORT_ROW 24                        /* insertion sort below this */
+#define KERN_BLOCK_ROWS_LOG 10                   /* rows per block: at most 2^10 */
+
+static inline uint32_t kc_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* 1 when the weight is k * 2^-24 for an integer k in [0, 2^24), exactly
+ * (bit for bit: -0.0 and NaN do not qualify). On the bits alone, so the
+ * check vectorizes: 0, or a normal float of biased exponent E in
+ * [103, 126] (a value in [2^-24, 1); the sign bit makes E larger) whose
+ * value (2^23 + mantissa) * 2^(E - 150) has no bit below 2^-24, i.e. whose
+ * low 126 - E mantissa bits are zero. */
+static inline int weight_is_w24(float f)
+{
+    uint32_t u = kc_f2u(f), e = u >> 23, m = u & 0x7FFFFFu;
+    uint32_t low = ((uint32_t)1 << ((126 - e) & 31)) - 1;
+    return (u == 0) | ((e >= 103) & (e <= 126) & ((m & low) == 0));
+}
+
+/* Store the 3 little-endian bytes of k at p (byte stores: the neighbours
+ * may belong to another thread's row). */
+static inline void rec_put3(uint8_t *p, uint32_t k)
+{
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
+
+/* Store the 3 little-endian bytes of k at entry i of a 24-bit weight array. */
+static inline void w3_put(uint8_t *w3, int64_t i, uint32_t k)
+{
+    uint8_t *p = w3 + 3 * i;
+    p[0] = (uint8_t)k; p[1] = (uint8_t)(k >> 8); p[2] = (uint8_t)(k >> 16);
+}
+
+/* The rank whose range [B[r], B[r+1]) of a non-decreasing bounds array
+ * B[0..P] holds x, in O(1): a table gives the rank holding the first x of
+ * each of up to KERN_RANK_TABLE equal slices of [0, B[P]), and a forward
+ * walk (skipping empty ranks, or crossing a bound inside the slice) is
+ * rarely more than a predicted not-taken branch. A binary search over P+1
+ * bounds per endpoint cost ~30 instructions and mispredicted. */
+#define KERN_RANK_TABLE 1024
+typedef struct kc_rank_table {
+    const int64_t *B;
+    int shift;
+    int32_t first[KERN_RANK_TABLE];
+} kc_rank_table;
+
+/* Where the endpoints go, without a call per endpoint: cyclic with a
+ * power-of-two P is a mask and a shift; a placement is one load from its
+ * new_of_old map (prefetched a few edges ahead by the caller: the map is
+ * N entries, far larger than the caches) and a rank table lookup on the new
+ * label; block (and cyclic with another P) take kern_dist_locate. Same
+ * results as kern_dist_locate. */
+typedef struct kc_finder {
+    const kern_dist *d;
+    int shift;              /* log2 P for cyclic with P a power of two, else -1 */
+    uint64_t n;
+    const uint32_t *label;  /* placement: new_of_old */
+    const int64_t *first;   /* placement: first new label of each rank */
+    const kc_rank_table *by_label; /* placement: ranks of new labels */
+} kc_finder;
+
+/* The state of one construction. */
+typedef struct kc_build {
+    MPI_Comm comm;
+    const kern_dist *d;
+    int P, me, S;
+    int64_t nl;
+    int64_t *rowptr;        /* [nl+1] the graph's, filled by the merge */
+    int rb;                 /* log2 rows per block */
+    int pbits;              /* bits of a column pid in a pass-2 record */
+    int64_t nb;             /* blocks: ceil(nl / 2^rb) */
+    int64_t *bptr;          /* [nb+1] first record of each block (after pass 1) */
+    int64_t *cur;           /* [S][nb] per slice and block: pass 1 counts, pass 2 the
+                               next record of the slice's stretch inside the block */
+    kc_finder find;            /* where the endpoints go */
+    kc_rank_table by_label;    /* placement: owner of a new label */
+    kc_rank_table by_pid;      /* owner of a pid */
+    uint32_t *pid;          /* P > 1: [2 * chunk] both endpoints' pids (self-loops: unset) */
+    int64_t nraw;           /* entries before merging */
+    uint64_t hash[2];       /* digest of the edges seen by pass 1 and pass 2 */
+    int w24ok;              /* pass 1: every non-loop weight seen here is k * 2^-24 */
+    int w24;                /* the layout (agreed after pass 1) */
+    uint8_t *pk;            /* [rs nraw + 8] entries as records of rs little-endian bytes:
+                               pass 2: column | weight key << pbits | row in block <<
+                               (pbits + wbits), appended per block; after the merge:
+                               column | weight key << 32, rows in order */
+    size_t pkbytes;         /* pk's mapping */
+    int rs;                 /* record size: 7 (24-bit weight keys) or 8 (float bits) */
+    int wbits;              /* bits of a weight key: 24 or 32 */
+    uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
+    kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */
+    int64_t *scnt;          /* [2][S][P] records per destination, then offsets */
+    int64_t *dest;          /* [P] records per destination this round */
+    char *sendbuf;
+    size_t sendcap;         /* bytes */
+    void *recv;
+    size_t recvcap;         /* records */
+    int esize_recv;         /* record size the recv capacity was counted in */
+    int64_t bad;            /* first bad edge (slab index), -1 */
+    int64_t bad_u, bad_v;
+    int bad_code;
+    int overflow;           /* pass 2 found more entries for a row than pass 1 */
+    int nomem;              /* an allocation failed here */
+} kc_build;
+
+/* construct_merge.c: merge pass 2's records into rows (kept[blk]: the
+ * block's kept entries; returns nnz or -1), split them into the graph's
+ * arrays, and the weight layout checks. */
+int64_t kc_merge_rows(kc_build *b, int64_t *kept);
+int kc_split(kc_build *b, kern_graph *g, const int64_t *kept);
+int kc_all_w24(const float *w, int64_t n);
+void kc_floats_to_w3(kern_graph *g);
+/* construct.c: malloc asking for transparent huge pages. */
+void *kc_big_malloc(size_t bytes);
+
 #endif

@@ -297,4 +297,71 @@ void kc_floats_to_w3(kern_graph *g);
 /* construct.c: malloc asking for transparent huge pages. */
 void *kc_big_malloc(size_t bytes);
 
+/* ---- kernel 3's state (sssp.c, sssp_setup.c) ---- */
+
+typedef struct sssp_msg { uint32_t c, p; float d; } sssp_msg;
+
+#define GHOST_INIT (((uint64_t)0x7fffffffu << 32) | 0xffffffffu)
+#define GHOST_QUEUED ((uint64_t)1 << 63)
+#define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
+#define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
+#define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
+#define CHUNK 256               /* list entries a thread takes at a time */
+#define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
+#define PF_FAR 16               /* prefetch distances of expand_range, in entries */
+#define PF_NEAR 8
+#define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */
+
+typedef struct sssp_tctx {
+    kvec *b;                /* [nb] uint64 entries per bucket */
+    int64_t nb;
+    kvec settled;           /* uint64 entries expanded in the current bucket */
+    kvec cur;               /* fusion scratch (uint64 entries) */
+    kvec *queued;           /* [P] uint32 ghost pids queued this round, by destination */
+    int fail;
+    char pad[64];           /* keep threads' fields on separate cache lines */
+} sssp_tctx;
+
+struct kern_sssp {
+    kern_graph *g;
+    double delta, inv_delta;
+    float fdelta;
+    int nt, P;
+    int64_t nl;
+    uint64_t *st;           /* [nl] state words */
+    uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
+    sssp_tctx *tc;               /* [nt] */
+    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
+    uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
+    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
+    int64_t npid, nghost;
+    kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
+    int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
+    sssp_msg *sendbuf, *recv;
+    int64_t sendcap, recvcap;
+    int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
+    int *sc, *sd, *rc, *rd; /* [P] Alltoallv counts and displacements */
+    MPI_Datatype mtype;
+    int mtype_ok;
+    kern_sssp_stats stats;
+};
+
+/* The ghost slot of remote pid c (c must be a ghost: a column of a local
+ * row). Word c / 32 of the index holds the ghost bits of pids 32w..32w+31
+ * (low half) and the number of ghosts below pid 32w (high half), so the
+ * slot is that count plus the ghosts below c within the word: one aligned
+ * 8-byte load, like the direct index it replaces. */
+static inline uint32_t ghost_slot(const uint64_t *gidx, uint32_t c)
+{
+    uint64_t w = gidx[c >> 5];
+    return (uint32_t)(w >> 32) + (uint32_t)__builtin_popcount((uint32_t)w & ((1u << (c & 31)) - 1u));
+}
+
+/* sssp_setup.c: bytes held by the bucket lists and by the whole
+ * workspace; release bucket k's lists; trim the lists between searches. */
+int64_t sssp_lists_bytes(const kern_sssp *s);
+int64_t sssp_workspace_bytes(const kern_sssp *s);
+void sssp_bucket_release(kern_sssp *s, int64_t k);
+void sssp_workspace_trim(kern_sssp *s);
+
 #endif

@@ -50,52 +50,6 @@
 #include <immintrin.h>
 #endif
 
-typedef struct msg { uint32_t c, p; float d; } msg;
-
-#define GHOST_INIT (((uint64_t)0x7fffffffu << 32) | 0xffffffffu)
-#define GHOST_QUEUED ((uint64_t)1 << 63)
-#define FUSE_MAX 1024           /* bucket fusion: own bucket-k entries expanded at once below this */
-#define UB_SCALE 64.0f          /* bound bytes: ceil(distance * 64) (file comment) */
-#define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
-#define CHUNK 256               /* list entries a thread takes at a time */
-#define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
-#define PF_FAR 16               /* prefetch distances of expand_range, in entries */
-#define PF_NEAR 8
-#define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */
-
-typedef struct tctx {
-    kvec *b;                /* [nb] uint64 entries per bucket */
-    int64_t nb;
-    kvec settled;           /* uint64 entries expanded in the current bucket */
-    kvec cur;               /* fusion scratch (uint64 entries) */
-    kvec *queued;           /* [P] uint32 ghost pids queued this round, by destination */
-    int fail;
-    char pad[64];           /* keep threads' fields on separate cache lines */
-} tctx;
-
-struct kern_sssp {
-    kern_graph *g;
-    double delta, inv_delta;
-    float fdelta;
-    int nt, P;
-    int64_t nl;
-    uint64_t *st;           /* [nl] state words */
-    uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
-    tctx *tc;               /* [nt] */
-    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
-    uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
-    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
-    int64_t npid, nghost;
-    kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
-    int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
-    msg *sendbuf, *recv;
-    int64_t sendcap, recvcap;
-    int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
-    int *sc, *sd, *rc, *rd; /* [P] Alltoallv counts and displacements */
-    MPI_Datatype mtype;
-    int mtype_ok;
-    kern_sssp_stats stats;
-};
 
 /* The weight of CSR entry e, and its address for prefetching: every weight
  * access of this file goes through these two, so a change of the CSR's
@@ -128,230 +82,10 @@ static inline __m256 sssp_w8(const kern_graph *g, int64_t e)
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
-/* The ghost slot of remote pid c (c must be a ghost: a column of a local
- * row). Word c / 32 of the index holds the ghost bits of pids 32w..32w+31
- * (low half) and the number of ghosts below pid 32w (high half), so the
- * slot is that count plus the ghosts below c within the word: one aligned
- * 8-byte load, like the direct index it replaces. */
-static inline uint32_t ghost_slot(const uint64_t *gidx, uint32_t c)
-{
-    uint64_t w = gidx[c >> 5];
-    return (uint32_t)(w >> 32) + (uint32_t)__builtin_popcount((uint32_t)w & ((1u << (c & 31)) - 1u));
-}
 
-/* Builds the ghost index s->gidx (ghost_slot) of the distinct remote
- * columns of this rank's rows and the bounds on one round's traffic (see
- * the file comment): *nsend = the number of ghosts; *nrecv = pairs (local
- * vertex, other rank holding a neighbour), by symmetry of the undirected CSR
- * an upper bound on the distinct local targets all other ranks can address
- * in one round. */
-static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
-{
-    kern_graph *g = s->g;
-    const kern_dist *d = g->dist;
-    const int64_t nl = s->nl, base = g->base, nw = s->npid / 32 + 1;
-    const int P = s->P, me = g->rank;
-    uint64_t *gidx = s->gidx;
-    int64_t nr = 0;
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < nw; i++) gidx[i] = 0;
-#pragma omp parallel reduction(+ : nr)
-    {
-        int64_t stamp[P];
-        for (int r = 0; r < P; r++) stamp[r] = -1;
-#pragma omp for schedule(dynamic, 1024)
-        for (int64_t v = 0; v < nl; v++)
-            for (int64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++) {
-                uint32_t c = g->col[e];
-                if ((uint64_t)((int64_t)c - base) < (uint64_t)nl) continue;
-                uint64_t bit = (uint64_t)1 << (c & 31);
-                /* most columns are repeats: test before the atomic */
-                if (!(__atomic_load_n(&gidx[c >> 5], __ATOMIC_RELAXED) & bit))
-                    __atomic_fetch_or(&gidx[c >> 5], bit, __ATOMIC_RELAXED);
-                int r = kern_owner_of_pid(d, c);
-                if (r != me && stamp[r] != v) { stamp[r] = v; nr++; }
-            }
-    }
-    uint64_t ns = 0;
-    for (int64_t i = 0; i < nw; i++) {
-        uint64_t bits = gidx[i];
-        gidx[i] = ns << 32 | bits;
-        ns += (uint64_t)__builtin_popcountll(bits);
-    }
-    *nsend = (int64_t)ns;
-    *nrecv = nr;
-}
-
-/* Bytes held by the buckets, the settled lists, the fusion scratch, the
- * queues and the frontier segments (their capacities). */
-static int64_t lists_bytes(const kern_sssp *s)
-{
-    size_t b = 0;
-    for (int t = 0; t < s->nt; t++) {
-        const tctx *tc = &s->tc[t];
-        b += (s->fseg[t].cap + s->hseg[t].cap) * 8;
-        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
-        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
-        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
-    }
-    return (int64_t)b;
-}
-
-/* Bytes of the whole workspace (fixed arrays and lists). */
-static int64_t workspace_bytes(const kern_sssp *s)
-{
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
-               (size_t)s->nt * (sizeof(tctx) + (size_t)s->P * sizeof(kvec)) +
-               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
-    if (s->P > 1)
-        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
-             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(msg);
-    return (int64_t)b + lists_bytes(s);
-}
-
-/* Bucket k is finished on every rank (entries never go below the lowest
- * open bucket): its storage goes back to the allocator, so the buckets'
- * capacity follows the entries waiting, not the largest each bucket index
- * ever held. */
-static void bucket_release(kern_sssp *s, int64_t k)
-{
-    for (int t = 0; t < s->nt; t++)
-        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
-}
-
-static void kvec_trim(kvec *v)
-{
-    if (v->cap * v->esize > RESERVE) kvec_free(v);
-}
-
-/* After a search: the buckets (empty by then) and the per-destination queues
- * are freed and the four other lists of a thread keep at most RESERVE bytes
- * each, so between searches (while the driver
- * converts and validates) the workspace is its fixed arrays. */
-static void workspace_trim(kern_sssp *s)
-{
-    for (int t = 0; t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
-        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
-        free(tc->b);
-        tc->b = NULL;
-        tc->nb = 0;
-        kvec_trim(&tc->settled);
-        kvec_trim(&tc->cur);
-        for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);   /* P of them: none kept */
-        kvec_trim(&s->fseg[t]);
-        kvec_trim(&s->hseg[t]);
-    }
-}
-
-int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
-{
-    int P = g->nranks;
-    *out = NULL;
-    if (!(delta > 0))
-        return g5_agree(g->comm, g5_error(G5_ERR_ARG, "SSSP: delta must be positive, not %g", delta));
-    /* Kernel 1 (construct.c) orders rows by weight as part of the timed
-     * construction; this only covers a graph that was built otherwise. */
-    int rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
-    if ((rc = g5_agree(g->comm, rc))) return rc;
-    kern_sssp *s = calloc(1, sizeof *s);
-    int ok = s != NULL;
-    if (ok) {
-        s->g = g;
-        s->P = P;
-        s->delta = delta;
-        s->inv_delta = 1.0 / delta;
-        s->fdelta = (float)delta;
-        s->nt = omp_get_max_threads();
-        s->nl = g->nlocal;
-        s->st = malloc(((size_t)s->nl + 1) * 8);
-        s->ub = malloc((size_t)s->nl + 4);     /* + 3: relax_heavy reads 4 bytes at ub + l */
-        s->tc = calloc((size_t)s->nt, sizeof(tctx));
-        s->row = calloc((size_t)P + 3, sizeof(int64_t));
-        s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
-        s->sc = calloc((size_t)P, sizeof(int));
-        s->sd = calloc((size_t)P, sizeof(int));
-        s->rc = calloc((size_t)P, sizeof(int));
-        s->rd = calloc((size_t)P, sizeof(int));
-        s->fseg = calloc((size_t)s->nt, sizeof(kvec));
-        s->hseg = calloc((size_t)s->nt, sizeof(kvec));
-        s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
-        s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
-        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd &&
-             s->fseg && s->hseg && s->fck && s->hck;
-    }
-    for (int t = 0; ok && t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
-        kvec_init(&tc->settled, 8);
-        kvec_init(&tc->cur, 8);
-        kvec_init(&s->fseg[t], 8);
-        kvec_init(&s->hseg[t], 8);
-        tc->queued = calloc((size_t)P, sizeof(kvec));
-        if (!tc->queued) { ok = 0; break; }
-        for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
-    }
-    if (ok && P > 1) {
-        s->npid = g->dist->base[P];
-        s->gidx = malloc(((size_t)s->npid / 32 + 1) * 8);
-        ok = s->gidx != NULL;
-        if (ok) {
-            int64_t ns, nr;
-            ghost_index_build(s, &ns, &nr);
-            s->nghost = ns;
-            s->ghost = malloc(((size_t)ns + 1) * 8);
-            s->gub = malloc((size_t)ns + 1);
-            s->sendbuf = malloc(((size_t)ns + 1) * sizeof(msg));
-            s->recv = malloc(((size_t)nr + 1) * sizeof(msg));
-            s->sendcap = ns;
-            s->recvcap = nr;
-            ok = s->ghost && s->gub && s->sendbuf && s->recv;
-        }
-        if (ok) {
-            ok = MPI_Type_contiguous((int)sizeof(msg), MPI_BYTE, &s->mtype) == MPI_SUCCESS &&
-                 MPI_Type_commit(&s->mtype) == MPI_SUCCESS;
-            s->mtype_ok = ok;
-        }
-    }
-    rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
-    if (rc) { kern_sssp_free(&s); return rc; }
-    s->stats.ghosts = s->nghost;
-    s->stats.held = workspace_bytes(s);
-    *out = s;
-    return G5_OK;
-}
-
-void kern_sssp_free(kern_sssp **sp)
-{
-    if (!sp || !*sp) return;
-    kern_sssp *s = *sp;
-    if (s->tc)
-        for (int t = 0; t < s->nt; t++) {
-            tctx *tc = &s->tc[t];
-            for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
-            free(tc->b);
-            kvec_free(&tc->settled);
-            kvec_free(&tc->cur);
-            if (tc->queued)
-                for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);
-            free(tc->queued);
-        }
-    if (s->mtype_ok) MPI_Type_free(&s->mtype);
-    if (s->fseg)
-        for (int t = 0; t < s->nt; t++) kvec_free(&s->fseg[t]);
-    if (s->hseg)
-        for (int t = 0; t < s->nt; t++) kvec_free(&s->hseg[t]);
-    free(s->fseg); free(s->hseg); free(s->fck); free(s->hck);
-    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->sendbuf);
-    free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
-    free(s->rd);
-    free(s);
-    *sp = NULL;
-}
-
-const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s) { return &s->stats; }
 
 /* push an entry into this thread's bucket k */
-static inline void bin_push(tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
+static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
 {
     if (k >= tc->nb) {
         int64_t nb = tc->nb ? tc->nb : 64;
@@ -370,7 +104,7 @@ static inline void bin_push(tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
 /* Relaxation context of one thread in one round. */
 typedef struct rctx {
     kern_sssp *s;
-    tctx *tc;
+    sssp_tctx *tc;
     uint64_t *st, *ghost;
     const uint64_t *gidx;
     uint8_t *ub, *gub;
@@ -617,7 +351,7 @@ static int64_t lowest_bucket(const kern_sssp *s, int64_t k)
 {
     int64_t next = INT64_MAX;
     for (int t = 0; t < s->nt; t++) {
-        const tctx *tc = &s->tc[t];
+        const sssp_tctx *tc = &s->tc[t];
         for (int64_t i = k; i < tc->nb && i < next; i++)
             if (tc->b[i].n) { next = i; break; }
     }
@@ -649,7 +383,7 @@ static void compose(kern_sssp *s)
                         uint32_t gs = ghost_slot(s->gidx, c[i]);
                         uint64_t wd = s->ghost[gs] & ~GHOST_QUEUED;
                         s->ghost[gs] = wd;
-                        msg *m = &s->sendbuf[off + (int64_t)i];
+                        sssp_msg *m = &s->sendbuf[off + (int64_t)i];
                         m->c = c[i]; m->p = (uint32_t)wd; m->d = u2f((uint32_t)(wd >> 32));
                     }
                 }
@@ -670,7 +404,7 @@ static int64_t gather_list(kern_sssp *s, int heavy, int64_t k, kvec *seg)
 {
     int64_t n = 0;
     for (int t = 0; t < s->nt; t++) {
-        tctx *tc = &s->tc[t];
+        sssp_tctx *tc = &s->tc[t];
         kvec *v = heavy ? &tc->settled : (k < tc->nb ? &tc->b[k] : NULL);
         kvec_free(&seg[t]);
         if (!v) continue;
@@ -727,7 +461,7 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
         rctx x;
         rctx_init(&x, s, omp_get_thread_num());
         x.kmin = kmin;
-        tctx *tc = x.tc;
+        sssp_tctx *tc = x.tc;
 #pragma omp for schedule(dynamic, 1) nowait
         for (int64_t c = 0; c < hc; c++) expand_chunk(&x, s->hseg, s->hck, nt, hch, c, 1);
 #pragma omp for schedule(dynamic, 1) nowait
@@ -769,7 +503,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         memset(s->gub, 255, (size_t)s->nghost);
     }
     for (int t = 0; t < nt; t++) {
-        tctx *tc = &s->tc[t];
+        sssp_tctx *tc = &s->tc[t];
         for (int64_t i = 0; i < tc->nb; i++) tc->b[i].n = 0;
         tc->settled.n = 0;
         tc->cur.n = 0;
@@ -833,7 +567,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
                 if (s->gat[(size_t)q * W + P] < next) next = s->gat[(size_t)q * W + P];
             }
             for (int r = 0; r < P; r++)
-                if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(msg);
+                if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
             if (bad) {
                 rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
                               "or messages on some rank", (long long)root);
@@ -851,7 +585,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
                               s->mtype, g->comm);
             }
             t2 = g5_now();
-            const msg *rv = s->recv;
+            const sssp_msg *rv = s->recv;
 #pragma omp parallel num_threads(nt) if (nrecv > 4096)
             {
                 rctx x;
@@ -875,7 +609,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_apply += t3 - t2;
         /* lists measured twice a round: after the relaxations (buckets and
          * settled lists full) and after the gathers (frontier and heavy list) */
-        int64_t lb = lists_bytes(s);
+        int64_t lb = sssp_lists_bytes(s);
         if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         /* the next round, from agreed values only */
         hn = 0;
@@ -886,7 +620,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             s->stats.buckets++;
         } else if (next != k) {
             hn = gather_list(s, 1, 0, s->hseg);
-            bucket_release(s, k);
+            sssp_bucket_release(s, k);
             if (next == k + 1) {
                 k = next;
                 s->stats.buckets++;
@@ -897,7 +631,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         if (!heavy_only) {
             fn = gather_list(s, 0, k, s->fseg);
         }
-        lb = lists_bytes(s);
+        lb = sssp_lists_bytes(s);
         if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
         s->stats.t_reduce += g5_now() - t3;
     }
@@ -905,8 +639,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
 out:
-    workspace_trim(s);
-    s->stats.held = workspace_bytes(s);
+    sssp_workspace_trim(s);
+    s->stats.held = sssp_workspace_bytes(s);
     return rc;
 }
 

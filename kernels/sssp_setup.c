@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sssp_setup.c - kernel 3's state (sssp.c runs the search): the ghost
+ * index, the buffers sized in kern_sssp_create, their release, and the
+ * lists trimmed between searches. The encoding and the memory per rank are
+ * described in sssp.c's file comment.
+ */
+#include "kern_impl.h"
+
+#include <omp.h>
+
+/* Builds the ghost index s->gidx (ghost_slot) of the distinct remote
+ * columns of this rank's rows and the bounds on one round's traffic (see
+ * the file comment): *nsend = the number of ghosts; *nrecv = pairs (local
+ * vertex, other rank holding a neighbour), by symmetry of the undirected CSR
+ * an upper bound on the distinct local targets all other ranks can address
+ * in one round. */
+static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
+{
+    kern_graph *g = s->g;
+    const kern_dist *d = g->dist;
+    const int64_t nl = s->nl, base = g->base, nw = s->npid / 32 + 1;
+    const int P = s->P, me = g->rank;
+    uint64_t *gidx = s->gidx;
+    int64_t nr = 0;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < nw; i++) gidx[i] = 0;
+#pragma omp parallel reduction(+ : nr)
+    {
+        int64_t stamp[P];
+        for (int r = 0; r < P; r++) stamp[r] = -1;
+#pragma omp for schedule(dynamic, 1024)
+        for (int64_t v = 0; v < nl; v++)
+            for (int64_t e = g->rowptr[v]; e < g->rowptr[v + 1]; e++) {
+                uint32_t c = g->col[e];
+                if ((uint64_t)((int64_t)c - base) < (uint64_t)nl) continue;
+                uint64_t bit = (uint64_t)1 << (c & 31);
+                /* most columns are repeats: test before the atomic */
+                if (!(__atomic_load_n(&gidx[c >> 5], __ATOMIC_RELAXED) & bit))
+                    __atomic_fetch_or(&gidx[c >> 5], bit, __ATOMIC_RELAXED);
+                int r = kern_owner_of_pid(d, c);
+                if (r != me && stamp[r] != v) { stamp[r] = v; nr++; }
+            }
+    }
+    uint64_t ns = 0;
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t bits = gidx[i];
+        gidx[i] = ns << 32 | bits;
+        ns += (uint64_t)__builtin_popcountll(bits);
+    }
+    *nsend = (int64_t)ns;
+    *nrecv = nr;
+}
+
+/* Bytes held by the buckets, the settled lists, the fusion scratch, the
+ * queues and the frontier segments (their capacities). */
+int64_t sssp_lists_bytes(const kern_sssp *s)
+{
+    size_t b = 0;
+    for (int t = 0; t < s->nt; t++) {
+        const sssp_tctx *tc = &s->tc[t];
+        b += (s->fseg[t].cap + s->hseg[t].cap) * 8;
+        b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
+        for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
+        for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
+    }
+    return (int64_t)b;
+}
+
+/* Bytes of the whole workspace (fixed arrays and lists). */
+int64_t sssp_workspace_bytes(const kern_sssp *s)
+{
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
+               (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
+               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
+    if (s->P > 1)
+        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
+             ((size_t)s->sendcap + s->recvcap + 2) * sizeof(sssp_msg);
+    return (int64_t)b + sssp_lists_bytes(s);
+}
+
+/* Bucket k is finished on every rank (entries never go below the lowest
+ * open bucket): its storage goes back to the allocator, so the buckets'
+ * capacity follows the entries waiting, not the largest each bucket index
+ * ever held. */
+void sssp_bucket_release(kern_sssp *s, int64_t k)
+{
+    for (int t = 0; t < s->nt; t++)
+        if (k < s->tc[t].nb) kvec_free(&s->tc[t].b[k]);
+}
+
+static void kvec_trim(kvec *v)
+{
+    if (v->cap * v->esize > RESERVE) kvec_free(v);
+}
+
+/* After a search: the buckets (empty by then) and the per-destination queues
+ * are freed and the four other lists of a thread keep at most RESERVE bytes
+ * each, so between searches (while the driver
+ * converts and validates) the workspace is its fixed arrays. */
+void sssp_workspace_trim(kern_sssp *s)
+{
+    for (int t = 0; t < s->nt; t++) {
+        sssp_tctx *tc = &s->tc[t];
+        for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+        free(tc->b);
+        tc->b = NULL;
+        tc->nb = 0;
+        kvec_trim(&tc->settled);
+        kvec_trim(&tc->cur);
+        for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);   /* P of them: none kept */
+        kvec_trim(&s->fseg[t]);
+        kvec_trim(&s->hseg[t]);
+    }
+}
+
+int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
+{
+    int P = g->nranks;
+    *out = NULL;
+    if (!(delta > 0))
+        return g5_agree(g->comm, g5_error(G5_ERR_ARG, "SSSP: delta must be positive, not %g", delta));
+    /* Kernel 1 (construct.c) orders rows by weight as part of the timed
+     * construction; this only covers a graph that was built otherwise. */
+    int rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
+    if ((rc = g5_agree(g->comm, rc))) return rc;
+    kern_sssp *s = calloc(1, sizeof *s);
+    int ok = s != NULL;
+    if (ok) {
+        s->g = g;
+        s->P = P;
+        s->delta = delta;
+        s->inv_delta = 1.0 / delta;
+        s->fdelta = (float)delta;
+        s->nt = omp_get_max_threads();
+        s->nl = g->nlocal;
+        s->st = malloc(((size_t)s->nl + 1) * 8);
+        s->ub = malloc((size_t)s->nl + 4);     /* + 3: relax_heavy reads 4 bytes at ub + l */
+        s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
+        s->row = calloc((size_t)P + 3, sizeof(int64_t));
+        s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
+        s->sc = calloc((size_t)P, sizeof(int));
+        s->sd = calloc((size_t)P, sizeof(int));
+        s->rc = calloc((size_t)P, sizeof(int));
+        s->rd = calloc((size_t)P, sizeof(int));
+        s->fseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->hseg = calloc((size_t)s->nt, sizeof(kvec));
+        s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
+        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd &&
+             s->fseg && s->hseg && s->fck && s->hck;
+    }
+    for (int t = 0; ok && t < s->nt; t++) {
+        sssp_tctx *tc = &s->tc[t];
+        kvec_init(&tc->settled, 8);
+        kvec_init(&tc->cur, 8);
+        kvec_init(&s->fseg[t], 8);
+        kvec_init(&s->hseg[t], 8);
+        tc->queued = calloc((size_t)P, sizeof(kvec));
+        if (!tc->queued) { ok = 0; break; }
+        for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
+    }
+    if (ok && P > 1) {
+        s->npid = g->dist->base[P];
+        s->gidx = malloc(((size_t)s->npid / 32 + 1) * 8);
+        ok = s->gidx != NULL;
+        if (ok) {
+            int64_t ns, nr;
+            ghost_index_build(s, &ns, &nr);
+            s->nghost = ns;
+            s->ghost = malloc(((size_t)ns + 1) * 8);
+            s->gub = malloc((size_t)ns + 1);
+            s->sendbuf = malloc(((size_t)ns + 1) * sizeof(sssp_msg));
+            s->recv = malloc(((size_t)nr + 1) * sizeof(sssp_msg));
+            s->sendcap = ns;
+            s->recvcap = nr;
+            ok = s->ghost && s->gub && s->sendbuf && s->recv;
+        }
+        if (ok) {
+            ok = MPI_Type_contiguous((int)sizeof(sssp_msg), MPI_BYTE, &s->mtype) == MPI_SUCCESS &&
+                 MPI_Type_commit(&s->mtype) == MPI_SUCCESS;
+            s->mtype_ok = ok;
+        }
+    }
+    rc = g5_agree(g->comm, ok ? G5_OK : g5_error(G5_ERR_NOMEM, "SSSP: cannot allocate the workspace"));
+    if (rc) { kern_sssp_free(&s); return rc; }
+    s->stats.ghosts = s->nghost;
+    s->stats.held = sssp_workspace_bytes(s);
+    *out = s;
+    return G5_OK;
+}
+
+void kern_sssp_free(kern_sssp **sp)
+{
+    if (!sp || !*sp) return;
+    kern_sssp *s = *sp;
+    if (s->tc)
+        for (int t = 0; t < s->nt; t++) {
+            sssp_tctx *tc = &s->tc[t];
+            for (int64_t i = 0; i < tc->nb; i++) kvec_free(&tc->b[i]);
+            free(tc->b);
+            kvec_free(&tc->settled);
+            kvec_free(&tc->cur);
+            if (tc->queued)
+                for (int r = 0; r < s->P; r++) kvec_free(&tc->queued[r]);
+            free(tc->queued);
+        }
+    if (s->mtype_ok) MPI_Type_free(&s->mtype);
+    if (s->fseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->fseg[t]);
+    if (s->hseg)
+        for (int t = 0; t < s->nt; t++) kvec_free(&s->hseg[t]);
+    free(s->fseg); free(s->hseg); free(s->fck); free(s->hck);
+    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->sendbuf);
+    free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
+    free(s->rd);
+    free(s);
+    *sp = NULL;
+}
+
+const kern_sssp_stats *kern_sssp_get_stats(const kern_sssp *s) { return &s->stats; }

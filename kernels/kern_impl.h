@@ -364,4 +364,139 @@ int64_t sssp_workspace_bytes(const kern_sssp *s);
 void sssp_bucket_release(kern_sssp *s, int64_t k);
 void sssp_workspace_trim(kern_sssp *s);
 
+/* ---- the validators' state (validate_core.c, validate_edges.c) ---- */
+
+#include <math.h>
+#include "kern_validate.h"
+
+#define TOL_ABS 1e-6
+#define TOL_REL 1e-6
+#define MAX_JUMP_ROUNDS 62
+
+/* The jump word: ancestor in the low 32 bits, hops in the high 32. */
+#define J_UNREACHED 0xFFFFFFFFu      /* ancestor of a vertex with parent -1 */
+#define J_BROKEN 0xFFFFFFFEu         /* its chain was found broken */
+#define J_MAX_N ((int64_t)0xFFFFFFFD)
+static inline uint32_t j_anc(uint64_t x) { return (uint32_t)x; }
+static inline uint32_t j_hops(uint64_t x) { return (uint32_t)(x >> 32); }
+static inline uint64_t j_word(uint32_t anc, uint64_t hops)
+{
+    return (hops > 0xFFFFFFFFu ? 0xFFFFFFFFu : hops) << 32 | anc;   /* cycles may saturate */
+}
+/* Where the words live: 8 bytes each for BFS (w), whose depths are the
+ * hops; SSSP needs only the ancestor, so 4 bytes each (a), read back with
+ * 0 hops. */
+typedef struct jwords {
+    uint64_t *w;
+    uint32_t *a;
+} jwords;
+/* Relaxed atomics: a round's parallel pass reads words other threads are
+ * replacing (either value is a correct answer; plain moves on x86-64). */
+static inline uint64_t jw_get(jwords j, int64_t i)
+{
+    return j.a ? (uint64_t)__atomic_load_n(&j.a[i], __ATOMIC_RELAXED)
+               : __atomic_load_n(&j.w[i], __ATOMIC_RELAXED);
+}
+
+enum check {
+    C_RANGE,
+    C_ROOT,
+    C_ROOTDIST,
+    C_AGREE,
+    C_CHAIN,
+    C_REACH,
+    C_RELAX,
+    C_TREE,
+    C_NONE
+};
+
+/* The failure of the highest priority seen on this rank, and among those
+ * the one of the smallest key (the vertex or the global edge index), so the
+ * report does not depend on the thread count or on timing. */
+typedef struct vfail {
+    int check;
+    int64_t key;
+    char detail[400];
+} vfail;
+
+static inline int fail_before(int check, int64_t key, const vfail *f)
+{
+    return check < f->check || (check == f->check && key < f->key);
+}
+
+/* Reusable buffers for one all-to-all exchange pattern. */
+typedef struct xbuf {
+    void *p;
+    size_t cap; /* bytes */
+} xbuf;
+
+/* Answer to a query for vertex a: its parent and value. */
+typedef struct vinfo {
+    int64_t parent;
+    double val;             /* BFS depth, or the float distance widened exactly */
+} vinfo;
+
+/* Answers travel as one 16-byte MPI type (jump answers are the 8-byte
+ * words themselves). */
+_Static_assert(sizeof(vinfo) == 16, "answer records are 16 bytes");
+
+typedef struct vctx {
+    MPI_Comm comm;
+    int rank, nranks;
+    int64_t n, first, count;
+    int sssp;
+    const int64_t *parent;  /* this rank's block of parents (lazy look-ups) */
+    int *scount, *sdispl, *rcount, *rdispl, *cursor; /* [nranks] each */
+    MPI_Datatype t_i64, t_info;
+} vctx;
+
+static inline int is_tight(double dv, double du_w)
+{
+    return fabs(dv - du_w) <= TOL_ABS + TOL_REL * fabs(du_w);
+}
+
+/* Vertex v (known to be in [0, N)) is in this rank's block. */
+static inline int is_mine(const vctx *c, int64_t v)
+{
+    return (uint64_t)(v - c->first) < (uint64_t)c->count;
+}
+
+/* Owner of vertex v (in [0, N), N < 2^32) under the block distribution,
+ * with the divisions by P hoisted: one 32-bit division per vertex. */
+typedef struct vowner {
+    uint32_t q, big;       /* N / P, and the vertices held by the ranks with q + 1 */
+    int rem;               /* N % P */
+} vowner;
+
+static inline vowner vowner_of(const vctx *c)
+{
+    int64_t q = c->n / c->nranks, rem = c->n % c->nranks;
+    return (vowner){.q = (uint32_t)q, .big = (uint32_t)(rem * (q + 1)), .rem = (int)rem};
+}
+
+static inline int vowner_get(vowner o, int64_t v)
+{
+    uint32_t x = (uint32_t)v;
+    return x < o.big ? (int)(x / (o.q + 1)) : o.rem + (int)((x - o.big) / o.q);
+}
+
+/* The bit of vertex i in a bitmap. */
+static inline int bit_get(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
+
+/* validate_core.c: record a failure (kept if it comes first), merge a
+ * thread's record, grow a buffer, the counted exchange and its reply, the
+ * displacements from the counts, and the counting sort's offsets. */
+__attribute__((format(printf, 4, 5)))
+void vc_fail(vfail *f, int check, int64_t key, const char *fmt, ...);
+void vc_fail_merge(vfail *f, const vfail *t);
+int vc_xbuf_need(xbuf *b, size_t bytes, const char *what);
+int vc_exchange(vctx *c, const void *sbuf, MPI_Datatype type, size_t size, xbuf *rb,
+                int64_t *nrecv, const char *what);
+int vc_reply(vctx *c, const void *sbuf, MPI_Datatype type, void *rbuf, const char *what);
+void vc_displs_from_counts(vctx *c);
+int64_t vc_bucket_offsets(vctx *c, int *bcount, int nb, int64_t *own_lo, int64_t *own_n);
+/* validate_edges.c: phase 3, the edge stream (see there). */
+int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
+                   const uint64_t *jw, uint8_t *confirmed, int64_t *nedge, vfail *f);
+
 #endif

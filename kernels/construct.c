@@ -315,7 +315,9 @@ static void pk_free(kc_build *b)
  * the others exchanged and applied by their owners. ok: this rank's state;
  * returns 1 when every rank is still ok (0 on every rank otherwise). At
  * P > 1 the locating loop leaves both endpoints' pids in b->pid, so packing
- * the remote entries does not locate them again. */
+ * the remote entries does not locate them again. Over 120 lines on
+ * purpose: kernel 1's hot loop, one parallel region per phase sharing the
+ * round's locals, kept whole so its code generation stays as measured. */
 static int route_round(kc_build *b, const int64_t *e, const float *wt, int64_t n, int64_t lo,
                        int fill, int ok)
 {
@@ -485,6 +487,104 @@ static int pass(kc_build *b, src *sr, int64_t count, int64_t chunk, int64_t roun
     return all;
 }
 
+/* The construction's buffers, endpoint finder and block geometry; 0 (and
+ * b->nomem) when an allocation failed. */
+static int build_init(kc_build *b, kern_graph *g, int64_t count, int64_t chunk)
+{
+    const kern_dist *d = b->d;
+    int P = b->P, S = b->S, ok = 1;
+    int64_t nl = b->nl;
+    int64_t lmax = count < chunk ? count : chunk;
+    b->scnt = malloc(((size_t)2 * S * P + P + 1) * sizeof(int64_t));
+    if (P > 1) b->pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
+    b->find = (kc_finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
+    rank_table_init(&b->by_pid, d->base, P);
+    if (kern_dist_kind_of(d) == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
+        int sh = 0;
+        while ((1 << sh) < P) sh++;
+        b->find.shift = sh;
+    }
+    if (kern_dist_kind_of(d) == KERN_DIST_PLACEMENT) {
+        b->find.label = d->new_of_old;
+        b->find.first = d->first;
+        rank_table_init(&b->by_label, d->first, P);
+        b->find.by_label = &b->by_label;
+    }
+    /* Blocks of 2^rb rows: pass 2's records carry a column in pbits bits,
+     * a weight key in 24 or 32, and the row inside its block in rb <= 32 -
+     * pbits bits (so 7 bytes with 24-bit keys, 8 with floats). */
+    b->pbits = 1;
+    while (b->pbits < 32 && ((uint64_t)1 << b->pbits) < (uint64_t)d->base[P]) b->pbits++;
+    b->rb = 32 - b->pbits < KERN_BLOCK_ROWS_LOG ? 32 - b->pbits : KERN_BLOCK_ROWS_LOG;
+    b->nb = (nl + ((int64_t)1 << b->rb) - 1) >> b->rb;
+    b->bptr = malloc(((size_t)b->nb + 1) * sizeof(int64_t));
+    b->cur = calloc((size_t)S * (size_t)b->nb + 1, sizeof(int64_t));
+    if (g) g->bytes_to = calloc((size_t)P, sizeof(int64_t));
+    if (!g || !b->scnt || (P > 1 && !b->pid) || !b->bptr || !b->cur || !g->bytes_to) ok = 0, b->nomem = 1;
+    if (ok) b->dest = b->scnt + (size_t)2 * S * P;
+    return ok;
+}
+
+/* After pass 1: block starts, and each slice's stretch inside each block. */
+static void block_starts(kc_build *b)
+{
+    int64_t *bptr = b->bptr, o = 0;
+    for (int64_t j = 0; j < b->nb; j++) {
+        bptr[j] = o;
+        for (int t = 0; t < b->S; t++) {
+            int64_t *c = &b->cur[(size_t)t * b->nb + j], m = *c;
+            *c = o;
+            o += m;
+        }
+    }
+    bptr[b->nb] = b->nraw = o;
+}
+
+/* The merge and the split into the graph's arrays; 0 (and b->nomem) when
+ * an allocation failed. *odd: float layout and a kept weight is not
+ * k * 2^-24. */
+static int merge_into(kc_build *b, kern_graph *g, int *odd)
+{
+    int ok = 1;
+    g->rowptr = b->rowptr = kc_big_malloc(((size_t)b->nl + 1) * sizeof(int64_t));
+    int64_t *kept = malloc(((size_t)b->nb + 1) * sizeof(int64_t));
+    g->nnz = g->rowptr && kept ? kc_merge_rows(b, kept) : -1;
+    g->dup_big = (uint64_t *)b->big.p;
+    g->ndup_big = (int64_t)b->big.n;
+    kvec_init(&b->big, sizeof(uint64_t));   /* the graph owns the table now */
+    if (g->nnz < 0) g->nnz = 0, ok = 0, b->nomem = 1;
+    else if (kc_split(b, g, kept) != G5_OK) ok = 0, b->nomem = 1;
+    else if (!g->w24) *odd = !kc_all_w24(g->w, g->nnz);
+    free(kept);
+    pk_free(b);
+    return ok;
+}
+
+/* Collective, after a failure: every rank returns the failing rank's
+ * message. */
+static int failure_status(kc_build *b, MPI_Comm comm)
+{
+    int rc;
+    /* The run is dead: spread the failing rank's message now (the timing
+     * of a failed construction does not matter). */
+    int st = G5_OK;
+    if (b->bad >= 0)
+        st = g5_error(b->bad_code, "edge (%lld, %lld): %s", (long long)b->bad_u, (long long)b->bad_v,
+                      b->bad_code == G5_ERR_MISMATCH
+                          ? "an endpoint is isolated in the placement"
+                          : "an endpoint is out of range");
+    else if (b->overflow)
+        st = g5_error(G5_ERR_FORMAT, "construction: the edges changed between the counting "
+                      "and the filling pass");
+    else if (b->nomem)
+        st = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the CSR (%lld local vertices)",
+                      (long long)b->nl);
+    rc = g5_agree(comm, st);
+    if (rc == G5_OK)
+        rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
+    return rc;
+}
+
 /* Collective: build from src (count edges on this rank, chunk per round). */
 static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count, int64_t chunk,
                        kern_graph **out)
@@ -498,34 +598,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
     if (chunk <= 0) chunk = default_chunk(count, P);
-    int64_t lmax = count < chunk ? count : chunk;
-    b.scnt = malloc(((size_t)2 * S * P + P + 1) * sizeof(int64_t));
-    if (P > 1) b.pid = malloc(((size_t)2 * lmax + 1) * sizeof(uint32_t));
-    b.find = (kc_finder){.d = d, .shift = -1, .n = (uint64_t)d->nvertices};
-    rank_table_init(&b.by_pid, d->base, P);
-    if (kern_dist_kind_of(d) == KERN_DIST_CYCLIC && (P & (P - 1)) == 0) {
-        int sh = 0;
-        while ((1 << sh) < P) sh++;
-        b.find.shift = sh;
-    }
-    if (kern_dist_kind_of(d) == KERN_DIST_PLACEMENT) {
-        b.find.label = d->new_of_old;
-        b.find.first = d->first;
-        rank_table_init(&b.by_label, d->first, P);
-        b.find.by_label = &b.by_label;
-    }
-    /* Blocks of 2^rb rows: pass 2's records carry a column in pbits bits,
-     * a weight key in 24 or 32, and the row inside its block in rb <= 32 -
-     * pbits bits (so 7 bytes with 24-bit keys, 8 with floats). */
-    b.pbits = 1;
-    while (b.pbits < 32 && ((uint64_t)1 << b.pbits) < (uint64_t)d->base[P]) b.pbits++;
-    b.rb = 32 - b.pbits < KERN_BLOCK_ROWS_LOG ? 32 - b.pbits : KERN_BLOCK_ROWS_LOG;
-    b.nb = (nl + ((int64_t)1 << b.rb) - 1) >> b.rb;
-    b.bptr = malloc(((size_t)b.nb + 1) * sizeof(int64_t));
-    b.cur = calloc((size_t)S * (size_t)b.nb + 1, sizeof(int64_t));
-    if (g) g->bytes_to = calloc((size_t)P, sizeof(int64_t));
-    if (!g || !b.scnt || (P > 1 && !b.pid) || !b.bptr || !b.cur || !g->bytes_to) ok = 0, b.nomem = 1;
-    if (ok) b.dest = b.scnt + (size_t)2 * S * P;
+    ok = build_init(&b, g, count, chunk);
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
     MPI_Allreduce(&rounds, &maxr, 1, MPI_INT64_T, MPI_MAX, comm);
 
@@ -533,19 +606,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     /* pass 1: counts */
     int all = pass(&b, sr, count, chunk, maxr, 0, ok, &read_rc);
     if (read_rc != G5_OK) { rc = read_rc; goto fail; }
-    if (all) {
-        /* block starts, and each slice's stretch inside each block */
-        int64_t *bptr = b.bptr, o = 0;
-        for (int64_t j = 0; j < b.nb; j++) {
-            bptr[j] = o;
-            for (int t = 0; t < S; t++) {
-                int64_t *c = &b.cur[(size_t)t * b.nb + j], m = *c;
-                *c = o;
-                o += m;
-            }
-        }
-        bptr[b.nb] = b.nraw = o;
-    }
+    if (all) block_starts(&b);
     {
         /* The 24-bit weight layout when every rank saw only such weights
          * (a failed rank votes yes and stops at the agreement below), so
@@ -580,19 +641,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     }
     t2 = g5_now(); r2 = sr->read_s;
     int odd = 0;   /* float layout, and a kept weight here is not k * 2^-24 */
-    if (all && ok) {
-        g->rowptr = b.rowptr = kc_big_malloc(((size_t)nl + 1) * sizeof(int64_t));
-        int64_t *kept = malloc(((size_t)b.nb + 1) * sizeof(int64_t));
-        g->nnz = g->rowptr && kept ? kc_merge_rows(&b, kept) : -1;
-        g->dup_big = (uint64_t *)b.big.p;
-        g->ndup_big = (int64_t)b.big.n;
-        kvec_init(&b.big, sizeof(uint64_t));   /* the graph owns the table now */
-        if (g->nnz < 0) g->nnz = 0, ok = 0, b.nomem = 1;
-        else if (kc_split(&b, g, kept) != G5_OK) ok = 0, b.nomem = 1;
-        else if (!g->w24) odd = !kc_all_w24(g->w, g->nnz);
-        free(kept);
-        pk_free(&b);
-    }
+    if (all && ok) ok = merge_into(&b, g, &odd);
     free(b.bptr);
     b.bptr = NULL;
     if (all && ok) {
@@ -631,25 +680,8 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     *out = g;
     return G5_OK;
 
-agree: {
-        /* The run is dead: spread the failing rank's message now (the timing
-         * of a failed construction does not matter). */
-        int st = G5_OK;
-        if (b.bad >= 0)
-            st = g5_error(b.bad_code, "edge (%lld, %lld): %s", (long long)b.bad_u, (long long)b.bad_v,
-                          b.bad_code == G5_ERR_MISMATCH
-                              ? "an endpoint is isolated in the placement"
-                              : "an endpoint is out of range");
-        else if (b.overflow)
-            st = g5_error(G5_ERR_FORMAT, "construction: the edges changed between the counting "
-                          "and the filling pass");
-        else if (b.nomem)
-            st = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the CSR (%lld local vertices)",
-                          (long long)nl);
-        rc = g5_agree(comm, st);
-        if (rc == G5_OK)
-            rc = g5_error(G5_ERR_NOMEM, "construction: cannot allocate the exchange buffers");
-    }
+agree:
+    rc = failure_status(&b, comm);
 fail:
     free(b.pid); free(b.scnt); free(b.sendbuf); free(b.recv); pk_free(&b); free(b.bptr); free(b.cur);
     kvec_free(&b.big);

@@ -2,7 +2,9 @@
 /*
  * kern_impl.h - private to kernels/: the layouts of kern_dist and kern_graph,
  * the inline id arithmetic used in the hot loops, growable vectors and the
- * counted all-to-all exchange shared by construction, BFS and SSSP.
+ * counted all-to-all exchange shared by construction, BFS and SSSP; then
+ * the state each kernel's files share: kernel 1 (construct*.c), kernel 3
+ * (sssp*.c) and the validators (validate_*.c).
  */
 #ifndef G500_KERN_IMPL_H
 #define G500_KERN_IMPL_H

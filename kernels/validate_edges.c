@@ -162,6 +162,92 @@ static int route_queries(vctx *c, const int64_t *ed, int64_t m, int32_t *slot, i
     return G5_OK;
 }
 
+/* Edge j of the piece starting at edge pfirst has an endpoint out of range. */
+static int bad_edge(const vctx *c, int64_t pfirst, const int64_t *ce, int64_t j)
+{
+    return g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
+                    ") has a vertex outside [0, %" PRId64 ")", pfirst + j, ce[2 * j], ce[2 * j + 1], c->n);
+}
+
+/* P > 1: route the chunk's endpoint queries (ce[0..m)) to their owners and
+ * answer them; the answers, in query slot order, land in ans. Collective;
+ * agreed status. */
+static int answer_queries(vctx *c, const int64_t *ce, int64_t m, int64_t pfirst, int32_t *slot,
+                          int *bcount, int nb, const float *dist, const uint64_t *jw, xbuf *sq,
+                          xbuf *rq, xbuf *ra, xbuf *ans)
+{
+    int64_t own_lo = 0, own_n = 0, nsent = 0, bad = -1, nrecv;
+    int rc = route_queries(c, ce, m, slot, bcount, nb, sq, &own_lo, &own_n, &nsent, &bad);
+    if (rc == G5_OK && bad >= 0)
+        rc = bad_edge(c, pfirst, ce, bad);
+    G5_TRY(g5_agree(c->comm, rc));
+    G5_TRY(vc_exchange(c, sq->p, c->t_i64, sizeof(int64_t), rq, &nrecv, "endpoint queries"));
+    rc = vc_xbuf_need(ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
+    if (rc == G5_OK)
+        rc = vc_xbuf_need(ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
+    G5_TRY(g5_agree(c->comm, rc));
+    const int64_t *q = rq->p;
+    vinfo *a = ra->p;
+    vinfo *own = (vinfo *)ans->p + own_lo;
+    const int64_t *oq = (const int64_t *)sq->p + own_lo;
+    #pragma omp parallel
+    {
+        #pragma omp for schedule(static) nowait
+        for (int64_t t = 0; t < nrecv; t++)
+            a[t] = answer_info(c, dist, jw, q[t]);
+        /* this rank's own endpoints, in place (their parents lazy) */
+        #pragma omp for schedule(static) nowait
+        for (int64_t t = 0; t < own_n; t++)
+            own[t] = local_info(c, dist, jw, oq[t]);
+    }
+    G5_TRY(vc_reply(c, ra->p, c->t_info, ans->p, "endpoint"));
+out:
+    return rc;
+}
+
+/* P > 1: bucket the remote confirmations cq[0..nconf) by owner (counting
+ * sort into cbuf, the chunk's edge buffer, no longer needed), send them,
+ * and mark the ones received. Collective; agreed status. */
+static int send_confirmations(vctx *c, int64_t *cbuf, const int64_t *cq, int64_t nconf, xbuf *rcf,
+                              uint8_t *confirmed)
+{
+    int64_t nrecv;
+    const vowner o = vowner_of(c);
+    int rc;
+    memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
+    for (int64_t t = 0; t < nconf; t++)
+        c->scount[vowner_get(o, cq[t])]++;
+    vc_displs_from_counts(c);
+    for (int64_t t = 0; t < nconf; t++)
+        cbuf[c->cursor[vowner_get(o, cq[t])]++] = cq[t];
+    rc = vc_exchange(c, cbuf, c->t_i64, sizeof(int64_t), rcf, &nrecv, "confirmations");
+    if (rc != G5_OK)
+        return rc;
+    const int64_t *cv = rcf->p;
+    for (int64_t t = 0; t < nrecv; t++)
+        mark(confirmed, cv[t] - c->first);
+    return G5_OK;
+}
+
+/* This rank's edges [efirst, efirst + ecount) in pieces of chunk, nchunks
+ * rounds on every rank; dbl: two chunk buffers when a thread can check one
+ * while the master reads the other (with one thread the read follows the
+ * checks in one buffer). Agreed: the read's place among the collectives
+ * depends on it. Collective; nonzero when an MPI call failed. */
+static int edge_plan(vctx *c, const kern_edge_reader *rd, int64_t *chunk, int64_t *efirst,
+                     int64_t *ecount, int64_t *nchunks, int *dbl)
+{
+    *chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
+    if (*chunk > ((int64_t)1 << 24))
+        *chunk = (int64_t)1 << 24;
+    g5_range_split(rd->nedges, c->rank, c->nranks, efirst, ecount);
+    *nchunks = *ecount ? (*efirst + *ecount - 1) / *chunk - *efirst / *chunk + 1 : 0;
+    if (MPI_Allreduce(MPI_IN_PLACE, nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
+        return 1;
+    *dbl = omp_get_max_threads() > 1;
+    return MPI_Allreduce(MPI_IN_PLACE, dbl, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS;
+}
+
 /* Phase 3: the edge stream, answering from parent and dist (SSSP) or the
  * jump words jw (BFS: their hops are the depths). Endpoints in this rank's
  * block are answered in place; only the others travel (at one rank nothing
@@ -177,23 +263,12 @@ int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
 {
     int rc = G5_OK;
     const int multi = c->nranks > 1;
-    int64_t chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
-    if (chunk > ((int64_t)1 << 24))
-        chunk = (int64_t)1 << 24;
-    int64_t efirst, ecount;
-    g5_range_split(rd->nedges, c->rank, c->nranks, &efirst, &ecount);
-    int64_t nchunks = ecount ? (efirst + ecount - 1) / chunk - efirst / chunk + 1 : 0;
-    if (MPI_Allreduce(MPI_IN_PLACE, &nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
+    int64_t chunk, efirst, ecount, nchunks;
+    int dbl;
+    if (edge_plan(c, rd, &chunk, &efirst, &ecount, &nchunks, &dbl) != G5_OK)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
-
     /* blocks of the routing sort: a few per thread, fixed for the run */
     int nb = multi ? 4 * omp_get_max_threads() : 0;
-    /* two chunk buffers when a thread can check one while the master reads
-     * the other; with one thread the read follows the checks in one buffer.
-     * Agreed: the read's place among the collectives depends on it. */
-    int dbl = omp_get_max_threads() > 1;
-    if (MPI_Allreduce(MPI_IN_PLACE, &dbl, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
     int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
                       dbl ? g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")
                           : NULL};
@@ -223,37 +298,10 @@ int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
         int64_t *ce = ed[dbl ? k & 1 : 0];
         const float *cw = wt[dbl ? k & 1 : 0];
         const vinfo *av = NULL;
-        int64_t bad = -1, pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
+        int64_t pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
         pfirst = pfirst < efirst ? efirst : pfirst;
         if (multi) {
-            int64_t own_lo = 0, own_n = 0, nsent = 0;
-            rc = route_queries(c, ce, m, slot, bcount, nb, &sq, &own_lo, &own_n, &nsent, &bad);
-            if (rc == G5_OK && bad >= 0)
-                rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
-                              ") has a vertex outside [0, %" PRId64 ")",
-                              pfirst + bad, ce[2 * bad], ce[2 * bad + 1], c->n);
-            G5_TRY(g5_agree(c->comm, rc));
-            int64_t nrecv;
-            G5_TRY(vc_exchange(c, sq.p, c->t_i64, sizeof(int64_t), &rq, &nrecv, "endpoint queries"));
-            rc = vc_xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
-            if (rc == G5_OK)
-                rc = vc_xbuf_need(&ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
-            G5_TRY(g5_agree(c->comm, rc));
-            const int64_t *q = rq.p;
-            vinfo *a = ra.p;
-            vinfo *own = (vinfo *)ans.p + own_lo;
-            const int64_t *oq = (const int64_t *)sq.p + own_lo;
-            #pragma omp parallel
-            {
-                #pragma omp for schedule(static) nowait
-                for (int64_t t = 0; t < nrecv; t++)
-                    a[t] = answer_info(c, dist, jw, q[t]);
-                /* this rank's own endpoints, in place (their parents lazy) */
-                #pragma omp for schedule(static) nowait
-                for (int64_t t = 0; t < own_n; t++)
-                    own[t] = local_info(c, dist, jw, oq[t]);
-            }
-            G5_TRY(vc_reply(c, ra.p, c->t_info, ans.p, "endpoint"));
+            G5_TRY(answer_queries(c, ce, m, pfirst, slot, bcount, nb, dist, jw, &sq, &rq, &ra, &ans));
             av = ans.p;
         }
 
@@ -301,29 +349,13 @@ int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
         }
         count_edges += counted;
         if (first_bad != INT64_MAX)
-            rc = g5_error(G5_ERR_FORMAT, "edge %" PRId64 " = (%" PRId64 ", %" PRId64
-                          ") has a vertex outside [0, %" PRId64 ")", pfirst + first_bad,
-                          ce[2 * first_bad], ce[2 * first_bad + 1], c->n);
+            rc = bad_edge(c, pfirst, ce, first_bad);
         else
             rc = rrc;
         G5_TRY(g5_agree(c->comm, rc));
 
-        if (multi) {
-            /* bucket remote confirmations by owner: counting sort from sq
-             * into this chunk's edge buffer, no longer needed */
-            int64_t *cbuf = ce, nrecv;
-            const vowner o = vowner_of(c);
-            memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
-            for (int64_t t = 0; t < nconf; t++)
-                c->scount[vowner_get(o, cq[t])]++;
-            vc_displs_from_counts(c);
-            for (int64_t t = 0; t < nconf; t++)
-                cbuf[c->cursor[vowner_get(o, cq[t])]++] = cq[t];
-            G5_TRY(vc_exchange(c, cbuf, c->t_i64, sizeof(int64_t), &rcf, &nrecv, "confirmations"));
-            const int64_t *cv = rcf.p;
-            for (int64_t t = 0; t < nrecv; t++)
-                mark(confirmed, cv[t] - c->first);
-        }
+        if (multi)
+            G5_TRY(send_confirmations(c, ce, cq, nconf, &rcf, confirmed));
         if (!dbl && k + 1 < nchunks) {
             rc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[0], wt[0], &mnext);
             G5_TRY(g5_agree(c->comm, rc));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * io_direct.h - inside the io module only (not part of io.h): our own
+ * io_direct.h - inside the io module only (not part of io.h): the layout
+ * of struct io_file, our own
  * Fletcher32 (io_fletcher32.c) and the direct chunk reader (io_chunks.c)
  * that io_edges_read_slab tries before the collective H5Dread path. Tests
  * include it to check both against HDF5 itself.
@@ -15,6 +16,30 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "atomic.h"
+#include "common.h"
+
+/* An open file (io_file.c; io_attr.c reads and writes its attributes). */
+#define IO_PATH_MAX G5_PATH_MAX
+struct io_file {
+    hid_t fid;
+    MPI_Comm comm;
+    int writing;
+    int skip_checksums;     /* reads do not verify Fletcher32 (see io.h) */
+    char path[IO_PATH_MAX];
+    char tmp[IO_PATH_MAX + 32];
+    char format[64];
+    int wb_fd;              /* writer: the temporary file, for writeback (-1: not open) */
+    dev_t tmp_dev;          /* writer: the temporary file's identity (0: not created) */
+    ino_t tmp_ino;
+};
+
+/* Why a write failed: strerror of errno, or HDF5's innermost message
+ * (io_file.c). */
+const char *io_write_reason(int err);
+
 
 /* HDF5's Fletcher32 of len bytes (the value its filter appends to a chunk,
  * stored little-endian): bit-identical to the library's, computed with

@@ -24,6 +24,7 @@
  * commit's fdatasync finds little left to do.
  */
 #include "io.h"
+#include "io_direct.h"
 
 #include "atomic.h"
 #include "common.h"
@@ -39,23 +40,10 @@
 #include <unistd.h>
 
 #define IO_PIECE_BYTES ((int64_t)256 << 20)
-#define IO_PATH_MAX G5_PATH_MAX
 /* How long a rank that failed inside an HDF5 write waits for the others to
  * come out of it before it gives up on them (g5_agree_within). */
 #define IO_STUCK_SECONDS 3.0
 
-struct io_file {
-    hid_t fid;
-    MPI_Comm comm;
-    int writing;
-    int skip_checksums;     /* reads do not verify Fletcher32 (see io.h) */
-    char path[IO_PATH_MAX];
-    char tmp[IO_PATH_MAX + 32];
-    char format[64];
-    int wb_fd;              /* writer: the temporary file, for writeback (-1: not open) */
-    dev_t tmp_dev;          /* writer: the temporary file's identity (0: not created) */
-    ino_t tmp_ino;
-};
 
 static void quiet_hdf5(void)
 {
@@ -74,7 +62,7 @@ static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
     return 0;
 }
 
-static const char *write_reason(int err)
+const char *io_write_reason(int err)
 {
     static char why[256];
     if (err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO || err == EROFS ||
@@ -261,7 +249,7 @@ agree:
     errno = 0;
     f->fid = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (f->fid < 0)
-        rc = g5_error(G5_ERR_IO, "%s: cannot create %s: %s", path, f->tmp, write_reason(errno));
+        rc = g5_error(G5_ERR_IO, "%s: cannot create %s: %s", path, f->tmp, io_write_reason(errno));
     H5Pclose(fapl);
     if (f->fid >= 0) {
         struct stat st;
@@ -330,7 +318,7 @@ static int close_written(io_file *f)
     int rc = G5_OK;
     errno = 0;
     if (f->fid >= 0 && H5Fclose(f->fid) < 0) {
-        rc = g5_error(G5_ERR_IO, "%s: writing %s failed: %s", f->path, f->tmp, write_reason(errno));
+        rc = g5_error(G5_ERR_IO, "%s: writing %s failed: %s", f->path, f->tmp, io_write_reason(errno));
         g5_set_stuck();
     }
     f->fid = -1;
@@ -540,207 +528,6 @@ const char *io_file_path(const io_file *f) { return f->path; }
 MPI_Comm io_file_comm(const io_file *f) { return f->comm; }
 const char *io_file_format(const io_file *f) { return f->format; }
 
-/* ---- attributes ---------------------------------------------------------- */
-
-static hid_t open_obj(io_file *f, const char *obj, int create)
-{
-    hid_t o;
-    if (strcmp(obj, "/") == 0)
-        return H5Oopen(f->fid, "/", H5P_DEFAULT);
-    if (H5Lexists(f->fid, obj, H5P_DEFAULT) > 0)
-        return H5Oopen(f->fid, obj, H5P_DEFAULT);
-    if (!create)
-        return -1;
-    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-    H5Pset_create_intermediate_group(lcpl, 1);
-    o = H5Gcreate2(f->fid, obj, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-    H5Pclose(lcpl);
-    return o;
-}
-
-static int attr_write(io_file *f, const char *obj, const char *name, hid_t ftype,
-                      hid_t mtype, hsize_t n, const void *v)
-{
-    int rc = G5_OK;
-    hid_t o = open_obj(f, obj, 1), sp = -1, a = -1;
-    if (o < 0)
-        return g5_error(G5_ERR_IO, "%s: cannot create group %s", f->path, obj);
-    sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
-    if (H5Aexists(o, name) > 0)
-        H5Adelete(o, name);
-    errno = 0;
-    a = H5Acreate2(o, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, mtype, v) < 0)
-        rc = g5_error(G5_ERR_IO, "%s: cannot write attribute %s of %s: %s", f->path, name, obj,
-                      write_reason(errno));
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(sp);
-    H5Oclose(o);
-    return rc;
-}
-
-int io_attr_write_int64(io_file *f, const char *obj, const char *name, int64_t v)
-{
-    return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &v);
-}
-
-int io_attr_write_uint64(io_file *f, const char *obj, const char *name, uint64_t v)
-{
-    return attr_write(f, obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &v);
-}
-
-int io_attr_write_double(io_file *f, const char *obj, const char *name, double v)
-{
-    return attr_write(f, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &v);
-}
-
-int io_attr_write_int64_array(io_file *f, const char *obj, const char *name,
-                              const int64_t *v, int64_t n)
-{
-    int64_t dummy = 0;
-    if (n <= 0) /* HDF5 has no empty simple dataspace for attributes */
-        return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &dummy);
-    return attr_write(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)n, v);
-}
-
-int io_attr_write_string(io_file *f, const char *obj, const char *name, const char *v)
-{
-    int rc;
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(v) ? strlen(v) : 1);
-    H5Tset_strpad(t, H5T_STR_NULLTERM);
-    rc = attr_write(f, obj, name, t, t, 0, strlen(v) ? v : " ");
-    H5Tclose(t);
-    return rc;
-}
-
-int io_attr_exists(io_file *f, const char *obj, const char *name)
-{
-    hid_t o = open_obj(f, obj, 0);
-    int yes;
-    if (o < 0)
-        return 0;
-    yes = H5Aexists(o, name) > 0;
-    H5Oclose(o);
-    return yes;
-}
-
-/* Open attribute `name` of `obj` and check its type class and element count
- * (n < 0: any count). Returns the attribute id or -1 with the message set. */
-static hid_t attr_open_checked(io_file *f, const char *obj, const char *name,
-                               H5T_class_t cls, hssize_t n, hssize_t *count)
-{
-    hid_t o = open_obj(f, obj, 0), a = -1, t, sp;
-    hssize_t got;
-    if (o < 0) {
-        g5_error(G5_ERR_FORMAT, "%s: missing group %s", f->path, obj);
-        return -1;
-    }
-    if (H5Aexists(o, name) <= 0 || (a = H5Aopen(o, name, H5P_DEFAULT)) < 0) {
-        g5_error(G5_ERR_FORMAT, "%s: missing attribute %s%s%s", f->path,
-                 strcmp(obj, "/") ? obj : "", strcmp(obj, "/") ? "/" : "", name);
-        H5Oclose(o);
-        return -1;
-    }
-    H5Oclose(o);
-    t = H5Aget_type(a);
-    sp = H5Aget_space(a);
-    got = H5Sget_simple_extent_npoints(sp);
-    H5Sclose(sp);
-    if (H5Tget_class(t) != cls || (n >= 0 && got != n)) {
-        g5_error(G5_ERR_FORMAT, "%s: attribute %s has the wrong type or size", f->path, name);
-        H5Tclose(t);
-        H5Aclose(a);
-        return -1;
-    }
-    H5Tclose(t);
-    if (count)
-        *count = got;
-    return a;
-}
-
-static int attr_read_scalar(io_file *f, const char *obj, const char *name,
-                            H5T_class_t cls, hid_t mtype, void *v)
-{
-    hid_t a = attr_open_checked(f, obj, name, cls, 1, NULL);
-    int rc = G5_OK;
-    if (a < 0)
-        return G5_ERR_FORMAT;
-    if (H5Aread(a, mtype, v) < 0)
-        rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
-    H5Aclose(a);
-    return rc;
-}
-
-int io_attr_read_int64(io_file *f, const char *obj, const char *name, int64_t *v)
-{
-    return attr_read_scalar(f, obj, name, H5T_INTEGER, H5T_NATIVE_INT64, v);
-}
-
-int io_attr_read_uint64(io_file *f, const char *obj, const char *name, uint64_t *v)
-{
-    return attr_read_scalar(f, obj, name, H5T_INTEGER, H5T_NATIVE_UINT64, v);
-}
-
-int io_attr_read_double(io_file *f, const char *obj, const char *name, double *v)
-{
-    return attr_read_scalar(f, obj, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, v);
-}
-
-int io_attr_read_int64_array(io_file *f, const char *obj, const char *name,
-                             int64_t *v, int64_t *n)
-{
-    hssize_t count = 0;
-    int rc = G5_OK;
-    hid_t a = attr_open_checked(f, obj, name, H5T_INTEGER, -1, &count);
-    if (a < 0)
-        return G5_ERR_FORMAT;
-    if (count > *n)
-        rc = g5_error(G5_ERR_FORMAT, "%s: attribute %s has %lld values, at most %lld expected",
-                      f->path, name, (long long)count, (long long)*n);
-    else if (H5Aread(a, H5T_NATIVE_INT64, v) < 0)
-        rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
-    H5Aclose(a);
-    *n = count;
-    return rc;
-}
-
-int io_attr_read_string(io_file *f, const char *obj, const char *name, char *buf, size_t len)
-{
-    hid_t a = attr_open_checked(f, obj, name, H5T_STRING, 1, NULL), t, mt;
-    int rc = G5_OK;
-    if (a < 0)
-        return G5_ERR_FORMAT;
-    t = H5Aget_type(a);
-    if (H5Tis_variable_str(t) > 0) {
-        char *s = NULL;
-        mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, H5T_VARIABLE);
-        if (H5Aread(a, mt, &s) < 0 || !s)
-            rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
-        else
-            snprintf(buf, len, "%s", s);
-        free(s);
-        H5Tclose(mt);
-    } else {
-        size_t sz = H5Tget_size(t);
-        char *tmp = malloc(sz + 1);
-        mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, sz + 1);
-        H5Tset_strpad(mt, H5T_STR_NULLTERM);
-        if (!tmp || H5Aread(a, mt, tmp) < 0)
-            rc = g5_error(G5_ERR_FORMAT, "%s: cannot read attribute %s", f->path, name);
-        else
-            snprintf(buf, len, "%s", tmp);
-        free(tmp);
-        H5Tclose(mt);
-    }
-    H5Tclose(t);
-    H5Aclose(a);
-    return rc;
-}
-
 /* ---- datasets ------------------------------------------------------------ */
 
 int io_dataset_create(io_file *f, const char *name, hid_t type, int ndims,
@@ -772,7 +559,7 @@ int io_dataset_create_ex(io_file *f, const char *name, hid_t type, int ndims,
     d = H5Dcreate2(f->fid, name, type, sp, lcpl, dcpl, H5P_DEFAULT);
     if (d < 0)
         rc = g5_error(G5_ERR_IO, "%s: cannot create dataset %s: %s", f->path, name,
-                      write_reason(errno));
+                      io_write_reason(errno));
     else
         H5Dclose(d);
     H5Pclose(lcpl);
@@ -845,7 +632,7 @@ static int transfer_rows(io_file *f, const char *name, hid_t memtype, int64_t fi
             if (writing)
                 rc = g5_error(G5_ERR_IO, "%s: writing rows %lld..%lld of %s failed: %s",
                               f->path, (long long)r0, (long long)(r0 + n), name,
-                              write_reason(errno));
+                              io_write_reason(errno));
             else
                 rc = g5_error(G5_ERR_FORMAT,
                               "%s: reading rows %lld..%lld of %s failed (damaged chunk: checksum mismatch, or truncated file)",

@@ -26,6 +26,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Two cores: keep Open MPI from busy-polling and from binding ranks to cores.
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# PMIx's shared-memory store (gds ds12) can fail to take its lock when many
+# short jobs start one after another ("PMIX ERROR ... gds_ds12_lock_pthread.c"):
+# the tests use the plain hash store.
+export PMIX_MCA_gds=${PMIX_MCA_gds:-hash}
 # Ranks x threads exceed the cores: idle OpenMP threads sleep instead of
 # spinning at barriers, where they would take the CPU from the thread or
 # rank everyone waits for (on a loaded machine that made runs of many small

@@ -56,6 +56,54 @@ int gen_write(MPI_Comm comm, const gen_params *p, const char *path, int force,
     return gen_write_ex(comm, p, path, force, &o, result);
 }
 
+/* The file's attributes for parameters p (g: the generator they set up). */
+static void edges_meta(const gen_params *p, const gen *g, io_edges_meta *meta)
+{
+    meta->version = IO_EDGES_VERSION;
+    meta->scale = p->scale;
+    meta->edgefactor = p->edgefactor;
+    meta->nvertices = g->nvertices;
+    meta->nedges = g->nedges;
+    meta->seed = p->seed;
+    meta->rmat_a = p->a;
+    meta->rmat_b = p->b;
+    meta->rmat_c = p->c;
+    snprintf(meta->generator, sizeof meta->generator, "%s", GEN_NAME);
+}
+
+/* This rank's share of the file and how it is produced in rounds. */
+typedef struct write_plan {
+    int64_t first, count;   /* this rank's rows [first, first + count) */
+    int64_t batch, rounds;  /* rows per round, rounds on every rank */
+    size_t buf_rows;        /* rows per buffer */
+    int nbufs;              /* buffers: 2 when this rank has a second batch */
+} write_plan;
+
+/* Collective. Whole chunks per rank, batches of whole chunks. The same
+ * batch on every rank, so the round count follows from the largest run; the
+ * buffers only need the smaller of batch and run, and the second buffer
+ * only if this rank has a second batch. */
+static void plan_batches(MPI_Comm comm, const gen *g, const gen_write_opts *o, write_plan *pl)
+{
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    int64_t want = o->batch_rows > 0 ? o->batch_rows : GEN_BATCH_ROWS;
+    int64_t unit = o->chunk_rows > 0 ? o->chunk_rows : want;
+    int64_t nunits = (g->nedges + unit - 1) / unit;
+    int64_t u0 = nunits * rank / nranks, u1 = nunits * (rank + 1) / nranks;
+    int64_t first = u0 * unit, end = u1 * unit < g->nedges ? u1 * unit : g->nedges;
+    int64_t count = end > first ? end - first : 0, maxcount;
+    int64_t batch = unit >= want ? unit : want / unit * unit;
+    MPI_Allreduce(&count, &maxcount, 1, MPI_INT64_T, MPI_MAX, comm);
+    pl->first = first;
+    pl->count = count;
+    pl->batch = batch;
+    pl->rounds = (maxcount + batch - 1) / batch;
+    pl->buf_rows = (size_t)(count < batch ? (count > 0 ? count : 1) : batch);
+    pl->nbufs = count > batch ? 2 : 1;
+}
+
 int gen_write_ex(MPI_Comm comm, const gen_params *p, const char *path, int force,
                  const gen_write_opts *o, gen_result *result)
 {
@@ -80,36 +128,16 @@ int gen_write_ex(MPI_Comm comm, const gen_params *p, const char *path, int force
     MPI_Barrier(comm);
     t0 = last_note = g5_now();
 
-    meta.version = IO_EDGES_VERSION;
-    meta.scale = p->scale;
-    meta.edgefactor = p->edgefactor;
-    meta.nvertices = g.nvertices;
-    meta.nedges = g.nedges;
-    meta.seed = p->seed;
-    meta.rmat_a = p->a;
-    meta.rmat_b = p->b;
-    meta.rmat_c = p->c;
-    snprintf(meta.generator, sizeof meta.generator, "%s", GEN_NAME);
+    edges_meta(p, &g, &meta);
     rc = io_edges_create_ex(comm, path, &meta, force, o->chunk_rows, o->checksums, &w);
     if (rc != G5_OK)
         return rc;
 
-    /* Whole chunks per rank, batches of whole chunks. */
-    int64_t want = o->batch_rows > 0 ? o->batch_rows : GEN_BATCH_ROWS;
-    int64_t unit = o->chunk_rows > 0 ? o->chunk_rows : want;
-    int64_t nunits = (g.nedges + unit - 1) / unit;
-    int64_t u0 = nunits * rank / nranks, u1 = nunits * (rank + 1) / nranks;
-    int64_t first = u0 * unit, end = u1 * unit < g.nedges ? u1 * unit : g.nedges;
-    int64_t count = end > first ? end - first : 0, maxcount;
-    /* The same batch on every rank, so the round count follows from the
-     * largest run; the buffers only need the smaller of batch and run, and
-     * the second buffer only if this rank has a second batch. */
-    int64_t batch = unit >= want ? unit : want / unit * unit;
-    MPI_Allreduce(&count, &maxcount, 1, MPI_INT64_T, MPI_MAX, comm);
-    int64_t rounds = (maxcount + batch - 1) / batch;
-    size_t buf_rows = (size_t)(count < batch ? (count > 0 ? count : 1) : batch);
-    int nbufs = count > batch ? 2 : 1;
-
+    write_plan pl;
+    plan_batches(comm, &g, o, &pl);
+    const int64_t first = pl.first, count = pl.count, batch = pl.batch, rounds = pl.rounds;
+    const size_t buf_rows = pl.buf_rows;
+    const int nbufs = pl.nbufs;
     for (int b = 0; b < nbufs; b++) {
         edges[b] = g5_malloc(sizeof(int64_t) * 2 * buf_rows, "edge batch");
         weights[b] = g5_malloc(sizeof(float) * buf_rows, "weight batch");

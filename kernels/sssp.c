@@ -435,20 +435,20 @@ static inline void expand_chunk(rctx *x, const kvec *seg, const int64_t *ck, int
     expand_range(x, (const uint64_t *)seg[lo].p, i0, i0 + ch < n ? i0 + ch : n, n, heavy);
 }
 
-/* One local pass: the heavy list (settled entries of the previous bucket),
- * then the light frontier of bucket k, then each thread's own new bucket-k
- * entries while few (bucket fusion). */
+/* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
 static int64_t chunk_of(int64_t n, int nt)
 {
     int64_t c = n / (4 * (int64_t)nt);
     return c > CHUNK ? CHUNK : c < 16 ? 16 : c;
 }
 
+/* One local pass: the heavy list (settled entries of the previous bucket),
+ * then the light frontier of bucket k, then each thread's own new bucket-k
+ * entries while few (bucket fusion). */
 static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_t hn,
                        int64_t *nrel, int64_t *minb)
 {
     int64_t nr = 0, mb = INT64_MAX;
-    /* chunks of up to CHUNK entries, at least 4 per thread when the list is short */
     const int nt = s->nt;
     const int64_t hch = chunk_of(hn, nt), fch = chunk_of(fn, nt);
     count_chunks(s->hseg, nt, hch, s->hck);
@@ -480,19 +480,10 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
     if (mb < *minb) *minb = mb;
 }
 
-int kern_sssp_run(kern_sssp *s, int64_t root)
+/* Every state word, bound byte, ghost word and list back to its start. */
+static void search_reset(kern_sssp *s)
 {
-    kern_graph *g = s->g;
-    const kern_dist *d = g->dist;
-    const int P = s->P, nt = s->nt, me = g->rank, W = P + 3;
-    int owner, rc = G5_OK;
-    int64_t rl;
-    memset(&s->stats, 0, sizeof s->stats);
-    s->stats.ghosts = s->nghost;
-    if (!kern_dist_locate(d, root, &owner, &rl)) {
-        rc = g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
-        goto out;
-    }
+    const int P = s->P, nt = s->nt;
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
@@ -509,7 +500,144 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         tc->cur.n = 0;
         for (int r = 0; r < P; r++) tc->queued[r].n = 0;
         tc->fail = 0;
+        s->fseg[t].n = s->hseg[t].n = 0;
     }
+}
+
+/* 1 when some thread of this rank failed to grow a list. */
+static int any_failed(const kern_sssp *s)
+{
+    int fail = 0;
+    for (int t = 0; t < s->nt; t++) fail |= s->tc[t].fail;
+    return fail;
+}
+
+/* The local part of a round: bucket k's light frontier (fn entries) to
+ * convergence on this rank, with the heavy list (hn entries) in the first
+ * pass; in a heavy-only round the heavy list alone. fail: a failure is
+ * pending, so no further pass is made. */
+static void relax_round(kern_sssp *s, int64_t k, int64_t kmin, int heavy_only, int64_t fn,
+                        int64_t hn, int fail, int64_t *nrel, int64_t *minb)
+{
+    local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, nrel, minb);
+    while (!heavy_only && !fail) {
+        fn = gather_list(s, 0, k, s->fseg);
+        if (fn == 0) break;
+        local_pass(s, k, kmin, fn, 0, nrel, minb);
+    }
+}
+
+/* Collective, P > 1: one gathered row per rank (message counts, lowest
+ * bucket, failure flag, receive capacity), then the messages. Sets *next to
+ * the lowest bucket over all ranks, *nsent and *nrecv. A failure or a
+ * message count over some rank's capacity is returned on every rank, before
+ * any message moves. */
+static int exchange(kern_sssp *s, int64_t root, int64_t local_next, int fail, int64_t *next,
+                    int64_t *nsent, int64_t *nrecv)
+{
+    kern_graph *g = s->g;
+    const int P = s->P, me = g->rank, W = P + 3;
+    compose(s);
+    for (int r = 0; r < P; r++) *nsent += s->row[r];
+    s->row[P] = local_next;
+    s->row[P + 1] = fail;
+    s->row[P + 2] = s->recvcap;
+    MPI_Allgather(s->row, W, MPI_INT64_T, s->gat, W, MPI_INT64_T, g->comm);
+    int64_t all = 0, bad = 0;
+    *next = INT64_MAX;
+    for (int q = 0; q < P; q++) {
+        int64_t in = 0;
+        for (int r = 0; r < P; r++) in += s->gat[(size_t)r * W + q];
+        all += in;
+        if (in > s->gat[(size_t)q * W + P + 2] || s->gat[(size_t)q * W + P + 1]) bad = 1;
+        if (s->gat[(size_t)q * W + P] < *next) *next = s->gat[(size_t)q * W + P];
+    }
+    for (int r = 0; r < P; r++)
+        if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
+    if (bad)
+        return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
+                        "or messages on some rank", (long long)root);
+    if (all > 0) {
+        int64_t ro = 0;
+        for (int r = 0; r < P; r++) {
+            s->rc[r] = (int)s->gat[(size_t)r * W + me];
+            s->rd[r] = (int)ro;
+            ro += s->rc[r];
+        }
+        *nrecv = ro;
+        MPI_Alltoallv(s->sendbuf, s->sc, s->sd, s->mtype, s->recv, s->rc, s->rd, s->mtype,
+                      g->comm);
+    }
+    return G5_OK;
+}
+
+/* Relax the nrecv received messages into the local state words, through the
+ * same bound bytes as a local candidate. */
+static void apply_messages(kern_sssp *s, int64_t nrecv, int64_t kmin)
+{
+    const sssp_msg *rv = s->recv;
+#pragma omp parallel num_threads(s->nt) if (nrecv > 4096)
+    {
+        rctx x;
+        rctx_init(&x, s, omp_get_thread_num());
+        x.kmin = kmin;
+#pragma omp for schedule(static) nowait
+        for (int64_t i = 0; i < nrecv; i++) {
+            uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
+            if (ub_key(rv[i].d) < (int)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
+                relax_local(&x, l, rv[i].d, rv[i].p);
+        }
+    }
+}
+
+/* The lists' size, measured twice a round: after the relaxations (buckets
+ * and settled lists full) and after the gathers (frontier and heavy list). */
+static void note_lists_peak(kern_sssp *s)
+{
+    int64_t lb = sssp_lists_bytes(s);
+    if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
+}
+
+/* The next round, from agreed values only (next: the lowest bucket over all
+ * ranks). After a heavy-only round, bucket next. When bucket k is finished,
+ * its settled list becomes the heavy list, and k moves on to k+1 with it
+ * (fused) or a heavy-only round comes first. Returns 0 when the search is
+ * over. */
+static int next_round(kern_sssp *s, int64_t next, int64_t *k, int *heavy_only, int64_t *fn,
+                      int64_t *hn)
+{
+    *hn = 0;
+    if (*heavy_only) {
+        if (next == INT64_MAX) return 0;
+        *k = next;
+        *heavy_only = 0;
+        s->stats.buckets++;
+    } else if (next != *k) {
+        *hn = gather_list(s, 1, 0, s->hseg);
+        sssp_bucket_release(s, *k);
+        if (next == *k + 1) {
+            *k = next;
+            s->stats.buckets++;
+        } else {
+            *heavy_only = 1;
+        }
+    }
+    if (!*heavy_only) *fn = gather_list(s, 0, *k, s->fseg);
+    return 1;
+}
+
+int kern_sssp_run(kern_sssp *s, int64_t root)
+{
+    kern_graph *g = s->g;
+    int owner, rc = G5_OK;
+    int64_t rl;
+    memset(&s->stats, 0, sizeof s->stats);
+    s->stats.ghosts = s->nghost;
+    if (!kern_dist_locate(g->dist, root, &owner, &rl)) {
+        rc = g5_error(G5_ERR_ARG, "SSSP: root %lld has no owner", (long long)root);
+        goto out;
+    }
+    search_reset(s);
 
     /* A round: bucket k's light edges to local convergence, together with
      * the heavy edges of bucket k-1 when that bucket has just finished
@@ -518,9 +646,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * edge whose float sum rounds into a finished bucket goes to kmin). */
     int64_t k = 0, fn = 0, hn = 0;
     int heavy_only = 0, fail = 0;
-    for (int t = 0; t < nt; t++) s->fseg[t].n = s->hseg[t].n = 0;
-    if (owner == me) {
-        st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
+    if (owner == g->rank) {
+        s->st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
         uint64_t *e = kvec_push(&s->fseg[0]);
         if (e) { *e = (uint64_t)rl; fn = 1; } else fail = 1;
@@ -530,19 +657,13 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         double t0 = g5_now();
         int64_t nrel = 0, minb = INT64_MAX;
         const int64_t kmin = heavy_only ? k + 1 : k;
-        local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, &nrel, &minb);
-        while (!heavy_only && !fail) {
-            fn = gather_list(s, 0, k, s->fseg);
-            if (fn == 0) break;
-            local_pass(s, k, kmin, fn, 0, &nrel, &minb);
-        }
-        for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
+        relax_round(s, k, kmin, heavy_only, fn, hn, fail, &nrel, &minb);
+        fail |= any_failed(s);
         double t1 = g5_now();
-        int64_t local_next = lowest_bucket(s, kmin), next, nrecv = 0;
+        int64_t local_next = lowest_bucket(s, kmin), next, nsent = 0, nrecv = 0;
         if (local_next > minb) local_next = minb;
-        int64_t nsent = 0;
         double t2 = t1, t3 = t1;
-        if (P == 1) {
+        if (s->P == 1) {
             if (fail) {
                 rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets",
                               (long long)root);
@@ -550,55 +671,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
             }
             next = local_next;
         } else {
-            /* one gathered row per rank: counts, next bucket, failure, capacity */
-            compose(s);
-            for (int r = 0; r < P; r++) nsent += s->row[r];
-            s->row[P] = local_next;
-            s->row[P + 1] = fail;
-            s->row[P + 2] = s->recvcap;
-            MPI_Allgather(s->row, W, MPI_INT64_T, s->gat, W, MPI_INT64_T, g->comm);
-            int64_t all = 0, bad = 0;
-            next = INT64_MAX;
-            for (int q = 0; q < P; q++) {
-                int64_t in = 0;
-                for (int r = 0; r < P; r++) in += s->gat[(size_t)r * W + q];
-                all += in;
-                if (in > s->gat[(size_t)q * W + P + 2] || s->gat[(size_t)q * W + P + 1]) bad = 1;
-                if (s->gat[(size_t)q * W + P] < next) next = s->gat[(size_t)q * W + P];
-            }
-            for (int r = 0; r < P; r++)
-                if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
-            if (bad) {
-                rc = g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
-                              "or messages on some rank", (long long)root);
-                goto out;
-            }
-            if (all > 0) {
-                int64_t ro = 0;
-                for (int r = 0; r < P; r++) {
-                    s->rc[r] = (int)s->gat[(size_t)r * W + me];
-                    s->rd[r] = (int)ro;
-                    ro += s->rc[r];
-                }
-                nrecv = ro;
-                MPI_Alltoallv(s->sendbuf, s->sc, s->sd, s->mtype, s->recv, s->rc, s->rd,
-                              s->mtype, g->comm);
-            }
+            rc = exchange(s, root, local_next, fail, &next, &nsent, &nrecv);
+            if (rc) goto out;
             t2 = g5_now();
-            const sssp_msg *rv = s->recv;
-#pragma omp parallel num_threads(nt) if (nrecv > 4096)
-            {
-                rctx x;
-                rctx_init(&x, s, omp_get_thread_num());
-                x.kmin = kmin;
-#pragma omp for schedule(static) nowait
-                for (int64_t i = 0; i < nrecv; i++) {
-                    uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
-                    if (ub_key(rv[i].d) < (int)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
-                        relax_local(&x, l, rv[i].d, rv[i].p);
-                }
-            }
-            for (int t = 0; t < nt; t++) fail |= s->tc[t].fail;
+            apply_messages(s, nrecv, kmin);
+            fail |= any_failed(s);
             t3 = g5_now();
         }
         s->stats.phases++;
@@ -607,32 +684,9 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         s->stats.t_relax += t1 - t0;
         s->stats.t_exchange += t2 - t1;
         s->stats.t_apply += t3 - t2;
-        /* lists measured twice a round: after the relaxations (buckets and
-         * settled lists full) and after the gathers (frontier and heavy list) */
-        int64_t lb = sssp_lists_bytes(s);
-        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
-        /* the next round, from agreed values only */
-        hn = 0;
-        if (heavy_only) {
-            if (next == INT64_MAX) break;
-            k = next;
-            heavy_only = 0;
-            s->stats.buckets++;
-        } else if (next != k) {
-            hn = gather_list(s, 1, 0, s->hseg);
-            sssp_bucket_release(s, k);
-            if (next == k + 1) {
-                k = next;
-                s->stats.buckets++;
-            } else {
-                heavy_only = 1;
-            }
-        }
-        if (!heavy_only) {
-            fn = gather_list(s, 0, k, s->fseg);
-        }
-        lb = sssp_lists_bytes(s);
-        if (lb > s->stats.lists_peak) s->stats.lists_peak = lb;
+        note_lists_peak(s);
+        if (!next_round(s, next, &k, &heavy_only, &fn, &hn)) break;
+        note_lists_peak(s);
         s->stats.t_reduce += g5_now() - t3;
     }
     /* No failure can be pending here: local failures travel in the row

@@ -176,9 +176,141 @@ static double link_median(int64_t n, const int64_t *e, int64_t count, int64_t fi
     return median(t, reps);
 }
 
+/* One run's setting and this rank's block of the edge list. */
+typedef struct bench {
+    int rank, p, scale, threads, reps;
+    int64_t n, m, first, count;
+    const int64_t *e;
+} bench;
+
+/* stream: median over reps (max over ranks) of one read of this rank's
+ * block, the xor of its ends summed. Collective. */
+static double stream_median(const bench *b, double *t)
+{
+    for (int r = 0; r < b->reps; r++) {
+        uint64_t x = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = g5_now();
+        const int64_t *e = b->e;
+#pragma omp parallel for num_threads(b->threads) schedule(static) reduction(+ : x)
+        for (int64_t i = 0; i < b->count; i++)
+            x += (uint64_t)(e[2 * i] ^ e[2 * i + 1]);
+        t[r] = g5_now() - t0;
+        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (x == 42)  /* keeps the sum alive */
+            printf("#\n");
+    }
+    return median(t, b->reps);
+}
+
+/* plain, forest and pieces; at one rank, plain and forest alternate, rep by
+ * rep. Returns 0, or 1 when the forest cannot be made. Collective. */
+static int link_lines(const bench *b)
+{
+    const int p = b->p, threads = b->threads, scale = b->scale, reps = b->reps;
+    const double m = (double)b->m;
+    double t[32], tp[32], ratio[32];
+    int64_t sets = 0;
+    double s = link_median(b->n, b->e, b->count, b->first, threads, b->count, reps, t,
+                           p == 1 ? tp : NULL, ratio, &sets);
+    if (s < 0)
+        return 1;
+    if (p == 1) {
+        const double sp = median(tp, reps);
+        printf("plain  ranks=1 threads=1 scale=%d seconds=%.4f edges_per_s=%.3e sets=%lld\n", scale, sp,
+               m / sp, (long long)sets);
+    }
+    if (b->rank == 0 && p == 1) {
+        const double pr = median(ratio, reps);  /* sorts ratio */
+        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e paired=%.2f (link of each "
+               "rank's slab; paired: median over reps of plain / forest, each pair timed back to back; "
+               "range %.2f-%.2f)\n", p, threads, scale, s, m / s, pr, ratio[0], ratio[reps - 1]);
+    }
+    else if (b->rank == 0)
+        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (link of each rank's slab)\n",
+               p, threads, scale, s, m / s);
+    s = link_median(b->n, b->e, b->count, b->first, threads, (int64_t)1 << 20, reps, t, NULL, NULL, NULL);
+    if (s < 0)
+        return 1;
+    if (b->rank == 0)
+        printf("pieces ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (the link in pieces of 2^20 edges)\n",
+               p, threads, scale, s, m / s);
+    return 0;
+}
+
+/* counts: separate and in pieces, alternated rep by rep, on the labels of
+ * res. Returns 0, or 1 when the duplicate count cannot be made. Collective. */
+static int counts_line(const bench *b, const cc_result *res)
+{
+    const int threads = b->threads, reps = b->reps;
+    const int64_t n = b->n, count = b->count, *e = b->e;
+    double tv[2][32];
+    int64_t *ce = calloc((size_t)res->ncomp + 1, sizeof *ce), x[2], d;
+    for (int q = 0; q < reps; q++) {
+        for (int how = 0; how < 2; how++) {
+            x[0] = x[1] = 0;
+            MPI_Barrier(MPI_COMM_WORLD);
+            const double t0 = g5_now();
+            if (how == 0) {
+                cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
+                cc_count_distinct(MPI_COMM_WORLD, n, e, count, threads, &d);
+            } else {
+                cc_dup *dp = NULL;
+                const int64_t piece = (int64_t)1 << 20;
+                if (cc_dup_create(MPI_COMM_WORLD, n, count, threads, &dp) != G5_OK)
+                    return 1;
+                for (int64_t i = 0; i < count; i += piece)
+                    cc_dup_add(dp, e + 2 * i, count - i < piece ? count - i : piece);
+                cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
+                cc_dup_finish(MPI_COMM_WORLD, dp, e, count, &d);
+                cc_dup_free(&dp);
+            }
+            tv[how][q] = g5_now() - t0;
+            MPI_Allreduce(MPI_IN_PLACE, &tv[how][q], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        }
+    }
+    if (b->rank == 0)
+        printf("counts ranks=%d threads=%d scale=%d separate=%.4f pieces=%.4f (edges per "
+               "component + duplicates, median of %d)\n", b->p, threads, b->scale, median(tv[0], reps),
+               median(tv[1], reps), reps);
+    free(ce);
+    return 0;
+}
+
+/* stage: the whole cc_compute minus its duplicate count, then counts on
+ * its labels. Returns 0, or 1 on failure. Collective. */
+static int stage_lines(const bench *b)
+{
+    const int p = b->p, threads = b->threads, scale = b->scale, reps = b->reps;
+    const int64_t n = b->n;
+    double t[32];
+    for (int r = 0; r < reps; r++) {
+        cc_result *res = NULL;
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = g5_now();
+        if (cc_compute(MPI_COMM_WORLD, n, b->e, b->count, b->first,
+                       &(cc_opts){.nthreads = threads, .merge = CC_MERGE_TREE}, &res) != G5_OK) {
+            fprintf(stderr, "%s\n", g5_error_msg());
+            return 1;
+        }
+        t[r] = g5_now() - t0 - res->t_distinct - res->t_hash;
+        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (b->rank == 0 && r == reps - 1)
+            printf("stage  ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e link=%.4f merge=%.4f "
+                   "label=%.4f count=%.4f hash=%.4f distinct=%.4f components=%lld giant=%.4f isolated=%.4f\n",
+                   p, threads, scale, median(t, reps), (double)b->m / median(t, reps), res->t_link,
+                   res->t_merge, res->t_label, res->t_count, res->t_hash, res->t_distinct, (long long)res->ncomp,
+                   res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
+        if (r == reps - 1 && counts_line(b, res))
+            return 1;
+        cc_result_free(&res);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int rank, p, scale, threads, reps = 3;
+    int rank, p, reps = 3;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -191,16 +323,13 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    scale = atoi(argv[1]);
-    threads = atoi(argv[2]);
+    const int scale = atoi(argv[1]), threads = atoi(argv[2]);
     if (argc > 3)
         reps = atoi(argv[3]);
     if (reps < 1 || reps > 32)
         reps = reps < 1 ? 1 : 32;
     const int64_t n = (int64_t)1 << scale, m = 16 * n;
     const int64_t first = m * rank / p, count = m * (rank + 1) / p - first;
-    double t[32], t0, tp[32], ratio[32];
-    int64_t sets = 0;
     /* plain and forest allocate their arrays inside each timed rep, as the
      * stage does once per run in a fresh process: a fixed threshold makes
      * every block of 1 MiB or more a fresh mapping (glibc otherwise raises
@@ -215,102 +344,15 @@ int main(int argc, char **argv)
     gen_init(&g, &gp);
     /* the exact tuples `g500 gen --scale SCALE` writes at these positions */
     gen_slab(&g, first, count, e, NULL, NULL);
+    const bench b = {rank, p, scale, threads, reps, n, m, first, count, e};
 
-    for (int r = 0; r < reps; r++) {
-        uint64_t x = 0;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = g5_now();
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : x)
-        for (int64_t i = 0; i < count; i++)
-            x += (uint64_t)(e[2 * i] ^ e[2 * i + 1]);
-        t[r] = g5_now() - t0;
-        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (x == 42)  /* keeps the sum alive */
-            printf("#\n");
-    }
-    if (rank == 0) {
-        double s = median(t, reps);
+    double t[32];
+    const double s = stream_median(&b, t);
+    if (rank == 0)
         printf("stream ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (one read of the edge list)\n",
                p, threads, scale, s, (double)m / s);
-    }
-    /* at one rank, plain and forest alternate, rep by rep */
-    double s = link_median(n, e, count, first, threads, count, reps, t, p == 1 ? tp : NULL, ratio, &sets);
-    if (s < 0)
+    if (link_lines(&b) || stage_lines(&b))
         return 1;
-    if (p == 1) {
-        const double sp = median(tp, reps);
-        printf("plain  ranks=1 threads=1 scale=%d seconds=%.4f edges_per_s=%.3e sets=%lld\n", scale, sp,
-               (double)m / sp, (long long)sets);
-    }
-    if (rank == 0 && p == 1) {
-        const double pr = median(ratio, reps);  /* sorts ratio */
-        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e paired=%.2f (link of each "
-               "rank's slab; paired: median over reps of plain / forest, each pair timed back to back; "
-               "range %.2f-%.2f)\n", p, threads, scale, s, (double)m / s, pr, ratio[0], ratio[reps - 1]);
-    }
-    else if (rank == 0)
-        printf("forest ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (link of each rank's slab)\n",
-               p, threads, scale, s, (double)m / s);
-    s = link_median(n, e, count, first, threads, (int64_t)1 << 20, reps, t, NULL, NULL, NULL);
-    if (s < 0)
-        return 1;
-    if (rank == 0)
-        printf("pieces ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e (the link in pieces of 2^20 edges)\n",
-               p, threads, scale, s, (double)m / s);
-    for (int r = 0; r < reps; r++) {
-        cc_result *res = NULL;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = g5_now();
-        if (cc_compute(MPI_COMM_WORLD, n, e, count, first,
-                       &(cc_opts){.nthreads = threads, .merge = CC_MERGE_TREE}, &res) != G5_OK) {
-            fprintf(stderr, "%s\n", g5_error_msg());
-            return 1;
-        }
-        /* the whole cc_compute minus its duplicate count */
-        t[r] = g5_now() - t0 - res->t_distinct - res->t_hash;
-        MPI_Allreduce(MPI_IN_PLACE, &t[r], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (rank == 0 && r == reps - 1)
-            printf("stage  ranks=%d threads=%d scale=%d seconds=%.4f edges_per_s=%.3e link=%.4f merge=%.4f "
-                   "label=%.4f count=%.4f hash=%.4f distinct=%.4f components=%lld giant=%.4f isolated=%.4f\n",
-                   p, threads, scale, median(t, reps), (double)m / median(t, reps), res->t_link,
-                   res->t_merge, res->t_label, res->t_count, res->t_hash, res->t_distinct, (long long)res->ncomp,
-                   res->meta.giant_active_share, (double)res->meta.isolated_vertices / (double)n);
-        if (r == reps - 1) {
-            /* counts: separate and in pieces, alternated, on the same
-             * labels */
-            double tv[2][32];
-            int64_t *ce = calloc((size_t)res->ncomp + 1, sizeof *ce), x[2], d;
-            for (int q = 0; q < reps; q++) {
-                for (int how = 0; how < 2; how++) {
-                    x[0] = x[1] = 0;
-                    MPI_Barrier(MPI_COMM_WORLD);
-                    t0 = g5_now();
-                    if (how == 0) {
-                        cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
-                        cc_count_distinct(MPI_COMM_WORLD, n, e, count, threads, &d);
-                    } else {
-                        cc_dup *dp = NULL;
-                        const int64_t piece = (int64_t)1 << 20;
-                        if (cc_dup_create(MPI_COMM_WORLD, n, count, threads, &dp) != G5_OK)
-                            return 1;
-                        for (int64_t i = 0; i < count; i += piece)
-                            cc_dup_add(dp, e + 2 * i, count - i < piece ? count - i : piece);
-                        cc_count_edges(res->label, res->ncomp, e, count, threads, ce, &x[0], &x[1]);
-                        cc_dup_finish(MPI_COMM_WORLD, dp, e, count, &d);
-                        cc_dup_free(&dp);
-                    }
-                    tv[how][q] = g5_now() - t0;
-                    MPI_Allreduce(MPI_IN_PLACE, &tv[how][q], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-                }
-            }
-            if (rank == 0)
-                printf("counts ranks=%d threads=%d scale=%d separate=%.4f pieces=%.4f (edges per "
-                       "component + duplicates, median of %d)\n", p, threads, scale, median(tv[0], reps),
-                       median(tv[1], reps), reps);
-            free(ce);
-        }
-        cc_result_free(&res);
-    }
     free(e);
     MPI_Finalize();
     return 0;

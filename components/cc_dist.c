@@ -2,7 +2,8 @@
 /*
  * cc_dist.c - the distributed merge: connected components over ranks
  * without an array of N entries on any rank. Each rank's slab is first
- * reduced to local sets over compact ids (cc_dist_local.c); then:
+ * reduced to local sets over compact ids (cc_dist_local.c); then, with
+ * the exchange of cc_dist_exchange.c:
  *
  * Union-find over owner ranks. [0, N) is split in P blocks (the first
  * N mod P ranks one vertex more: the rows of /label each rank writes);
@@ -45,359 +46,6 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-
-#define DIST_BATCH ((int64_t)1 << 18) /* pairs per rank and batch: 6 MiB sent */
-
-enum { X_GET, X_MIN, X_ADD_V, X_ADD_E };
-
-typedef struct dist {
-    MPI_Comm comm;
-    int rank, p;
-    int64_t n, q, rem;      /* blocks: rem blocks of q + 1 vertices, then q */
-    int64_t first, count;   /* this rank's block */
-    int64_t *f;             /* [count] parent, -1 unseen */
-    int64_t *accv, *acce;   /* [count] vertices and edges counted at roots */
-    int64_t batch;
-    int64_t *sbuf, *perm, *rbuf;
-    int64_t rcap;
-    int *sc, *sd, *rc, *rd; /* [p] counts and displacements */
-} dist;
-
-typedef struct kv {
-    int64_t k, v;
-} kv;
-
-/* The gathers of step 2 ask the owners for f of the same keys (the local
- * vertices' original ids) every round. The first gather records how it
- * went - per batch the counts and displacements, the send order, and on
- * the owner the keys received (as offsets in its block) - so that later
- * ones send no keys: the owners answer from the keys they kept, one
- * all-to-all per batch instead of three, no packing. 8 B per local vertex
- * (4 B of send order, about 4 B of kept keys). */
-typedef struct gplan {
-    int64_t nb;      /* batches recorded (the max over ranks) */
-    int *cnt;        /* [nb][4][p]: sc, sd, rc, rd (in pairs of int64) */
-    int32_t *perm;   /* [k]: position in the batch's send order -> offset of the key in the batch */
-    int32_t *rkey;   /* [nrecv]: keys received, as offsets in the owner's block */
-    int64_t nrecv, rcap;
-} gplan;
-
-static void gplan_free(gplan *g)
-{
-    free(g->cnt);
-    free(g->perm);
-    free(g->rkey);
-    memset(g, 0, sizeof *g);
-}
-
-static int owner_of(const dist *d, int64_t v)
-{
-    const int64_t big = d->rem * (d->q + 1);
-    return v < big ? (int)(v / (d->q + 1)) : (int)(d->rem + (v - big) / d->q);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* LSD radix sort of a[0, k) by key (keys in [0, 2^31)), 11 bits a pass,
- * only as many passes as the largest key needs; tmp holds k entries. */
-static void radix_kv(kv *a, kv *tmp, int64_t k)
-{
-    int64_t maxk = 0, cnt[2048];
-    for (int64_t i = 0; i < k; i++)
-        if (a[i].k > maxk)
-            maxk = a[i].k;
-    for (int shift = 0; shift < 33 && (maxk >> shift) > 0; shift += 11) {
-        memset(cnt, 0, sizeof cnt);
-        for (int64_t i = 0; i < k; i++)
-            cnt[(a[i].k >> shift) & 2047]++;
-        for (int64_t d = 0, sum = 0; d < 2048; d++) {
-            const int64_t c = cnt[d];
-            cnt[d] = sum;
-            sum += c;
-        }
-        for (int64_t i = 0; i < k; i++)
-            tmp[cnt[(a[i].k >> shift) & 2047]++] = a[i];
-        memcpy(a, tmp, (size_t)k * sizeof *a);
-    }
-}
-
-/* Sort by key and keep one entry per key, with the minimum of its values
- * (the hooks of old parents). Returns the new count, or -1 when the sort's
- * scratch cannot be allocated (the error is recorded). */
-static int64_t combine(kv *a, int64_t k)
-{
-    int64_t o = 0;
-    if (k == 0)
-        return 0;
-    kv *tmp = g5_malloc((size_t)k * sizeof *tmp, "components: sort scratch");
-    if (!tmp)
-        return -1;
-    radix_kv(a, tmp, k);
-    free(tmp);
-    for (int64_t i = 1; i < k; i++) {
-        if (a[i].k == a[o].k) {
-            if (a[i].v < a[o].v)
-                a[o].v = a[i].v;
-        } else {
-            a[++o] = a[i];
-        }
-    }
-    return o + 1;
-}
-
-static void dist_free(dist *d)
-{
-    free(d->f);
-    free(d->accv);
-    free(d->acce);
-    free(d->sbuf);
-    free(d->perm);
-    free(d->rbuf);
-    free(d->sc); /* sd, rc and rd point into it */
-}
-
-/* The block geometry; no allocation (dist_alloc does it once the local
- * forest is built, so the two never add up). batch: pairs per batch
- * (<= 0: DIST_BATCH). Not collective. */
-static void dist_init(dist *d, MPI_Comm comm, int64_t n, int64_t batch)
-{
-    memset(d, 0, sizeof *d);
-    d->comm = comm;
-    MPI_Comm_rank(comm, &d->rank);
-    MPI_Comm_size(comm, &d->p);
-    d->n = n;
-    d->q = n / d->p;
-    d->rem = n % d->p;
-    d->first = d->rank * d->q + (d->rank < d->rem ? d->rank : d->rem);
-    d->count = d->q + (d->rank < d->rem);
-    /* 2 * batch * p int64 entries must fit an int count and displacement. */
-    d->batch = batch > 0 ? batch : DIST_BATCH;
-    if (d->batch > INT_MAX / 4 / d->p)
-        d->batch = INT_MAX / 4 / d->p;
-}
-
-
-/* Local phase: the owned parents (all unseen) and the exchange buffers.
- * The counters accv and acce come later (dist_counters). Not collective. */
-static int dist_alloc(dist *d)
-{
-    d->f = g5_malloc((size_t)(d->count ? d->count : 1) * sizeof *d->f, "components: owned parents");
-    d->sbuf = g5_malloc((size_t)d->batch * 2 * sizeof *d->sbuf, "components: send buffer");
-    d->perm = g5_malloc((size_t)d->batch * sizeof *d->perm, "components: send order");
-    d->sc = g5_malloc((size_t)d->p * 4 * sizeof(int), "components: exchange counts");
-    if (!d->f || !d->sbuf || !d->perm || !d->sc)
-        return G5_ERR_NOMEM;
-    d->sd = d->sc + d->p;
-    d->rc = d->sd + d->p;
-    d->rd = d->rc + d->p;
-    for (int64_t i = 0; i < d->count; i++)
-        d->f[i] = -1;
-    return G5_OK;
-}
-
-/* Room for 2 * total int64 in the receive buffer. Not collective. */
-static int rbuf_room(dist *d, int64_t total)
-{
-    int rc = G5_OK;
-    if (2 * total > d->rcap) {
-        free(d->rbuf);
-        d->rcap = 2 * total;
-        d->rbuf = g5_malloc((size_t)d->rcap * sizeof *d->rbuf, "components: receive buffer");
-        if (!d->rbuf) {
-            d->rcap = 0;
-            rc = G5_ERR_NOMEM;
-        }
-    }
-    return rc;
-}
-
-/* Pack entries [lo, hi) owner by owner into sbuf (send order in perm),
- * exchange their counts and then the pairs, each one record of two int64
- * (common's counted exchange); *total: pairs received. Collective. */
-static int send_batch(dist *d, const int64_t *key, const int64_t *val, int64_t stride, int64_t lo, int64_t hi,
-                      int64_t *total)
-{
-    const int p = d->p;
-    int rc;
-    MPI_Datatype pair;
-    memset(d->sc, 0, (size_t)p * sizeof(int));
-    for (int64_t i = lo; i < hi; i++)
-        d->sc[owner_of(d, key[i * stride])]++;
-    d->sd[0] = 0;
-    for (int r = 1; r < p; r++)
-        d->sd[r] = d->sd[r - 1] + d->sc[r - 1];
-    for (int64_t i = lo; i < hi; i++) {
-        const int o = owner_of(d, key[i * stride]);
-        const int64_t j = d->sd[o]++;
-        d->sbuf[2 * j] = key[i * stride];
-        d->sbuf[2 * j + 1] = val ? val[i * stride] : 0;
-        d->perm[j] = i;
-    }
-    for (int r = 0; r < p; r++)
-        d->sd[r] = r ? d->sd[r - 1] + d->sc[r - 1] : 0;
-    rc = g5_exchange_counts(d->comm, G5_OK, d->sc, d->rc, d->rd, total, "components");
-    if (rc == G5_OK)
-        rc = rbuf_room(d, *total);
-    MPI_Type_contiguous(2, MPI_INT64_T, &pair);
-    MPI_Type_commit(&pair);
-    rc = g5_exchange_data(d->comm, rc, pair, d->sbuf, d->sc, d->sd, d->rbuf, d->rc, d->rd, "components");
-    MPI_Type_free(&pair);
-    return rc;
-}
-
-/* The plan's record of batch b (entries [lo, hi), total received): its
- * counts, send order and the keys received. Returns G5_ERR_NOMEM when the
- * keys do not fit (agreed by the caller). Not collective. */
-static int plan_batch(const dist *d, gplan *plan, int64_t b, int64_t lo, int64_t hi, int64_t total)
-{
-    int *c = plan->cnt + (size_t)b * 4 * (size_t)d->p;
-    memcpy(c, d->sc, (size_t)d->p * 4 * sizeof(int));  /* sc, sd, rc, rd are contiguous */
-    for (int64_t j = 0; j < hi - lo; j++)
-        plan->perm[lo + j] = (int32_t)(d->perm[j] - lo);
-    if (plan->nrecv + total > plan->rcap) {
-        const int64_t cap = 2 * (plan->nrecv + total);
-        int32_t *rk = realloc(plan->rkey, (size_t)cap * sizeof *rk);
-        if (!rk)
-            return G5_ERR_NOMEM;
-        plan->rkey = rk;
-        plan->rcap = cap;
-    }
-    for (int64_t j = 0; j < total; j++)
-        plan->rkey[plan->nrecv + j] = (int32_t)(d->rbuf[2 * j] - d->first);
-    plan->nrecv += total;
-    return G5_OK;
-}
-
-/* Apply op to the total received pairs; X_GET leaves the replies in
- * rbuf[0, total). Returns the entries X_MIN lowered. Not collective. */
-static int64_t apply_batch(dist *d, int op, int64_t total)
-{
-    int64_t low = 0;
-    for (int64_t j = 0; j < total; j++) {
-        const int64_t v = d->rbuf[2 * j] - d->first, x = d->rbuf[2 * j + 1];
-        switch (op) {
-        case X_GET:
-            if (d->f[v] < 0)
-                d->f[v] = v + d->first;
-            d->rbuf[j] = d->f[v]; /* j <= 2 j: read before written */
-            break;
-        case X_MIN:
-            if (x < d->f[v]) {
-                d->f[v] = x;
-                low++;
-            }
-            break;
-        case X_ADD_V:
-            d->accv[v] += x;
-            break;
-        default:
-            d->acce[v] += x;
-            break;
-        }
-    }
-    return low;
-}
-
-/* Collective. Send (key[i * stride], val[i * stride]) (val NULL: 0) for
- * i < k to the owner of the key, which applies op to its entry: X_GET
- * replies f[key] in reply[i] (an unseen key is first set to itself),
- * X_MIN lowers f[key] to val and counts the entries it lowered in
- * *changed, X_ADD_V / X_ADD_E add val to the vertex / edge counter of
- * key. plan (X_GET only, may be NULL) records the gather for
- * gather_planned. */
-static int exchange_plan(dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
-                         int64_t k, int64_t *reply, int64_t *changed, gplan *plan)
-{
-    int64_t nb = (k + d->batch - 1) / d->batch, maxnb = 0;
-    int prc = G5_OK, rc;
-    if (MPI_Allreduce(&nb, &maxnb, 1, MPI_INT64_T, MPI_MAX, d->comm) != MPI_SUCCESS)
-        return g5_error(G5_ERR_MPI, "components: MPI_Allreduce failed");
-    if (plan) {
-        gplan_free(plan);
-        plan->nb = maxnb;
-        plan->cnt = g5_malloc((size_t)(maxnb ? maxnb : 1) * 4 * (size_t)d->p * sizeof(int), "components: gather plan");
-        plan->perm = g5_malloc((size_t)(k ? k : 1) * sizeof *plan->perm, "components: gather plan");
-        prc = g5_agree(d->comm, plan->cnt && plan->perm ? G5_OK : G5_ERR_NOMEM);
-        if (prc != G5_OK) {
-            gplan_free(plan);
-            return prc;
-        }
-    }
-    for (int64_t b = 0; b < maxnb; b++) {
-        const int64_t lo = b * d->batch < k ? b * d->batch : k;
-        const int64_t hi = lo + d->batch < k ? lo + d->batch : k;
-        int64_t total = 0;
-        rc = send_batch(d, key, val, stride, lo, hi, &total);
-        if (rc != G5_OK)
-            return rc;
-        if (plan && prc == G5_OK)
-            prc = plan_batch(d, plan, b, lo, hi, total);
-        const int64_t low = apply_batch(d, op, total);
-        if (changed)
-            *changed += low;
-        if (op != X_GET)
-            continue;
-        rc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, d->rc, d->rd, d->sbuf, d->sc, d->sd,
-                              "components: replies");
-        if (rc != G5_OK)
-            return rc;
-        for (int64_t j = 0; j < hi - lo; j++)
-            reply[d->perm[j]] = d->sbuf[j];
-    }
-    if (plan) {
-        prc = g5_agree(d->comm, prc == G5_OK ? G5_OK : g5_error(prc, "components: gather plan"));
-        if (prc != G5_OK)
-            gplan_free(plan);
-        return prc;
-    }
-    return G5_OK;
-}
-
-static int exchange(dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
-                    int64_t k, int64_t *reply, int64_t *changed)
-{
-    return exchange_plan(d, op, key, val, stride, k, reply, changed, NULL);
-}
-
-/* A gather of f for the keys the plan recorded (reply[i] for key i), no
- * keys sent. Collective. */
-static int gather_planned(dist *d, const gplan *plan, int64_t *reply)
-{
-    const int p = d->p;
-    int64_t off = 0;
-    for (int64_t b = 0; b < plan->nb; b++) {
-        const int *c = plan->cnt + (size_t)b * 4 * (size_t)p, *sc = c, *sd = c + p, *rc = c + 2 * p, *rd = c + 3 * p;
-        int64_t total = 0, sent = 0;
-        for (int r = 0; r < p; r++) {
-            total += rc[r];
-            sent += sc[r];
-        }
-        for (int64_t j = 0; j < total; j++)
-            d->rbuf[j] = d->f[plan->rkey[off + j]];
-        off += total;
-        int xrc = g5_exchange_data(d->comm, G5_OK, MPI_INT64_T, d->rbuf, rc, rd, d->sbuf, sc, sd,
-                                   "components: replies");
-        if (xrc != G5_OK)
-            return xrc;
-        const int64_t lo = b * d->batch;
-        for (int64_t j = 0; j < sent; j++)
-            reply[lo + plan->perm[lo + j]] = d->sbuf[j];
-    }
-    return G5_OK;
-}
-
-/* Send a (key, value) list with op, no copy. Collective. */
-static int exchange_kv(dist *d, int op, const kv *a, int64_t k, int64_t *changed)
-{
-    static const kv none = {0, 0};
-    if (k == 0)
-        a = &none;
-    return exchange(d, op, &a->k, &a->v, 2, k, NULL, changed);
-}
 
 /* Distinct keys in the order first met, found through an open addressing
  * table of their indices (int32, -1 empty) that doubles at half full, each
@@ -495,7 +143,7 @@ static int targets_add(targets *t, int64_t x, int64_t v)
  * target is read in place, the others are asked of their owners once per
  * distinct target and round (idx[i]: entry i's target's index, -1 none).
  * Collective. */
-static int jump(dist *d)
+static int jump(cc_dist *d)
 {
     int rc = G5_OK;
     targets tg;
@@ -525,7 +173,7 @@ static int jump(dist *d)
         }
         rc = g5_agree(d->comm, rc);
         if (rc == G5_OK)
-            rc = exchange(d, X_GET, tg.key, NULL, 1, tg.n, tg.val, NULL);
+            rc = cc_dist_exchange(d, CC_DIST_GET, tg.key, NULL, 1, tg.n, tg.val, NULL);
         if (rc == G5_OK) {
             for (int64_t i = 0; i < d->count; i++) {
                 if (idx[i] < 0)
@@ -559,13 +207,19 @@ static int cmp_comp(const void *a, const void *b)
     return x->root < y->root ? -1 : x->root > y->root;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* The hook requests of a round (*req, *k of them, caller frees): per
  * local set the minimum m of its members' fl (mn, nloc entries of
  * scratch); [0, ka) one aggressive hook per member with fl > m (distinct
  * keys), then the hooks of their old parents, combined (many share one).
  * Collective (agreed status). */
 static int hook_requests(MPI_Comm comm, int64_t nloc, const int64_t *gid, const int32_t *lroot,
-                         const int64_t *fl, int64_t *mn, kv **req, int64_t *k)
+                         const int64_t *fl, int64_t *mn, cc_kv **req, int64_t *k)
 {
     int64_t ka = 0, kh = 0;
     for (int64_t i = 0; i < nloc; i++)
@@ -582,32 +236,32 @@ static int hook_requests(MPI_Comm comm, int64_t nloc, const int64_t *gid, const 
     int rc = g5_agree(comm, *req ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         return rc;
-    kv *q = *req;
+    cc_kv *q = *req;
     ka = kh = 0;
     for (int64_t i = 0; i < nloc; i++)
         if (fl[i] > mn[lroot[i]])
-            q[ka++] = (kv){gid[i], mn[lroot[i]]};
+            q[ka++] = (cc_kv){gid[i], mn[lroot[i]]};
     for (int64_t i = 0; i < nloc; i++)
         if (fl[i] > mn[lroot[i]] && fl[i] != gid[i])
-            q[ka + kh++] = (kv){fl[i], mn[lroot[i]]};
-    kh = combine(q + ka, kh);
+            q[ka + kh++] = (cc_kv){fl[i], mn[lroot[i]]};
+    kh = cc_kv_combine(q + ka, kh);
     *k = ka + (kh > 0 ? kh : 0);
     return g5_agree(comm, kh < 0 ? G5_ERR_NOMEM : G5_OK);
 }
 
 /* Step 2: rounds of gather, hook and jump until no request is left;
  * fl[i] = f of local vertex i at the end. Collective. */
-static int hook_rounds(dist *d, int64_t nloc, const int64_t *gid, const int32_t *lroot, int64_t *fl,
+static int hook_rounds(cc_dist *d, int64_t nloc, const int64_t *gid, const int32_t *lroot, int64_t *fl,
                        int64_t *rounds)
 {
-    gplan plan;
-    kv *req = NULL;
+    cc_dist_plan plan;
+    cc_kv *req = NULL;
     int64_t *mn = g5_malloc((size_t)(nloc ? nloc : 1) * sizeof *mn, "components: per-set scratch");
     int rc = g5_agree(d->comm, mn ? G5_OK : G5_ERR_NOMEM);
 
     memset(&plan, 0, sizeof plan);
     if (rc == G5_OK)
-        rc = exchange_plan(d, X_GET, gid, NULL, 1, nloc, fl, NULL, &plan);
+        rc = cc_dist_exchange_plan(d, CC_DIST_GET, gid, NULL, 1, nloc, fl, NULL, &plan);
     while (rc == G5_OK) {
         int64_t k = 0, nreq = 0, changed = 0;
         rc = hook_requests(d->comm, nloc, gid, lroot, fl, mn, &req, &k);
@@ -616,26 +270,26 @@ static int hook_rounds(dist *d, int64_t nloc, const int64_t *gid, const int32_t 
         rc = g5_agree(d->comm, rc);
         if (rc != G5_OK || nreq == 0)
             break;
-        rc = exchange_kv(d, X_MIN, req, k, &changed);
+        rc = cc_dist_exchange_kv(d, CC_DIST_MIN, req, k, &changed);
         free(req);
         req = NULL;
         if (rc == G5_OK)
             rc = jump(d);
         if (rc == G5_OK)
-            rc = gather_planned(d, &plan, fl);
+            rc = cc_dist_gather_planned(d, &plan, fl);
         if (rc == G5_OK)
             (*rounds)++;
     }
     free(req);
     free(mn);
-    gplan_free(&plan);
+    cc_dist_plan_free(&plan);
     return rc;
 }
 
 /* Step 3's sums: the edges of each local set (ecnt, at its local root)
  * and the vertices of each owned vertex added to the counters of their
  * root's owner, one request per distinct root and rank. Collective. */
-static int count_at_roots(dist *d, int64_t nloc, const int32_t *lroot, const int64_t *ecnt, const int64_t *fl)
+static int count_at_roots(cc_dist *d, int64_t nloc, const int32_t *lroot, const int64_t *ecnt, const int64_t *fl)
 {
     const size_t nb = (size_t)(d->count ? d->count : 1);
     targets sums;
@@ -653,7 +307,7 @@ static int count_at_roots(dist *d, int64_t nloc, const int32_t *lroot, const int
             rc = targets_add(&sums, fl[i], ecnt[i]);
     rc = g5_agree(d->comm, rc);
     if (rc == G5_OK)
-        rc = exchange(d, X_ADD_E, sums.key, sums.val, 1, sums.n, NULL, NULL);
+        rc = cc_dist_exchange(d, CC_DIST_ADD_E, sums.key, sums.val, 1, sums.n, NULL, NULL);
     if (rc == G5_OK)
         rc = targets_reset(&sums);
     for (int64_t i = 0; rc == G5_OK && i < d->count; i++)
@@ -661,14 +315,14 @@ static int count_at_roots(dist *d, int64_t nloc, const int32_t *lroot, const int
             rc = targets_add(&sums, d->f[i], 1);
     rc = g5_agree(d->comm, rc);
     if (rc == G5_OK)
-        rc = exchange(d, X_ADD_V, sums.key, sums.val, 1, sums.n, NULL, NULL);
+        rc = cc_dist_exchange(d, CC_DIST_ADD_V, sums.key, sums.val, 1, sums.n, NULL, NULL);
     targets_free(&sums);
     return rc;
 }
 
 /* The component list of all ranks (*all, *ncomp): each rank's roots with
  * their counts, gathered and sorted canonically. Collective. */
-static int gather_components(dist *d, comp **all, int64_t *ncomp)
+static int gather_components(cc_dist *d, comp **all, int64_t *ncomp)
 {
     int64_t nmine = 0, nc = 0;
     int rc, *cnts, *displ;
@@ -719,7 +373,7 @@ out:
 
 /* Step 3's end: the component arrays of r from the sorted list, and the
  * labels of this rank's block. Collective. */
-static int label_block(dist *d, cc_result *r)
+static int label_block(cc_dist *d, cc_result *r)
 {
     comp *all = NULL;
     int64_t ncomp = 0, *byroot = NULL;
@@ -769,12 +423,12 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
                          int64_t *self_loops, int64_t *nonloop)
 {
     int rc = status;
-    dist d;
+    cc_dist d;
     int64_t *gid = NULL, *fl = NULL, *ecnt = NULL, nloc = 0;
     int32_t *lroot = NULL;
     double t = g5_now();
 
-    dist_init(&d, comm, r->nvertices, batch);
+    cc_dist_init(&d, comm, r->nvertices, batch);
     if (rc == G5_OK && !*lp)
         rc = g5_error(G5_ERR_INTERNAL, "components: no local step to finish");
     /* step 1's end: the local sets and their edges; the forest, tally
@@ -788,7 +442,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
             rc = G5_ERR_NOMEM;
     }
     if (rc == G5_OK)
-        rc = dist_alloc(&d);
+        rc = cc_dist_alloc(&d);
     r->t_link += g5_now() - t;
     rc = g5_agree(comm, rc);
     if (rc == G5_OK) {
@@ -803,7 +457,7 @@ int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **lp, int nthr
             rc = label_block(&d, r);
         r->t_label = g5_now() - t;
     }
-    dist_free(&d);
+    cc_dist_free(&d);
     free(gid);
     free(ecnt);
     free(fl);

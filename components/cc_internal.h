@@ -233,6 +233,70 @@ int cc_dist_local_end(cc_dist_local **l, int nthreads, int64_t *nloc, int64_t **
 int cc_dist_local_finish(MPI_Comm comm, int status, cc_dist_local **l, int nthreads, int64_t batch,
                          cc_result *r, int64_t *self_loops, int64_t *nonloop);
 
+/* ---- the distributed merge's exchange (cc_dist_exchange.c) --------------
+ * cc_dist: the owner blocks of [0, N) (the first N mod P ranks own q + 1
+ * vertices, the others q), this rank's owned parents f and counters, and
+ * the exchange buffers. A request is applied by the owner of its key:
+ * CC_DIST_GET answers f[key] (an unseen key is first set to itself),
+ * CC_DIST_MIN lowers f[key] to the value, CC_DIST_ADD_V / CC_DIST_ADD_E
+ * add the value to the vertex / edge counter of key. */
+enum { CC_DIST_GET, CC_DIST_MIN, CC_DIST_ADD_V, CC_DIST_ADD_E };
+
+typedef struct cc_dist {
+    MPI_Comm comm;
+    int rank, p;
+    int64_t n, q, rem;      /* blocks: rem blocks of q + 1 vertices, then q */
+    int64_t first, count;   /* this rank's block */
+    int64_t *f;             /* [count] parent, -1 unseen */
+    int64_t *accv, *acce;   /* [count] vertices and edges counted at roots */
+    int64_t batch;
+    int64_t *sbuf, *perm, *rbuf;
+    int64_t rcap;
+    int *sc, *sd, *rc, *rd; /* [p] counts and displacements */
+} cc_dist;
+
+typedef struct cc_kv {
+    int64_t k, v;
+} cc_kv;
+
+/* A recorded gather: the hook rounds ask the owners for f of the same keys
+ * every round; later gathers send no keys (cc_dist_gather_planned). 8 B
+ * per key (4 B of send order, about 4 B of kept keys on the owner). */
+typedef struct cc_dist_plan {
+    int64_t nb;      /* batches recorded (the max over ranks) */
+    int *cnt;        /* [nb][4][p]: sc, sd, rc, rd (in pairs of int64) */
+    int32_t *perm;   /* [k]: position in the batch's send order -> offset of the key in the batch */
+    int32_t *rkey;   /* [nrecv]: keys received, as offsets in the owner's block */
+    int64_t nrecv, rcap;
+} cc_dist_plan;
+
+/* Not collective. The block geometry of n vertices over comm's ranks, no
+ * allocation; batch: pairs per rank and batch (<= 0: 2^18). */
+void cc_dist_init(cc_dist *d, MPI_Comm comm, int64_t n, int64_t batch);
+/* Not collective. The owned parents (all unseen) and the exchange buffers;
+ * G5_ERR_NOMEM (to be agreed by the caller). The counters are the
+ * caller's to allocate. */
+int cc_dist_alloc(cc_dist *d);
+void cc_dist_free(cc_dist *d);  /* frees every array of d, counters included */
+/* Collective. Send (key[i * stride], val[i * stride]) (val NULL: 0), i < k,
+ * to the owner of each key, which applies op; CC_DIST_GET's answers land in
+ * reply[i], CC_DIST_MIN adds the entries it lowered to *changed (may be
+ * NULL). cc_dist_exchange_plan with a plan (CC_DIST_GET only) also records
+ * the gather; the plan is freed by cc_dist_plan_free. */
+int cc_dist_exchange(cc_dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
+                     int64_t k, int64_t *reply, int64_t *changed);
+int cc_dist_exchange_plan(cc_dist *d, int op, const int64_t *key, const int64_t *val, int64_t stride,
+                          int64_t k, int64_t *reply, int64_t *changed, cc_dist_plan *plan);
+/* Collective. The same (key, value) pairs as a list, no copy. */
+int cc_dist_exchange_kv(cc_dist *d, int op, const cc_kv *a, int64_t k, int64_t *changed);
+/* Collective. A gather of f for the keys plan recorded, into reply. */
+int cc_dist_gather_planned(cc_dist *d, const cc_dist_plan *plan, int64_t *reply);
+void cc_dist_plan_free(cc_dist_plan *plan);
+/* Not collective. Sort a[0, k) by key (keys < 2^31) and keep one entry per
+ * key with the least value; the new count, or -1 when out of memory (the
+ * error is recorded). */
+int64_t cc_kv_combine(cc_kv *a, int64_t k);
+
 /* Fibonacci hashing of a vertex id (< 2^31) to one of 2^(64 - shift)
  * slots: the jump's targets and the local step's endpoint set. */
 static inline uint64_t cc_hslot(uint32_t v, int shift)

@@ -152,11 +152,13 @@ void g5_opts_help(FILE *f, const char *usage, const char *summary,
 }
 
 int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char **pos, int maxpos,
-              int *npos, const char *usage, const char *summary)
+              int *npos, const char *usage, const char *summary, int want, const char *want_error)
 {
     int rc = g5_opts_parse(argc, argv, opts, nopts, pos, maxpos, npos);
     if (rc == 1 && g5_log_rank())
         g5_opts_help(stdout, usage, summary, opts, nopts);
+    if (rc == G5_OK && want >= 0 && *npos != want)
+        rc = g5_error(G5_ERR_ARG, "%s", want_error);
     return rc;
 }
 

@@ -44,9 +44,11 @@ int g5_opts_parse(int argc, char **argv, const g5_opt *opts, int nopts,
 void g5_opts_help(FILE *f, const char *usage, const char *summary,
                   const g5_opt *opts, int nopts);
 /* What a command does first: g5_opts_parse, and on --help the help table
- * on stdout from the printing rank (g5_log_rank), then 1. */
+ * on stdout from the printing rank (g5_log_rank), then 1. want >= 0: the
+ * number of positional arguments the command takes; another number is
+ * G5_ERR_ARG with the message want_error. */
 int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char **pos, int maxpos,
-              int *npos, const char *usage, const char *summary);
+              int *npos, const char *usage, const char *summary, int want, const char *want_error);
 
 /* Subcommand entry points. Each is collective on MPI_COMM_WORLD and
  * returns a process exit code (0 success). */

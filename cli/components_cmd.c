@@ -163,11 +163,10 @@ int components_cmd(int argc, char **argv)
                    "Connected components of the edge list: the component id of every vertex\n"
                    "(largest component 0, isolated -1), the vertices and edges of each\n"
                    "component, and the statistics `g500 stats` prints. Identical output for\n"
-                   "any number of ranks, threads and piece size.");
+                   "any number of ranks, threads and piece size.",
+                   1, "give one edges file (see --help)");
     if (rc == 1)
         return 0;
-    if (rc == G5_OK && npos != 1)
-        rc = g5_error(G5_ERR_ARG, "give one edges file (see --help)");
     if (rc == G5_OK && !cfg.out)
         rc = g5_error(G5_ERR_ARG, "-o COMPONENTS.h5 is required");
     if (rc == G5_OK && cfg.piece < 0)

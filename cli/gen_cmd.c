@@ -55,7 +55,7 @@ int gen_cmd(int argc, char **argv)
                    "Generate the Graph500 Kronecker (R-MAT A=.57 B=.19 C=.19) edge list with\n"
                    "scrambled vertex labels, shuffled order and float32 weights in [0, 1),\n"
                    "and write it to FILE (HDF5: /edges int64 [M][2], /weights float32 [M]).\n"
-                   "The file is identical for any number of ranks and threads.");
+                   "The file is identical for any number of ranks and threads.", -1, NULL);
     if (rc == 1)
         return 0;
     if (rc == G5_OK && !c.output)

@@ -132,11 +132,10 @@ static int parse_args(int argc, char **argv, pcmd *x)
                        "vertices, keep small components whole, cut the giant in a vertex order over\n"
                        "the ranks of a switch-tree walk with balanced edges; write the placement file,\n"
                        "an Open MPI rankfile, an MPICH machinefile and a SLURM_HOSTFILE, and print\n"
-                       "the quality table.");
+                       "the quality table.",
+                       2, "expected EDGES.h5 and COMPONENTS.h5 (usage: " USAGE ")");
     if (rc == 1)
         return 1;
-    if (rc == G5_OK && npos != 2)
-        rc = g5_error(G5_ERR_ARG, "expected EDGES.h5 and COMPONENTS.h5 (usage: %s)", USAGE);
     if (rc == G5_OK && !c->topology)
         rc = g5_error(G5_ERR_ARG, "--topology FILE is required");
     if (rc == G5_OK && !c->output)

@@ -54,11 +54,10 @@ int report_cmd(int argc, char **argv)
                    "a pipeline run left in RESULTS_DIR; without gnuplot, the page says how to\n"
                    "draw them. With --summary, print the tables only. With --check, check\n"
                    "those files instead (format, identity, completeness) and remove the ones\n"
-                   "a rerun must rebuild.");
+                   "a rerun must rebuild.",
+                   1, "expected one RESULTS_DIR (see g500 report --help)");
     if (rc == 1)
         return 0;
-    if (rc == G5_OK && npos != 1)
-        rc = g5_error(G5_ERR_ARG, "expected one RESULTS_DIR (see g500 report --help)");
     if (rc == G5_OK && rank == 0) {
         if (check) {
             rep_cache_expect e = {pos[0], scale, edgefactor, seed, dry_run, 0, 0, topology, no_data};

@@ -79,10 +79,10 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
     int rc = cli_parse(argc, argv, opts, nopts, pos, 2, &npos,
                        "mpirun -np P g500 run EDGES.h5 [options]",
                        "Timed Graph500 kernels: construction, BFS and SSSP from up to 64 "
-                       "keys, validated, official output block and JSON.");
+                       "keys, validated, official output block and JSON.",
+                       1, "expected one edges file (see --help)");
     if (rc == 1)
         return 1;
-    if (rc == G5_OK && npos != 1) rc = g5_error(G5_ERR_ARG, "expected one edges file (see --help)");
     if (rc == G5_OK && (o->roots < 1 || o->roots > 64))
         rc = g5_error(G5_ERR_ARG, "--roots must be in [1, 64], not %d", o->roots);
     if (rc == G5_OK && !(o->delta > 0)) rc = g5_error(G5_ERR_ARG, "--delta must be positive");

@@ -385,11 +385,10 @@ int stats_cmd(int argc, char **argv)
                    "g500 stats FILE.h5 [--json PATH] [--plot PNG]",
                    "Print what a g500 file holds: a components file's statistics (counts,\n"
                    "shares, isolated vertices, self-loops, duplicates, giant and largest\n"
-                   "non-giant component, log2 size histogram), an edges file's metadata.");
+                   "non-giant component, log2 size histogram), an edges file's metadata.",
+                   1, "give one file (see --help)");
     if (rc == 1)
         return 0;
-    if (rc == G5_OK && npos != 1)
-        rc = g5_error(G5_ERR_ARG, "give one file (see --help)");
     if (rc != G5_OK)
         return g5_cmd_fail("stats", rc);
     /* Open once to learn the format, then hand the path to its printer. */

@@ -280,11 +280,10 @@ int topo_cmd(int argc, char **argv)
                    "g500 topo FILE [--ranks R --ranks-per-node K] [--by-name]",
                    "Parse a topology (Slurm topology.conf, topology/tree syntax, or a "
                    "Scotch\ntleaf line) and print the switch tree, counts and hop "
-                   "histograms.");
+                   "histograms.",
+                   1, "expected one topology FILE (see --help)");
     if (rc == 1)
         return 0;
-    if (rc == G5_OK && npos != 1)
-        rc = g5_error(G5_ERR_ARG, "expected one topology FILE (see --help)");
     if (rc == G5_OK && (cfg.ranks < 0 || cfg.max_lines < 0))
         rc = g5_error(G5_ERR_ARG, "--ranks and --max-lines must not be negative");
     if (rc != G5_OK)

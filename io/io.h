@@ -322,10 +322,6 @@ const char *io_edges_path(const io_edges *f);
  * a reader that splits its slab into pieces cuts them at multiples of it,
  * so no chunk is read and checksummed twice. Not collective. */
 int64_t io_edges_chunk_rows(const io_edges *f);
-/* For tests: this rank sleeps `seconds` at the end of each
- * io_edges_read_slab, after its agreement, so no collective inside the
- * read absorbs it (a slow read on one rank). Not collective. */
-void io_edges_set_read_delay(io_edges *f, double seconds);
 /* io_file_set_checksum_verify for the edges file. */
 void io_edges_set_checksum_verify(io_edges *f, int verify);
 /* Collective: every rank calls it the same number of times with its own

@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define IO_EDGES_SCALE_MAX 42
 
@@ -44,13 +43,7 @@ struct io_edges {
      * the layout needs the plain collective H5Dread path. */
     io_direct *direct_edges, *direct_weights;
     int verify;             /* checksums verified on read (default 1) */
-    double read_delay;      /* tests: seconds slept in each read (a slow disk) */
 };
-
-void io_edges_set_read_delay(io_edges *f, double seconds)
-{
-    f->read_delay = seconds;
-}
 
 void io_edges_set_checksum_verify(io_edges *f, int verify)
 {
@@ -384,14 +377,7 @@ int io_edges_read_slab(io_edges *f, int64_t first, int64_t count, int64_t *edges
         rc = g5_error(G5_ERR_FORMAT, "%s: edge %lld is (%lld, %lld): a vertex id outside [0, %lld)",
                       io_edges_path(f), (long long)(first + bad), (long long)edges[2 * bad],
                       (long long)edges[2 * bad + 1], (long long)n);
-    rc = g5_agree(comm, rc);
-    /* the test delay after the agreement: a read no collective absorbs */
-    if (f->read_delay > 0) {
-        struct timespec ts = {(time_t)f->read_delay,
-                              (long)((f->read_delay - (double)(time_t)f->read_delay) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
-    return rc;
+    return g5_agree(comm, rc);
 }
 
 void io_edges_close(io_edges **fp)

@@ -8,6 +8,8 @@
 # production code carries no test hook.
 $(BUILD)/tests/mpi/mpi_bfs_faults: LDFLAGS += -Wl,--wrap=realloc
 $(BUILD)/tests/mpi/mpi_part_faults: LDFLAGS += -Wl,--wrap=g5_malloc -Wl,--wrap=g5_calloc
+# A slow read on one rank: the edges file's reads end with a sleep there.
+$(BUILD)/tests/mpi/mpi_k1_timing: LDFLAGS += -Wl,--wrap=io_edges_read_slab
 
 # The topology parser's libFuzzer target, built with clang
 # -fsanitize=fuzzer,address,undefined from the topo library files and

@@ -14,6 +14,7 @@
 #include "cc.h"
 #include "cli.h"
 #include "common.h"
+#include "report.h"
 
 #include <malloc.h>
 #include <stdint.h>
@@ -29,7 +30,7 @@ struct stats_ctx {
 static void stats_json(FILE *f, const void *ctx)
 {
     const struct stats_ctx *c = ctx;
-    cc_stats_print(f, c->path, c->m, 1);
+    rep_components_print(f, c->path, c->m, 1);
 }
 
 struct components_cfg {
@@ -130,7 +131,7 @@ static int run(const struct components_cfg *cfg, const char *in)
     g5_progress("components: wrote %s in %.2fs; whole stage %.2fs, peak RSS %.1f MiB (max over ranks)",
                 cfg->out, g5_now() - t, g5_now() - t0, (double)rss / 1048576.0);
     if (rank == 0 && !cfg->quiet && !cli_json_stdout(cfg->json))
-        cc_stats_print(stdout, cfg->out, &m, 0);
+        rep_components_print(stdout, cfg->out, &m, 0);
     if (cfg->json)
         rc = cli_json_write(MPI_COMM_WORLD, cfg->json, stats_json, &(struct stats_ctx){cfg->out, &m});
 out:

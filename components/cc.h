@@ -86,9 +86,4 @@ void cc_result_free(cc_result **r);
 /* The name of a merge ("tree", "distributed"). Not collective. */
 const char *cc_merge_name(int merge);
 
-/* Print the statistics of m as the table `g500 stats` shows (json: one
- * JSON object instead). path names the file in the heading. Not
- * collective: call it on one rank. */
-void cc_stats_print(FILE *out, const char *path, const io_components_meta *m, int json);
-
 #endif

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- JSON reader (rep_json.c) ---------------------------------------------
  * RFC 8259 JSON into an immutable tree. Numbers are doubles (integers up to
@@ -133,5 +134,16 @@ typedef struct rep_cache_expect {
 /* *nremoved: out, files removed (or that would be). Returns G5_OK unless
  * the directory cannot be read or a file cannot be removed (G5_ERR_IO). */
 int rep_cache_check(const rep_cache_expect *e, int *nremoved);
+
+/* ---- a components file's statistics (rep_components.c) ------------------
+ * rep_components_print: the statistics of m as the table `g500 stats`
+ * shows (json: one JSON object instead); path names the file in the
+ * heading. rep_components_plot: the component-size distribution (sizes:
+ * the ncomp component sizes, largest first) on log-log axes, drawn by
+ * gnuplot into png. Call them on one rank. */
+typedef struct io_components_meta io_components_meta;
+void rep_components_print(FILE *out, const char *path, const io_components_meta *m, int json);
+int rep_components_plot(const char *png, const char *path, const io_components_meta *m,
+                        const int64_t *sizes, int64_t ncomp);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cc_internal.h"
+#include "report.h"
 
 /* A SCALE-4 graph: giant of 8 vertices / 20 edges, two pairs, four isolated. */
 static io_components_meta sample_meta(void)
@@ -27,7 +28,7 @@ static char *print(const io_components_meta *m, int json)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    cc_stats_print(f, "c.h5", m, json);
+    rep_components_print(f, "c.h5", m, json);
     fclose(f);
     return buf;
 }

@@ -48,6 +48,7 @@
  * ("computed in", "merge ..., label ...", "peak RSS ... when labelled"):
  * bench/bench-cc-merge.sh compares the two merges so.
  */
+#include "bench_graph.h"
 #include "cc_internal.h"
 #include "common.h"
 #include "gen.h"
@@ -121,15 +122,9 @@ static int file_mode(const char *path, const char *how)
     return rc == G5_OK ? 0 : 1;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(double *t, int k)
 {
-    qsort(t, (size_t)k, sizeof *t, cmp_d);
+    qsort(t, (size_t)k, sizeof *t, bench_cmp_double);
     return t[k / 2];
 }
 
@@ -311,18 +306,11 @@ static int stage_lines(const bench *b)
 int main(int argc, char **argv)
 {
     int rank, p, reps = 3;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (!bench_start(&argc, &argv, 3, "mpirun -np P bench_cc SCALE THREADS [REPS]\n"
+                     "       mpirun -np P bench_cc --file EDGES.h5 tree|distributed", &rank, &p))
+        return 2;
     if (argc == 4 && !strcmp(argv[1], "--file"))
         return file_mode(argv[2], argv[3]);
-    if (argc < 3) {
-        if (rank == 0)
-            fprintf(stderr, "usage: mpirun -np P bench_cc SCALE THREADS [REPS]\n"
-                            "       mpirun -np P bench_cc --file EDGES.h5 tree|distributed\n");
-        MPI_Finalize();
-        return 2;
-    }
     const int scale = atoi(argv[1]), threads = atoi(argv[2]);
     if (argc > 3)
         reps = atoi(argv[3]);

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # cc-lib.sh - sourced by the components benchmarks (bench-cc.sh,
-# bench-cc-dup.sh, bench-cc-merge.sh): Open MPI set for oversubscribed
+# bench-cc-merge.sh): Open MPI set for oversubscribed
 # runs of 1-8 ranks on a small machine (as root, no binding, ranks yield
 # and OpenMP threads wait passively when idle), a median of a column of
 # numbers, and cc_phase PATTERN TEXT: the number PATTERN's one capture

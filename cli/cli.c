@@ -159,7 +159,24 @@ int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char *
         g5_opts_help(stdout, usage, summary, opts, nopts);
     if (rc == G5_OK && want >= 0 && *npos != want)
         rc = g5_error(G5_ERR_ARG, "%s", want_error);
+    if (rc == G5_OK)
+        rc = cli_threads_env_check();
     return rc;
+}
+
+int cli_threads_env_check(void)
+{
+    /* OMP_NUM_THREADS is a list ("8,2": nesting levels); the first level
+     * is what a parallel region creates. */
+    const char *env = getenv("OMP_NUM_THREADS");
+    int64_t n;
+    char first[32];
+    if (!env || !*env)
+        return G5_OK;
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(env, ","), env);
+    if (g5_parse_int64(first, &n) || n < 1)
+        return g5_error(G5_ERR_ARG, "OMP_NUM_THREADS='%s' is not a positive number of threads", env);
+    return g5_threads_check(n > 2147483647 ? 2147483647 : (int)n, "OMP_NUM_THREADS");
 }
 
 int g5_cmd_fail(const char *cmd, int status)

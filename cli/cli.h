@@ -20,6 +20,7 @@
 #define G500_CLI_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum g5_opt_type { G5_OPT_INT, G5_OPT_INT64, G5_OPT_DOUBLE, G5_OPT_STRING, G5_OPT_FLAG };
@@ -46,9 +47,14 @@ void g5_opts_help(FILE *f, const char *usage, const char *summary,
 /* What a command does first: g5_opts_parse, and on --help the help table
  * on stdout from the printing rank (g5_log_rank), then 1. want >= 0: the
  * number of positional arguments the command takes; another number is
- * G5_ERR_ARG with the message want_error. */
+ * G5_ERR_ARG with the message want_error. Then cli_threads_env_check, so
+ * that no command starts OpenMP threads the machine cannot create. */
 int cli_parse(int argc, char **argv, const g5_opt *opts, int nopts, const char **pos, int maxpos,
               int *npos, const char *usage, const char *summary, int want, const char *want_error);
+/* OMP_NUM_THREADS (its first level) through g5_threads_check: G5_OK when
+ * unset, G5_ERR_ARG naming the variable and the limit otherwise. Not
+ * collective (every rank of a node sees the same answer). */
+int cli_threads_env_check(void);
 
 /* Subcommand entry points. Each is collective on MPI_COMM_WORLD and
  * returns a process exit code (0 success). */
@@ -70,5 +76,18 @@ int cli_json_stdout(const char *path);
 int cli_json_check(MPI_Comm comm, const char *path, const char *input);
 int cli_json_write(MPI_Comm comm, const char *path, void (*emit)(FILE *f, const void *ctx),
                    const void *ctx);
+
+/* Each stage's estimate of its peak memory per rank in bytes, for
+ * g5_memory_check before its heavy work (cli_memory.c; formulas from the
+ * stages' docs pages): gen from its parameters and P ranks; components,
+ * partition (C components, bfs: the bfs order) and run (in_process:
+ * components and placement inside kernel 1) from the edges file's N and M. */
+/* "PATH (SCALE S, M edges)": what an input file's estimate follows from,
+ * for the message (a static buffer). */
+const char *cli_mem_what(const char *path, int scale, int64_t nedges);
+double cli_mem_gen(int scale, int edgefactor, int64_t chunk_rows, int P);
+double cli_mem_components(int64_t N, int64_t M, int P);
+double cli_mem_partition(int64_t N, int64_t M, int64_t C, int P, int bfs);
+double cli_mem_run(int64_t N, int64_t M, int P, int in_process);
 
 #endif

@@ -79,6 +79,8 @@ static int run(const struct components_cfg *cfg, const char *in)
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     /* refuse an output it could not write now, not after the work */
     G5_TRY(io_file_check_output(MPI_COMM_WORLD, cfg->out, cfg->force, in));
+    G5_TRY(g5_memory_check(MPI_COMM_WORLD, cli_mem_what(in, em->scale, em->nedges),
+                           cli_mem_components(em->nvertices, em->nedges, p), cfg->force_size));
     g5_progress("components: reading %lld edges of SCALE %d from %s on %d ranks",
                 (long long)em->nedges, em->scale, in, p);
     t = g5_now();
@@ -148,7 +150,7 @@ int components_cmd(int argc, char **argv)
         {"output", 'o', G5_OPT_STRING, &cfg.out, "FILE", "components file to write (required)"},
         {"threads", 0, G5_OPT_INT, &cfg.threads, "T", "OpenMP threads per rank (0: OMP_NUM_THREADS or all cores)"},
         {"force", 'f', G5_OPT_FLAG, &cfg.force, "", "replace an existing output file"},
-        {"force-size", 0, G5_OPT_FLAG, &cfg.force_size, "", "write even if the file looks larger than the free disk space"},
+        {"force-size", 0, G5_OPT_FLAG, &cfg.force_size, "", "go on even if the output looks larger than the free disk space or the run than the memory"},
         {"piece", 0, G5_OPT_INT64, &cfg.piece, "E",
          "edges per read piece, 16 B each (0: 2^18, cut to whole chunks of the file)"},
         {"json", 'j', G5_OPT_STRING, &cfg.json, "PATH",

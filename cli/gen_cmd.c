@@ -37,7 +37,7 @@ int gen_cmd(int argc, char **argv)
         {"seed", 0, G5_OPT_INT64, &c.seed, "N", "seed of every random choice (>= 0)"},
         {"output", 'o', G5_OPT_STRING, &c.output, "FILE", "edges file to write (required)"},
         {"force", 'f', G5_OPT_FLAG, &c.force, "", "replace FILE if it exists"},
-        {"force-size", 0, G5_OPT_FLAG, &c.force_size, "", "write even if the file looks larger than the free disk space"},
+        {"force-size", 0, G5_OPT_FLAG, &c.force_size, "", "go on even if the output looks larger than the free disk space or the run than the memory"},
         {"quiet", 'q', G5_OPT_FLAG, &c.quiet, "", "no progress lines and no summary"},
         {"chunk-rows", 0, G5_OPT_INT64, &c.chunk_rows, "R",
          "rows per HDF5 chunk; 0 = contiguous, no checksums (for benchmarks)"},
@@ -69,6 +69,19 @@ int gen_cmd(int argc, char **argv)
         rc = gen_params_check(&p);
     }
     rc = g5_agree(MPI_COMM_WORLD, rc);
+    if (rc == G5_OK) {
+        /* disk, then memory per rank, before HDF5 allocates the chunks */
+        char what[64];
+        int nranks, force = c.force_size ? IO_FORCE_SIZE : 0;
+        io_edges_meta m = {.scale = p.scale, .edgefactor = p.edgefactor,
+                           .nedges = (int64_t)p.edgefactor << p.scale};
+        MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+        snprintf(what, sizeof what, "SCALE %d, edgefactor %d", p.scale, p.edgefactor);
+        rc = io_edges_check_space(MPI_COMM_WORLD, c.output, &m, c.chunk_rows, !c.no_checksums, force);
+        if (rc == G5_OK)
+            rc = g5_memory_check(MPI_COMM_WORLD, what,
+                                 cli_mem_gen(p.scale, p.edgefactor, c.chunk_rows, nranks), force);
+    }
     if (rc != G5_OK)
         return g5_cmd_fail("gen", rc);
 

@@ -118,7 +118,7 @@ static int parse_args(int argc, char **argv, pcmd *x)
          "order the giant is cut in: leaves (ids, degree-1 vertices after their neighbour), id, bfs, degree"},
         {"output", 'o', G5_OPT_STRING, &c->output, "FILE", "placement file to write (required)"},
         {"force", 'f', G5_OPT_FLAG, &c->force, "", "replace existing outputs"},
-        {"force-size", 0, G5_OPT_FLAG, &c->force_size, "", "write even if the file looks larger than the free disk space"},
+        {"force-size", 0, G5_OPT_FLAG, &c->force_size, "", "go on even if the output looks larger than the free disk space or the run than the memory"},
         {"json", 'j', G5_OPT_STRING, &c->json, "PATH",
          "write the quality table as JSON to PATH ('-': standard output, instead of the table)"},
         {"quiet", 'q', G5_OPT_FLAG, &c->quiet, "", "no progress lines"},
@@ -224,6 +224,12 @@ static int read_inputs(pcmd *x)
         rc = g5_error(G5_ERR_ARG, "%s: %lld vertices, fewer than the %d ranks to place them on",
                       x->edges_path, (long long)x->N, x->R);
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
+    G5_TRY(g5_memory_check(MPI_COMM_WORLD,
+                           cli_mem_what(x->edges_path, io_edges_get_meta(x->ef)->scale,
+                                        io_edges_get_meta(x->ef)->nedges),
+                           cli_mem_partition(x->N, io_edges_get_meta(x->ef)->nedges, x->C, x->P,
+                                             x->order == PART_ORDER_BFS),
+                           x->c.force_size));
     g5_range_split(io_edges_get_meta(x->ef)->nedges, x->me, x->P, &efirst, &x->ecount);
     g5_range_split(x->N, x->me, x->P, &vfirst, &vcount);
     x->edges = g5_malloc((size_t)(x->ecount + 1) * 2 * sizeof(int64_t), "partition: edge slab");

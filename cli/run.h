@@ -25,6 +25,7 @@
 typedef struct run_opts {
     const char *placement, *json, *topology;
     int roots, skip_sssp, no_validate, ranks_per_node;
+    int force_size;   /* skip the memory check (g5_memory_check) */
     int64_t seed;
     double delta;
 } run_opts;

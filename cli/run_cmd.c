@@ -72,6 +72,8 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
          "topology (Slurm topology.conf or tleaf): placement with components, hop-weighted bytes"},
         {"ranks-per-node", 'k', G5_OPT_INT, &o->ranks_per_node, "K",
          "ranks per node with --topology (0: map ranks by host name)"},
+        {"force-size", 0, G5_OPT_FLAG, &o->force_size, NULL,
+         "go on even if the run looks larger than the memory"},
     };
     const int nopts = sizeof opts / sizeof opts[0];
     const char *pos[2];
@@ -402,6 +404,10 @@ int run_cmd(int argc, char **argv)
     if (o.topology)
         G5_TRY(cli_json_check(comm, o.json, o.topology));
     const io_edges_meta *meta = io_edges_get_meta(ef);
+    G5_TRY(g5_memory_check(comm, cli_mem_what(edges_path, meta->scale, meta->nedges),
+                           cli_mem_run(meta->nvertices, meta->nedges, P,
+                                       strcmp(o.placement, "components") == 0),
+                           o.force_size));
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));
     g5_progress("graph built: %lld directed entries, CSR %.1f MiB on rank 0",

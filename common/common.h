@@ -92,12 +92,27 @@ void g5_write_error_note(const char *why);
 int g5_write_error_pending(double *since, char *why, size_t len);
 void g5_write_error_clear(void);
 
-/* Not collective. G5_OK if this process can run `threads` OpenMP threads
+/* ---- threads (limits.c) ------------------------------------------------
+ * Not collective. G5_OK if this process can run `threads` OpenMP threads
  * (0: the default), else G5_ERR_ARG with the limit that refuses it: the
  * kernel's threads-max, the user's process limit (ulimit -u), or the
  * stacks (the stack limit times the threads beyond the machine's memory).
  * `what` names the option ("--threads"). */
 int g5_threads_check(int threads, const char *what);
+
+/* ---- memory per rank (limits.c) ------------------------------------------
+ * Bytes this node offers (MemAvailable, or the cgroup's memory limit when
+ * lower; -1 if unknown). Not collective. */
+double g5_memory_offered(void);
+/* What a process takes besides a stage's own arrays: MPI, HDF5, libraries. */
+#define G5_MEM_PROCESS (32.0 * 1048576.0)
+/* Collective. Refuse (G5_ERR_NOMEM) a stage whose estimated peak per rank,
+ * `bytes` + G5_MEM_PROCESS, exceeds this node's memory divided by the
+ * ranks of comm on it (MPI_COMM_TYPE_SHARED), with the figures: "WHAT
+ * needs 1.2 TiB of memory per rank, this node offers 21.3 GiB for 2 ranks
+ * (--force-size to try anyway)". `what` names what the size follows from
+ * ("SCALE 40, edgefactor 16"). A no-op when force is non-zero. */
+int g5_memory_check(MPI_Comm comm, const char *what, double bytes, int force);
 
 /* "1.5 GiB", "245 MiB", "12 KiB", "100 B": binary units, 3 significant
  * digits. Returns buf. */

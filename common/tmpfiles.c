@@ -31,7 +31,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,49 +96,6 @@ void g5_tmp_signals(void)
 }
 
 static _Atomic double stuck_at;
-
-static long read_long(const char *path, const char *key)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    long v = -1;
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (!key ? sscanf(line, "%ld", &v) == 1 : strncmp(line, key, strlen(key)) == 0 &&
-                                                   sscanf(line + strlen(key), " %ld", &v) == 1)
-            break;
-    fclose(f);
-    return v;
-}
-
-int g5_threads_check(int threads, const char *what)
-{
-    struct rlimit rl;
-    long max_kernel = read_long("/proc/sys/kernel/threads-max", NULL);
-    long mem_kib = read_long("/proc/meminfo", "MemTotal:");
-    long swap_kib = read_long("/proc/meminfo", "SwapTotal:");
-    char stack[32], mem[32];
-    if (threads <= 0)
-        return G5_OK;
-    if (max_kernel > 0 && threads > max_kernel)
-        return g5_error(G5_ERR_ARG, "%s %d: the kernel creates at most %ld threads (threads-max)", what,
-                        threads, max_kernel);
-    if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (rlim_t)threads > rl.rlim_cur)
-        return g5_error(G5_ERR_ARG, "%s %d: this user may run at most %llu threads (ulimit -u)", what,
-                        threads, (unsigned long long)rl.rlim_cur);
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && mem_kib > 0) {
-        double need = (double)threads * (double)rl.rlim_cur;
-        double have = 1024.0 * (double)(mem_kib + (swap_kib > 0 ? swap_kib : 0));
-        if (need > have)
-            return g5_error(G5_ERR_ARG, "%s %d: %d thread stacks of %s need %s, more than the "
-                            "machine's memory (%s)", what, threads, threads,
-                            g5_format_bytes(stack, sizeof stack, (double)rl.rlim_cur),
-                            g5_format_bytes(mem, sizeof mem, need),
-                            g5_format_bytes((char[32]){0}, 32, have));
-    }
-    return G5_OK;
-}
 
 void g5_set_stuck(void)
 {

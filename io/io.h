@@ -294,6 +294,11 @@ int io_edges_create(MPI_Comm comm, const char *path, const io_edges_meta *meta,
 int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *meta,
                        int force, int64_t chunk_rows, int checksums,
                        io_edges_writer **out);
+/* Collective. The free-space check io_edges_create_ex makes (scale,
+ * edgefactor and nedges of meta are read), for a writer that checks
+ * memory after disk and before creating (gen). */
+int io_edges_check_space(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                         int64_t chunk_rows, int checksums, int force);
 /* Not collective. Record the generation time stored at commit as the root
  * attribute generation_seconds (rank 0's value is written). */
 void io_edges_set_seconds(io_edges_writer *w, double seconds);

@@ -70,6 +70,22 @@ static int check_meta(const char *path, const io_edges_meta *m)
 
 /* ---- writing ------------------------------------------------------------ */
 
+int io_edges_check_space(MPI_Comm comm, const char *path, const io_edges_meta *meta,
+                         int64_t chunk_rows, int checksums, int force)
+{
+    /* Stored size: every chunk at full size plus its checksum, the
+     * partial last one too (io_chunks.c); contiguous: the rows. */
+    double rows = (double)meta->nedges, bytes = rows * 20.0;
+    char what[96];
+    if (chunk_rows > 0) {
+        double cr = (double)(chunk_rows < meta->nedges ? chunk_rows : meta->nedges);
+        double nch = cr > 0 ? (double)((meta->nedges + (int64_t)cr - 1) / (int64_t)cr) : 0;
+        bytes = nch * (cr * 20.0 + (checksums ? 8.0 : 0.0));
+    }
+    snprintf(what, sizeof what, "SCALE %d, edgefactor %d", meta->scale, meta->edgefactor);
+    return io_file_check_space(comm, path ? path : "", what, bytes, force);
+}
+
 int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *meta,
                        int force, int64_t chunk_rows, int checksums,
                        io_edges_writer **out)
@@ -85,19 +101,7 @@ int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *met
     rc = g5_agree(comm, rc);
     if (rc != G5_OK)
         return rc;
-    {
-        /* Stored size: every chunk at full size plus its checksum, the
-         * partial last one too (io_chunks.c); contiguous: the rows. */
-        double rows = (double)meta->nedges, bytes = rows * 20.0;
-        char what[96];
-        if (chunk_rows > 0) {
-            double cr = (double)(chunk_rows < meta->nedges ? chunk_rows : meta->nedges);
-            double nch = cr > 0 ? (double)((meta->nedges + (int64_t)cr - 1) / (int64_t)cr) : 0;
-            bytes = nch * (cr * 20.0 + (checksums ? 8.0 : 0.0));
-        }
-        snprintf(what, sizeof what, "SCALE %d, edgefactor %d", meta->scale, meta->edgefactor);
-        G5_TRY(io_file_check_space(comm, path ? path : "", what, bytes, force));
-    }
+    G5_TRY(io_edges_check_space(comm, path, meta, chunk_rows, checksums, force));
     G5_TRY(io_file_create(comm, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, force, &f));
     w = g5_calloc(1, sizeof *w, "edges writer");
     rc = g5_agree(comm, w ? G5_OK : G5_ERR_NOMEM);

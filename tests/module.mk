@@ -51,3 +51,12 @@ $(WRITE_FAULT): tests/faults/write_fault.c
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)cc -shared -fPIC -O2 -Wall -Wextra -o $@ $< -ldl
 tests: $(WRITE_FAULT)
+
+# The memory library tests/scripts/fault-sizes.sh preloads (the memory
+# check sees a fake /proc/meminfo and cgroup tree).
+MEMINFO_FAKE := $(BUILD)/tests/libmeminfo_fake.so
+$(MEMINFO_FAKE): tests/faults/meminfo_fake.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)cc -shared -fPIC -O2 -Wall -Wextra -o $@ $< -ldl
+tests: $(MEMINFO_FAKE)

@@ -104,6 +104,23 @@ int cc_forest_label(const cc_forest *f, int32_t *label, int64_t *ncomp, int64_t 
  * misses form a dependent chain. */
 #define CC_AHEAD 16
 
+/* Prefetch a[] at both ends of pair j + CC_AHEAD of the k int32 pairs p,
+ * for reading (the scan's root tests) or for writing (the unions). */
+static inline void cc_prefetch_ends(const int32_t *a, const int32_t *p, int64_t j, int64_t k)
+{
+    if (j + CC_AHEAD < k) {
+        __builtin_prefetch(&a[p[2 * (j + CC_AHEAD)]]);
+        __builtin_prefetch(&a[p[2 * (j + CC_AHEAD) + 1]]);
+    }
+}
+static inline void cc_prefetch_ends_w(const int32_t *a, const int32_t *p, int64_t j, int64_t k)
+{
+    if (j + CC_AHEAD < k) {
+        __builtin_prefetch(&a[p[2 * (j + CC_AHEAD)]], 1);
+        __builtin_prefetch(&a[p[2 * (j + CC_AHEAD) + 1]], 1);
+    }
+}
+
 /* The parallel path; returns the smallest index of an edge with a vertex
  * outside [0, n), or count; -1: out of memory. */
 int64_t cc_link_parallel(cc_forest *f, const int64_t *edges, int64_t count, int nt);
@@ -163,6 +180,17 @@ void cc_tally_edges(cc_tally *t, tally_list *l, const int64_t *e, int64_t lo, in
 void cc_tally_pairs(cc_tally *t, tally_list *l, const int32_t *p, int64_t k);
 void cc_tally_bulk(cc_tally *t, int32_t x, int64_t k);
 void cc_tally_squeeze(cc_tally *t);
+/* The giant filter of both link paths and the tally of what it keeps: with
+ * t (may be NULL), self-loops are kept and the kept pairs tallied in l. */
+static inline int64_t cc_filter_tally(const int64_t *e, int64_t lo, int64_t hi, uint64_t n,
+                                      const uint64_t *giant, int32_t *restrict out, int64_t *bad,
+                                      cc_tally *t, tally_list *l)
+{
+    const int64_t k = cc_filter_giant(e, lo, hi, n, giant, out, bad, t != NULL);
+    if (t)
+        cc_tally_pairs(t, l, out, k);
+    return k;
+}
 
 /* ---- statistics (cc_stats.c) -------------------------------------------- */
 /* comp_edges[label[u]] += 1 for each non-self-loop tuple (comp_edges has

@@ -291,19 +291,14 @@ static int64_t scan_chunk(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, 
     /* Two branch-free passes (the giant test fails for a few percent of
      * the edges, at random: as a branch it cost a misprediction each).
      * First the giant filter (filter_giant, the parallel path's too). */
-    const int64_t k = cc_filter_giant(e, lo, hi, n, giant, out, bad, t != NULL);
-    if (t)
-        cc_tally_pairs(t, l, out, k);
+    const int64_t k = cc_filter_tally(e, lo, hi, n, giant, out, bad, t, l);
     *dropped += hi - lo - k;
     /* Then the candidates, in place: keep unseen ends and different
      * roots; self-loops drop here only when already seen, link_mark skips
      * the rest. */
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = out[2 * j], v = out[2 * j + 1];
-        if (j + CC_AHEAD < k) {
-            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD)]]);
-            __builtin_prefetch(&root[out[2 * (j + CC_AHEAD) + 1]]);
-        }
+        cc_prefetch_ends(root, out, j, k);
         const int32_t ru = LD(root[u]), rv = LD(root[v]);
         out[2 * kk] = u;
         out[2 * kk + 1] = v;
@@ -320,10 +315,7 @@ static void link_pending(cc_forest *f, const int32_t *p, const int64_t *kept, in
     for (int64_t c = 0; c < nch; c++) {
         const int32_t *q = p + 2 * c * CC_CHUNK;
         for (int64_t k = 0; k < kept[c]; k++) {
-            if (k + CC_AHEAD < kept[c]) {
-                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD)]], 1);
-                __builtin_prefetch(&f->root[q[2 * (k + CC_AHEAD) + 1]], 1);
-            }
+            cc_prefetch_ends_w(f->root, q, k, kept[c]);
             link_mark(f, q[2 * k], q[2 * k + 1], giant, groot);
         }
     }

@@ -205,15 +205,10 @@ static void build_sets(cc_forest *f, int32_t G, int64_t vc, int64_t nvc, int64_t
 static int64_t scan_union(const int64_t *e, int64_t lo, int64_t hi, uint64_t n, int32_t *parent,
                           uint64_t *giant, int32_t *restrict buf, int64_t *bad, cc_tally *t, tally_list *l)
 {
-    const int64_t k = cc_filter_giant(e, lo, hi, n, giant, buf, bad, t != NULL);
-    if (t)
-        cc_tally_pairs(t, l, buf, k);
+    const int64_t k = cc_filter_tally(e, lo, hi, n, giant, buf, bad, t, l);
     for (int64_t j = 0; j < k; j++) {
         const int32_t u = buf[2 * j], v = buf[2 * j + 1];
-        if (j + CC_AHEAD < k) {
-            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD)]], 1);
-            __builtin_prefetch(&parent[buf[2 * (j + CC_AHEAD) + 1]], 1);
-        }
+        cc_prefetch_ends_w(parent, buf, j, k);
         if (u == v)
             continue;
         uf_union(parent, u, v);

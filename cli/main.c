@@ -94,10 +94,7 @@ static void *write_watchdog(void *arg)
             fprintf(stderr, "g500 %s: error: writing %s failed on rank %d: %s; the ranks cannot "
                     "leave the HDF5 call it failed in, ending the job\n", cmd_name,
                     g5_tmp_current(), rank, why);
-        fflush(stderr);
-        g5_tmp_unlink_all();
-        MPI_Abort(MPI_COMM_WORLD, 1);
-        _exit(1);
+        g5_abort_job(1);
     }
     return NULL;
 }
@@ -175,8 +172,7 @@ int main(int argc, char **argv)
     if (g5_stuck()) {
         /* This rank left a collective the others are still in (or HDF5
          * cannot finalize): only MPI_Abort ends the job. */
-        g5_tmp_unlink_all();
-        MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+        g5_abort_job(code ? code : 1);
     }
 out:
     MPI_Finalize();

@@ -73,6 +73,11 @@ void g5_tmp_forget(const char *path);
 const char *g5_tmp_current(void);
 void g5_tmp_unlink_all(void);
 void g5_tmp_signals(void);
+/* Ends the whole job from this rank: removes the registered temporary
+ * files, flushes stdout and stderr, gives the launcher a moment to forward
+ * what this rank printed (MPICH's launcher dropped a message written just
+ * before MPI_Abort), then MPI_Abort(MPI_COMM_WORLD, code). Never returns. */
+_Noreturn void g5_abort_job(int code);
 /* Whether path ("...NAME.tmp.<pid>") was left by a writer that is gone: no
  * such process on this host, a zombie, or one started after the file last
  * changed (pid reused). */

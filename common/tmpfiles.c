@@ -76,6 +76,17 @@ void g5_tmp_unlink_all(void)
         }
 }
 
+_Noreturn void g5_abort_job(int code)
+{
+    struct timespec pause = {0, 300 * 1000 * 1000};
+    g5_tmp_unlink_all();
+    fflush(stdout);
+    fflush(stderr);
+    nanosleep(&pause, NULL);
+    MPI_Abort(MPI_COMM_WORLD, code);
+    _exit(code);
+}
+
 static void on_signal(int sig)
 {
     for (int i = 0; i < G5_TMP_SLOTS; i++)

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,26 +61,42 @@ static void md_image(report *r, const char *png, const char *alt)
     rep_md(r, "\n![%s](%s)\n", alt, png);
 }
 
+/* A plot of one data file: close the file (name); when it is whole, the
+ * plot's lines in plots.gp (gp_begin, then the printf format script with
+ * its arguments) and its image in the page (alt). */
+__attribute__((format(printf, 9, 10)))
+static int plot_file(report *r, FILE *d, const char *name, const char *png, const char *title,
+                     const char *alt, int w, int h, const char *script, ...)
+{
+    int rc = close_data(d, name);
+    if (rc != G5_OK)
+        return rc;
+    gp_begin(r, png, title, w, h);
+    va_list ap;
+    va_start(ap, script);
+    vfprintf(r->gp, script, ap);
+    va_end(ap);
+    md_image(r, png, alt);
+    return G5_OK;
+}
+
 int rep_plot_components(report *r, const int64_t *bins, int maxbin)
 {
     FILE *d = open_data(r, "components.dat");
-    int rc;
     if (!d)
         return G5_ERR_IO;
     fprintf(d, "# log2_bin size_low size_high components\n");
     for (int b = 0; b <= maxbin; b++)
         fprintf(d, "%d %lld %lld %lld\n", b, (long long)1 << b, ((long long)1 << (b + 1)) - 1,
                 (long long)bins[b]);
-    if ((rc = close_data(d, "components.dat")) != G5_OK)
-        return rc;
-    gp_begin(r, "components.png", "Component size distribution (non-isolated components)", 800, 500);
-    fprintf(r->gp, "set logscale y\nset xlabel 'component size (vertices, log2 bin)'\n"
-                   "set ylabel 'components'\nset style fill solid 0.6\nset boxwidth 0.8\n"
-                   "set xrange [-0.5:%d.5]\nset yrange [0.5:*]\nunset key\n"
-                   "plot 'data/components.dat' using 1:($4 > 0 ? $4 : 1/0):xtic(sprintf('2^%%d', $1)) "
-                   "with boxes\n", maxbin);
-    md_image(r, "components.png", "component size distribution");
-    return G5_OK;
+    return plot_file(r, d, "components.dat", "components.png",
+                     "Component size distribution (non-isolated components)",
+                     "component size distribution", 800, 500,
+                     "set logscale y\nset xlabel 'component size (vertices, log2 bin)'\n"
+                     "set ylabel 'components'\nset style fill solid 0.6\nset boxwidth 0.8\n"
+                     "set xrange [-0.5:%d.5]\nset yrange [0.5:*]\nunset key\n"
+                     "plot 'data/components.dat' using 1:($4 > 0 ? $4 : 1/0):xtic(sprintf('2^%%d', $1)) "
+                     "with boxes\n", maxbin);
 }
 
 /* ---- TEPS ------------------------------------------------------------------ */
@@ -360,7 +377,7 @@ int rep_hop_levels(const run_info *ri, double *out)
 int rep_plot_hops(report *r)
 {
     double lv[REP_MAX_FILES][REP_MAX_HOPS];
-    int top = -1, n = 0, rc;
+    int top = -1, n = 0;
     FILE *d;
     for (int s = 0; s < r->nser; s++) {
         int t = rep_hop_levels(&r->runs[r->ser[s].first], lv[s]);
@@ -399,15 +416,12 @@ int rep_plot_hops(report *r)
                 fprintf(d, " %.6g", lv[s][h]);
         fprintf(d, "\n");
     }
-    if ((rc = close_data(d, "hops.dat")) != G5_OK)
-        return rc;
-    gp_begin(r, "hops.png", "Bytes sent by hop level (first run of each placement)", 900, 500);
-    fprintf(r->gp, "set style data histograms\nset style histogram clustered gap 1\n"
-                   "set style fill solid 0.7 border -1\nset xlabel 'switch hops between the ranks'' nodes'\n"
-                   "set ylabel 'bytes'\nset yrange [0:*]\nset grid noxtics ytics\n"
-                   "plot for [i=2:%d] 'data/hops.dat' using i:xtic(1) title columnheader(i)\n", n + 1);
-    md_image(r, "hops.png", "bytes by hop level");
-    return G5_OK;
+    return plot_file(r, d, "hops.dat", "hops.png", "Bytes sent by hop level (first run of each placement)",
+                     "bytes by hop level", 900, 500,
+                     "set style data histograms\nset style histogram clustered gap 1\n"
+                     "set style fill solid 0.7 border -1\nset xlabel 'switch hops between the ranks'' nodes'\n"
+                     "set ylabel 'bytes'\nset yrange [0:*]\nset grid noxtics ytics\n"
+                     "plot for [i=2:%d] 'data/hops.dat' using i:xtic(1) title columnheader(i)\n", n + 1);
 }
 
 /* ---- BFS levels ------------------------------------------------------------------ */

@@ -107,6 +107,7 @@ static int place(MPI_Comm comm, run_k1 *k, int64_t N, const int64_t *edges, int6
         .ncomponents = cc->ncomp, .comp_vertices = cc->comp_vertices, .comp_edges = cc->comp_edges,
         .nranks = P, .rank_node = k->rank_node, .nnodes = k->nnodes, .node_hops = k->node_hops,
         .tolerance = PART_DEFAULT_TOLERANCE, .order = PART_ORDER_LEAVES,
+        .skip_metrics = 1,   /* the partition stage measures; kernel 1 only places */
     };
     G5_TRY(part_place(comm, &in, &pr));
     /* every rank's new labels, for the distribution (4 B per vertex there) */

@@ -99,6 +99,8 @@ typedef struct part_input {
     const int *node_hops;          /* [nnodes][nnodes], row major, 0 diagonal */
     double tolerance;              /* edge balance tolerance, e.g. 0.05       */
     int order;                     /* enum part_order; 0 = BFS               */
+    int skip_metrics;              /* 1: metrics left zero (a run needs only
+                                    * the labels and owners)                 */
     int64_t exchange_records;      /* records per process per exchange round
                                     * (<= 0: 2^21); tests lower it to run many
                                     * rounds; results never depend on it      */

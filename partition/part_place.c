@@ -644,8 +644,10 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     res->block_first = c.vf;
     res->block_count = c.vc;
 
-    g5_progress("partition: measuring placement, cyclic and block");
-    G5_TRY(measure(&c, res));
+    if (!in->skip_metrics) {
+        g5_progress("partition: measuring placement, cyclic and block");
+        G5_TRY(measure(&c, res));
+    }
 out:
     if (rc == G5_OK)
         *out = res;

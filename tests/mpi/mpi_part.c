@@ -15,7 +15,7 @@
 
 #include "part_testgraph.h"
 
-static int me, P, order = PART_ORDER_BFS;
+static int me, P, order = PART_ORDER_BFS, skip_metrics;
 
 static int run_rounds(MPI_Comm comm, int64_t efirst, int64_t ecount, int64_t rounds_records, part_result **res)
 {
@@ -28,7 +28,7 @@ static int run_rounds(MPI_Comm comm, int64_t efirst, int64_t ecount, int64_t rou
         .nvertices = N, .nedges_local = ecount, .edges = E + 2 * efirst, .label = label + vf,
         .ncomponents = C, .comp_vertices = cv, .comp_edges = ce, .nranks = R,
         .rank_node = rank_node, .nnodes = 8, .node_hops = hops, .tolerance = 0.05, .order = order,
-        .exchange_records = rounds_records,
+        .exchange_records = rounds_records, .skip_metrics = skip_metrics,
     };
     return part_place(comm, &in, res);
 }
@@ -102,6 +102,42 @@ static int id_degree_and_leaves_orders_are_the_same_for_any_process_count(void)
     for (order = PART_ORDER_ID; order <= PART_ORDER_LEAVES && ok; order++)
         ok = same_result_for_any_process_count();
     order = PART_ORDER_BFS;
+    return ok;
+}
+
+/* What kernel 1 asks for (skip_metrics): the same labels, owners and
+ * offsets as a measured placement, the metrics left zero. */
+static int a_placement_without_metrics_places_the_same(void)
+{
+    int ok = 1;
+    int64_t ef, ec;
+    part_result *whole = NULL, *bare = NULL;
+    order = PART_ORDER_LEAVES;
+    MT_CHECK(run(MPI_COMM_SELF, 0, M, &whole) == G5_OK, "one process: %s", g5_error_msg());
+    g5_range_split(M, me, P, &ef, &ec);
+    skip_metrics = 1;
+    MT_CHECK(run(MPI_COMM_WORLD, ef, ec, &bare) == G5_OK, "%d processes: %s", P, g5_error_msg());
+    skip_metrics = 0;
+    order = PART_ORDER_BFS;
+    if (ok) {
+        MT_CHECK(whole->metrics[PART_PLACEMENT].total_edges > 0, "the measured placement has metrics");
+        MT_CHECK(memcmp(bare->rank_offsets, whole->rank_offsets, (R + 1) * sizeof(int64_t)) == 0,
+                 "rank offsets differ");
+        for (int64_t i = 0; i < bare->block_count; i++) {
+            int64_t v = bare->block_first + i;
+            if (bare->new_label[i] != whole->new_label[v] || bare->owner[i] != whole->owner[v]) {
+                MT_CHECK(0, "vertex %lld: label %lld owner %d, measured %lld owner %d", (long long)v,
+                         (long long)bare->new_label[i], bare->owner[i], (long long)whole->new_label[v],
+                         whole->owner[v]);
+                break;
+            }
+        }
+        for (int s = 0; s < PART_NSCHEMES; s++)
+            MT_CHECK(bare->metrics[s].total_edges == 0 && bare->metrics[s].cut_edges == 0,
+                     "%s measured though skipped", part_scheme_name(s));
+    }
+    part_result_free(&whole);
+    part_result_free(&bare);
     return ok;
 }
 
@@ -188,6 +224,7 @@ int main(int argc, char **argv)
     MT_RUN(same_result_for_any_process_count);
     MT_RUN(uneven_slabs_give_the_same_result);
     MT_RUN(id_degree_and_leaves_orders_are_the_same_for_any_process_count);
+    MT_RUN(a_placement_without_metrics_places_the_same);
     MT_RUN(one_bad_edge_fails_on_every_rank);
     MT_RUN(a_failure_before_an_exchange_reaches_every_rank);
     MT_RUN(a_failure_before_a_sort_reaches_every_rank);

@@ -432,24 +432,31 @@ typedef struct xbuf {
     size_t cap; /* bytes */
 } xbuf;
 
-/* Answer to a query for vertex a: its parent and value. */
-typedef struct vinfo {
-    int64_t parent;
-    double val;             /* BFS depth, or the float distance widened exactly */
-} vinfo;
-
-/* Answers travel as one 16-byte MPI type (jump answers are the 8-byte
- * words themselves). */
-_Static_assert(sizeof(vinfo) == 16, "answer records are 16 bytes");
+/* One key's result for one vertex, as the edge stream reads it: the
+ * parent (J_UNREACHED: unreached) and the value, the BFS depth or the
+ * SSSP distance's float bits. A batch keeps a vertex's records for all its
+ * keys side by side, so one cache line of an endpoint serves every key. */
+typedef struct vrec {
+    uint32_t parent;
+    uint32_t val;
+} vrec;
+_Static_assert(sizeof(vrec) == 8, "records are 8 bytes");
+static inline double rec_dist(vrec r)
+{
+    float d;
+    memcpy(&d, &r.val, sizeof d);
+    return d;
+}
 
 typedef struct vctx {
     MPI_Comm comm;
     int rank, nranks;
     int64_t n, first, count;
     int sssp;
-    const int64_t *parent;  /* this rank's block of parents (lazy look-ups) */
+    int nk, stride;         /* keys in the batch; records per vertex in rec */
+    const vrec *rec;        /* [count][stride] this rank's records */
     int *scount, *sdispl, *rcount, *rdispl, *cursor; /* [nranks] each */
-    MPI_Datatype t_i64, t_info;
+    MPI_Datatype t_i64, t_info;   /* t_info: one vertex's nk records */
 } vctx;
 
 static inline int is_tight(double dv, double du_w)
@@ -497,8 +504,10 @@ int vc_exchange(vctx *c, const void *sbuf, MPI_Datatype type, size_t size, xbuf 
 int vc_reply(vctx *c, const void *sbuf, MPI_Datatype type, void *rbuf, const char *what);
 void vc_displs_from_counts(vctx *c);
 int64_t vc_bucket_offsets(vctx *c, int *bcount, int nb, int64_t *own_lo, int64_t *own_n);
-/* validate_edges.c: phase 3, the edge stream (see there). */
-int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
-                   const uint64_t *jw, uint8_t *confirmed, int64_t *nedge, vfail *f);
+/* validate_edges.c: phase 3, the edge stream for the batch's c->nk keys
+ * (see there): per key k, nedge[k] and the failure f[k]; confirmed bit
+ * i * nk + k for vertex i of the block and key k. */
+int vc_check_edges(vctx *c, const kern_edge_reader *rd, uint8_t *confirmed, int64_t *nedge,
+                   vfail *f);
 
 #endif

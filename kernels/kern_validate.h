@@ -90,4 +90,38 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
                          const int64_t *parent, const float *dist, void *work,
                          size_t work_bytes, int64_t *nedge_out);
 
+/* ---- several keys per pass over the edges --------------------------------
+ * A batch holds up to kmax keys' results compactly (one 8-byte record per
+ * vertex of the rank's block and key: parent and depth or distance, a
+ * vertex's records side by side, and one bit) and checks them all in one
+ * streamed pass over the edge list: each edge is read once and checked for
+ * every key, so the pass costs about the same for 1 key as for many. The
+ * one-key functions above are a batch of one.
+ *
+ * kern_vbatch_add: collective; the key's local checks and its tree depths
+ * now (the caller's arrays, with the same meaning and `work` as above, are
+ * only read and may be reused once it returns), packed into the batch.
+ * kern_vbatch_check(_file): collective; the pass over the edges for every
+ * key added since the last check, then the batch is empty. Per key k, in
+ * the order added: status[k] is G5_OK or G5_ERR_VALIDATE (its message, the
+ * same one-key validation gives, from kern_vbatch_message(b, k) until the
+ * next add), nedge[k] the TEPS edge count (-1 when invalid). A key's
+ * failure does not stop the others'. The return value is G5_OK, or the
+ * status of a failure that is not a validation (memory, I/O, arguments),
+ * the same on every rank. */
+#define KERN_VBATCH_MAX 64
+typedef struct kern_vbatch kern_vbatch;
+/* Not collective. Bytes a batch holds per key on `rank` of `nranks`. */
+size_t kern_vbatch_key_bytes(int64_t nvertices, int rank, int nranks);
+/* Collective. A batch of 1..KERN_VBATCH_MAX keys, BFS (sssp = 0) or SSSP. */
+int kern_vbatch_create(MPI_Comm comm, int64_t nvertices, int kmax, int sssp, kern_vbatch **out);
+void kern_vbatch_free(kern_vbatch **b);
+/* Keys added since the last check. */
+int kern_vbatch_keys(const kern_vbatch *b);
+int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
+                    void *work, size_t work_bytes);
+int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, int64_t *nedge);
+int kern_vbatch_check_file(kern_vbatch *b, io_edges *edges, int *status, int64_t *nedge);
+const char *kern_vbatch_message(const kern_vbatch *b, int k);
+
 #endif

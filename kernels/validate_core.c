@@ -394,32 +394,144 @@ size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks)
     return (size_t)(count ? count : 1) * sizeof(uint64_t);
 }
 
-int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
-                         const int64_t *parent, const float *dist, void *work,
-                         size_t work_bytes, int64_t *nedge_out)
+#define VB_MSG 1024
+
+struct kern_vbatch {
+    MPI_Comm comm;
+    int rank, nranks, sssp, kmax, nk;
+    int nchecked;                        /* keys of the last check (their messages) */
+    int64_t n, first, count;
+    vrec *rec;                           /* [count][kmax] */
+    int64_t root[KERN_VBATCH_MAX];
+    int status[KERN_VBATCH_MAX];
+    char msg[KERN_VBATCH_MAX][VB_MSG];
+};
+
+size_t kern_vbatch_key_bytes(int64_t nvertices, int rank, int nranks)
 {
-    int rc = G5_OK;
-    vctx c = {.comm = comm, .sssp = dist != NULL, .n = rd->nvertices,
-              .t_i64 = MPI_DATATYPE_NULL, .t_info = MPI_DATATYPE_NULL};
+    int64_t first, count;
+    g5_range_split(nvertices, rank, nranks, &first, &count);
+    return (size_t)count * sizeof(vrec) + (size_t)(count + 7) / 8;
+}
+
+/* The context of one collective step of batch b (free with ctx_close). */
+static int ctx_open(const kern_vbatch *b, vctx *c)
+{
+    *c = (vctx){.comm = b->comm, .rank = b->rank, .nranks = b->nranks, .n = b->n,
+                .first = b->first, .count = b->count, .sssp = b->sssp, .nk = b->nk,
+                .stride = b->kmax, .rec = b->rec, .t_i64 = MPI_DATATYPE_NULL,
+                .t_info = MPI_DATATYPE_NULL};
+    c->scount = calloc((size_t)c->nranks * 5, sizeof(int));
+    if (c->scount) {
+        c->sdispl = c->scount + c->nranks;
+        c->rcount = c->sdispl + c->nranks;
+        c->rdispl = c->rcount + c->nranks;
+        c->cursor = c->rdispl + c->nranks;
+    }
+    int rc = g5_agree(c->comm, c->scount ? G5_OK
+                      : g5_error(G5_ERR_NOMEM, "validation: cannot allocate exchange counts"));
+    if (rc != G5_OK)
+        return rc;
+    MPI_Type_contiguous(1, MPI_INT64_T, &c->t_i64);
+    MPI_Type_commit(&c->t_i64);
+    MPI_Type_contiguous((int)sizeof(vrec) * (c->nk > 0 ? c->nk : 1), MPI_BYTE, &c->t_info);
+    MPI_Type_commit(&c->t_info);
+    return G5_OK;
+}
+
+static void ctx_close(vctx *c)
+{
+    if (c->t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c->t_i64);
+    if (c->t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c->t_info);
+    free(c->scount);
+    c->scount = NULL;
+}
+
+/* Collective. Key k's verdict on the failure f: a validation failure is
+ * kept as the key's status and message (and G5_OK returned, so the batch
+ * goes on); any other failure is returned. */
+static int key_verdict(kern_vbatch *b, vctx *c, int k, const vfail *f, int rc)
+{
+    rc = agree_fail(c, f, b->root[k], rc);
+    if (rc != G5_ERR_VALIDATE)
+        return rc;
+    b->status[k] = rc;
+    snprintf(b->msg[k], VB_MSG, "%s", g5_error_msg());
+    return G5_OK;
+}
+
+int kern_vbatch_create(MPI_Comm comm, int64_t nvertices, int kmax, int sssp, kern_vbatch **out)
+{
+    *out = NULL;
+    const char *kind = sssp ? "SSSP" : "BFS";
+    if (kmax < 1 || kmax > KERN_VBATCH_MAX)
+        return g5_error(G5_ERR_ARG, "%s validation: a batch holds 1 to %d keys, not %d", kind,
+                        KERN_VBATCH_MAX, kmax);
+    if (nvertices <= 0 || nvertices > J_MAX_N)
+        return g5_error(G5_ERR_ARG, "%s validation: %" PRId64 " vertices, at most %" PRId64
+                        " supported", kind, nvertices, J_MAX_N);
+    kern_vbatch *b = calloc(1, sizeof *b);
+    if (b) {
+        b->comm = comm;
+        b->sssp = sssp != 0;
+        b->kmax = kmax;
+        b->n = nvertices;
+        MPI_Comm_rank(comm, &b->rank);
+        MPI_Comm_size(comm, &b->nranks);
+        g5_range_split(nvertices, b->rank, b->nranks, &b->first, &b->count);
+        b->rec = g5_malloc((size_t)(b->count ? b->count : 1) * (size_t)kmax * sizeof(vrec),
+                           "validation records");
+    }
+    int rc = g5_agree(comm, b && b->rec ? G5_OK
+                      : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",
+                                 kind, kmax));
+    if (rc != G5_OK) {
+        kern_vbatch_free(&b);
+        return rc;
+    }
+    *out = b;
+    return G5_OK;
+}
+
+void kern_vbatch_free(kern_vbatch **b)
+{
+    if (!b || !*b)
+        return;
+    free((*b)->rec);
+    free(*b);
+    *b = NULL;
+}
+
+int kern_vbatch_keys(const kern_vbatch *b) { return b->nk; }
+
+const char *kern_vbatch_message(const kern_vbatch *b, int k)
+{
+    return k >= 0 && k < b->nchecked && b->status[k] != G5_OK ? b->msg[k] : "";
+}
+
+int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
+                    void *work, size_t work_bytes)
+{
+    const char *kind = b->sssp ? "SSSP" : "BFS";
+    if (b->nk >= b->kmax)
+        return g5_error(G5_ERR_ARG, "%s validation: the batch is full (%d keys)", kind, b->kmax);
+    if ((dist != NULL) != b->sssp)
+        return g5_error(G5_ERR_ARG, "%s validation: distances %s", kind,
+                        b->sssp ? "missing" : "given for BFS");
+    if (root < 0 || root >= b->n)
+        return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
+                        kind, root, b->n);
+    if (b->nk == 0)
+        b->nchecked = 0;
+    const int k = b->nk++;
+    b->root[k] = root;
+    b->status[k] = G5_OK;
+    vctx c;
     vfail f = {.check = C_NONE};
     void *jmem = NULL, *own_jw = NULL;
-    uint8_t *confirmed = NULL;
-    MPI_Comm_rank(comm, &c.rank);
-    MPI_Comm_size(comm, &c.nranks);
-    if (rd->nvertices <= 0 || root < 0 || root >= rd->nvertices)
-        return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
-                        dist ? "SSSP" : "BFS", root, rd->nvertices);
-    if (rd->nvertices > J_MAX_N)
-        return g5_error(G5_ERR_ARG, "%s validation: %" PRId64 " vertices, at most %" PRId64
-                        " supported", dist ? "SSSP" : "BFS", rd->nvertices, J_MAX_N);
-    g5_range_split(c.n, c.rank, c.nranks, &c.first, &c.count);
-    c.scount = calloc((size_t)c.nranks * 5, sizeof(int));
-    if (c.scount) {
-        c.sdispl = c.scount + c.nranks;
-        c.rcount = c.sdispl + c.nranks;
-        c.rdispl = c.rcount + c.nranks;
-        c.cursor = c.rdispl + c.nranks;
-    }
+    int rc = ctx_open(b, &c);
+    if (rc != G5_OK)
+        return rc;
     /* the caller's idle memory when it is large enough (kern_validate.h) */
     size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
@@ -427,64 +539,115 @@ int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root
     else
         jmem = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
     jwords jw = {.w = dist ? NULL : jmem, .a = dist ? jmem : NULL};
-    confirmed = g5_calloc((size_t)(c.count + 8) / 8, 1, "validation marks");
-    rc = (c.scount && jmem && confirmed) ? G5_OK
-         : g5_error(G5_ERR_NOMEM, "validation: cannot allocate per-vertex arrays");
-    rc = g5_agree(comm, rc);
+    rc = g5_agree(c.comm, jmem ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
-    MPI_Type_contiguous(1, MPI_INT64_T, &c.t_i64);
-    MPI_Type_commit(&c.t_i64);
-    MPI_Type_contiguous((int)sizeof(vinfo), MPI_BYTE, &c.t_info);
-    MPI_Type_commit(&c.t_info);
 
     check_local(&c, root, parent, dist, &f);
-    G5_TRY(agree_fail(&c, &f, root, G5_OK));
-    int64_t batch = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
-    if (batch > ((int64_t)1 << 24))
-        batch = (int64_t)1 << 24;
-    rc = jump(&c, root, parent, jw, batch, &f);
-    G5_TRY(agree_fail(&c, &f, root, rc));
-    c.parent = parent;
-    if (!dist) {
-        /* every chain reached the root: the ancestor halves are all the
-         * root's, so they take the parent (depth << 32 | parent), and
-         * answers read one word */
-        #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < c.count; i++)
-            jw.w[i] = j_word(parent[i] == -1 ? J_UNREACHED : (uint32_t)parent[i], j_hops(jw.w[i]));
+    G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
+    if (b->status[k] == G5_OK) {
+        int64_t batch = KERN_VALIDATE_CHUNK;
+        rc = jump(&c, root, parent, jw, batch, &f);
+        G5_TRY(key_verdict(b, &c, k, &f, rc));
     }
-    int64_t nedge = 0;
-    if (dist) {             /* SSSP answers from dist: the words are done */
-        free(own_jw);
-        own_jw = NULL;
+    /* the key's records: a failed key's read as unreached, so the edge
+     * stream finds nothing more for it */
+    vrec *r = b->rec + k;
+    const int64_t st = b->kmax;
+    const int ok = b->status[k] == G5_OK;
+    #pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < c.count; i++) {
+        vrec x = {.parent = J_UNREACHED, .val = 0};
+        if (ok && parent[i] != -1) {
+            x.parent = (uint32_t)parent[i];
+            if (dist)
+                memcpy(&x.val, &dist[i], sizeof x.val);
+            else
+                x.val = j_hops(jw.w[i]);
+        }
+        r[i * st] = x;
     }
-    rc = vc_check_edges(&c, rd, dist, jw.w, confirmed, &nedge, &f);
-    int64_t unconf = INT64_MAX;       /* the first reached vertex left unconfirmed */
-    if (rc == G5_OK) {
-        #pragma omp parallel for schedule(static) reduction(min : unconf)
-        for (int64_t i = 0; i < c.count; i++)
-            if (parent[i] != -1 && c.first + i != root && !bit_get(confirmed, i) && i < unconf)
-                unconf = i;
-    }
-    if (unconf != INT64_MAX) {
-        int64_t i = unconf, v = c.first + i;
-        if (dist)
-            vc_fail(&f, C_TREE, i, "vertex %" PRId64 " (distance %.17g): no input edge (%" PRId64
-                 ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRId64 "] + w within tolerance",
-                 v, dist[i], parent[i], v, v, parent[i]);
-        else
-            vc_fail(&f, C_TREE, i, "vertex %" PRId64 ": tree edge (%" PRId64 ", %" PRId64
-                 ") is not an input edge", v, parent[i], v);
-    }
-    G5_TRY(agree_fail(&c, &f, root, rc));
-    if (nedge_out)
-        *nedge_out = nedge;
 out:
-    if (c.t_i64 != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_i64);
-    if (c.t_info != MPI_DATATYPE_NULL) MPI_Type_free(&c.t_info);
-    free(c.scount);
+    ctx_close(&c);
     free(own_jw);
+    return rc;
+}
+
+int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, int64_t *nedge)
+{
+    const int nk = b->nk;
+    if (nk == 0)
+        return G5_OK;
+    if (rd->nvertices != b->n)
+        return g5_error(G5_ERR_ARG, "%s validation: the edges have %" PRId64 " vertices, the batch %"
+                        PRId64, b->sssp ? "SSSP" : "BFS", rd->nvertices, b->n);
+    vctx c;
+    vfail f[KERN_VBATCH_MAX];
+    int64_t cnt[KERN_VBATCH_MAX], unconf[KERN_VBATCH_MAX];
+    uint8_t *confirmed = NULL;
+    int rc = ctx_open(b, &c);
+    if (rc != G5_OK)
+        goto out;
+    for (int k = 0; k < nk; k++) {
+        f[k].check = C_NONE;
+        unconf[k] = INT64_MAX;
+    }
+    confirmed = g5_calloc(((size_t)c.count * nk + 8) / 8, 1, "validation marks");
+    G5_TRY(g5_agree(c.comm, confirmed ? G5_OK : G5_ERR_NOMEM));
+    rc = vc_check_edges(&c, rd, confirmed, cnt, f);
+    G5_TRY(g5_agree(c.comm, rc));
+    /* phase 4: the first reached vertex left unconfirmed, per key */
+    const int64_t st = b->kmax;
+    const int64_t *root = b->root;
+    #pragma omp parallel for schedule(static) reduction(min : unconf[:nk])
+    for (int64_t i = 0; i < c.count; i++)
+        for (int k = 0; k < nk; k++) {
+            vrec x = b->rec[i * st + k];
+            if (x.parent != J_UNREACHED && c.first + i != root[k]
+                && !bit_get(confirmed, i * nk + k) && i < unconf[k])
+                unconf[k] = i;
+        }
+    for (int k = 0; k < nk; k++) {
+        if (unconf[k] != INT64_MAX) {
+            int64_t i = unconf[k], v = c.first + i;
+            vrec x = b->rec[i * st + k];
+            if (c.sssp)
+                vc_fail(&f[k], C_TREE, i, "vertex %" PRId64 " (distance %.17g): no input edge (%"
+                        PRIu32 ", %" PRId64 ", w) with d[%" PRId64 "] = d[%" PRIu32 "] + w within"
+                        " tolerance", v, rec_dist(x), x.parent, v, v, x.parent);
+            else
+                vc_fail(&f[k], C_TREE, i, "vertex %" PRId64 ": tree edge (%" PRIu32 ", %" PRId64
+                        ") is not an input edge", v, x.parent, v);
+        }
+        if (b->status[k] == G5_OK)
+            G5_TRY(key_verdict(b, &c, k, &f[k], G5_OK));
+        status[k] = b->status[k];
+        nedge[k] = status[k] == G5_OK ? cnt[k] : -1;
+    }
+out:
+    b->nk = 0;             /* the batch is empty for the next keys */
+    b->nchecked = nk;      /* their messages stay until the next add */
+    ctx_close(&c);
     free(confirmed);
+    return rc;
+}
+
+int kern_validate_reader(MPI_Comm comm, const kern_edge_reader *rd, int64_t root,
+                         const int64_t *parent, const float *dist, void *work,
+                         size_t work_bytes, int64_t *nedge_out)
+{
+    kern_vbatch *b = NULL;
+    int st = G5_OK;
+    int64_t nedge = -1;
+    int rc = kern_vbatch_create(comm, rd->nvertices, 1, dist != NULL, &b);
+    if (rc == G5_OK)
+        rc = kern_vbatch_add(b, root, parent, dist, work, work_bytes);
+    if (rc == G5_OK)
+        rc = kern_vbatch_check(b, rd, &st, &nedge);
+    if (rc == G5_OK && st != G5_OK)
+        rc = g5_error(st, "%s", b->msg[0]);
+    if (rc == G5_OK && nedge_out)
+        *nedge_out = nedge;
+    kern_vbatch_free(&b);
     return rc;
 }

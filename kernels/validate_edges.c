@@ -1,83 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_edges.c - phase 3 of the validators (validate_core.c has the
- * driver, the local checks and the jump-pointer depths): every input edge
- * is checked once, its far endpoint's (parent, value) answered by the
- * owner, and tree edges confirmed.
+ * batch, the local checks and the jump-pointer depths): every input edge
+ * is read once for all keys of a batch and checked for each, its far
+ * endpoint's records (parent and value per key) answered by the owner, and
+ * tree edges confirmed.
  */
 #include "kern_impl.h"
 
 #include <inttypes.h>
 #include <omp.h>
 
-/* An answer's parent; P_LAZY (a reached vertex of this rank's block whose
- * parent was not read yet) is looked up now: only an edge that could be its
- * tree edge needs it, so most edges touch one array per endpoint. */
-#define P_LAZY ((int64_t)-2)
-static inline int64_t parent_of(const vctx *c, const vinfo *x, int64_t v)
+/* Check one edge between u and v for one key given both endpoints'
+ * records; sets *cu / *cv when the edge confirms u's / v's tree edge. */
+static inline void check_edge(int sssp, int64_t key, int64_t u, int64_t v, double w, vrec iu,
+                              vrec iv, int *cu, int *cv, vfail *f, int64_t *counted)
 {
-    return x->parent == P_LAZY ? c->parent[v - c->first] : x->parent;
-}
-
-/* Check one edge between u and v given both endpoints' answers; returns the
- * number of endpoints confirmed (written to conf[0..1]). */
-static inline int check_edge(const vctx *c, int64_t key, int64_t u, int64_t v, double w,
-                             const vinfo *iu,
-                             const vinfo *iv, int64_t *conf, vfail *f, int64_t *counted)
-{
-    int ru = iu->parent != -1, rv = iv->parent != -1, nc = 0;
+    int ru = iu.parent != J_UNREACHED, rv = iv.parent != J_UNREACHED;
+    *cu = *cv = 0;
     if (ru != rv) {
         vc_fail(f, C_REACH, key, "edge (%" PRId64 ", %" PRId64 ") joins reached vertex %" PRId64
              " and unreached vertex %" PRId64, u, v, ru ? u : v, ru ? v : u);
-        return 0;
+        return;
     }
     if (!ru)
-        return 0;
+        return;
     (*counted)++;
-    double du = iu->val, dv = iv->val;
-    if (c->sssp) {
-        double uw = du + w, vw = dv + w;
+    if (sssp) {
+        double du = rec_dist(iu), dv = rec_dist(iv), uw = du + w, vw = dv + w;
         if (dv > uw + TOL_ABS + TOL_REL * fabs(uw) || du > vw + TOL_ABS + TOL_REL * fabs(vw))
             vc_fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ", w=%.9g) shortens a distance:"
                  " d[%" PRId64 "]=%.17g, d[%" PRId64 "]=%.17g", u, v, w, u, du, v, dv);
-        if (is_tight(dv, uw) && parent_of(c, iv, v) == u)
-            conf[nc++] = v;
-        if (is_tight(du, vw) && parent_of(c, iu, u) == v)
-            conf[nc++] = u;
+        *cv = iv.parent == (uint32_t)u && is_tight(dv, uw);
+        *cu = iu.parent == (uint32_t)v && is_tight(du, vw);
     } else {
+        int64_t du = iu.val, dv = iv.val;
         if (dv > du + 1 || du > dv + 1)
-            vc_fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ") joins levels %.0f and %.0f", u, v,
-                 du, dv);
-        if (dv == du + 1 && parent_of(c, iv, v) == u)
-            conf[nc++] = v;
-        if (du == dv + 1 && parent_of(c, iu, u) == v)
-            conf[nc++] = u;
+            vc_fail(f, C_RELAX, key, "edge (%" PRId64 ", %" PRId64 ") joins levels %" PRId64
+                 " and %" PRId64, u, v, du, dv);
+        *cv = iv.parent == (uint32_t)u && dv == du + 1;
+        *cu = iu.parent == (uint32_t)v && du == dv + 1;
     }
-    return nc;
-}
-
-/* The answer for vertex v of this rank's block, from one array: BFS reads
- * the edge word (depth << 32 | parent, made after the jump), SSSP the
- * distance alone (finite exactly when reached: phase 1 checked it), with
- * the parent left P_LAZY. */
-static inline vinfo local_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
-{
-    int64_t i = v - c->first;
-    if (dist) {
-        double d = dist[i];
-        return (vinfo){.parent = isinf(d) ? -1 : P_LAZY, .val = d};
-    }
-    uint64_t x = jw[i];
-    return (vinfo){.parent = j_anc(x) == J_UNREACHED ? -1 : (int64_t)j_anc(x), .val = (double)j_hops(x)};
-}
-
-/* The same, complete, for another rank. */
-static inline vinfo answer_info(const vctx *c, const float *dist, const uint64_t *jw, int64_t v)
-{
-    vinfo a = local_info(c, dist, jw, v);
-    if (a.parent == P_LAZY)
-        a.parent = c->parent[v - c->first];
-    return a;
 }
 
 /* Mark vertex i of this rank's block confirmed; threads may share a byte. */
@@ -169,45 +132,54 @@ static int bad_edge(const vctx *c, int64_t pfirst, const int64_t *ce, int64_t j)
                     ") has a vertex outside [0, %" PRId64 ")", pfirst + j, ce[2 * j], ce[2 * j + 1], c->n);
 }
 
-/* P > 1: route the chunk's endpoint queries (ce[0..m)) to their owners and
- * answer them; the answers, in query slot order, land in ans. Collective;
- * agreed status. */
+/* The records of vertex v (of this rank's block) for the batch's keys. */
+static inline const vrec *recs_of(const vctx *c, int64_t v)
+{
+    return c->rec + (size_t)(v - c->first) * (size_t)c->stride;
+}
+
+/* P > 1: route the slice's endpoint queries (ce[0..m)) to their owners and
+ * answer them with the vertices' nk records; the answers, in query slot
+ * order, land in ans (nk records per query). Collective; agreed status. */
 static int answer_queries(vctx *c, const int64_t *ce, int64_t m, int64_t pfirst, int32_t *slot,
-                          int *bcount, int nb, const float *dist, const uint64_t *jw, xbuf *sq,
-                          xbuf *rq, xbuf *ra, xbuf *ans)
+                          int *bcount, int nb, xbuf *sq, xbuf *rq, xbuf *ra, xbuf *ans)
 {
     int64_t own_lo = 0, own_n = 0, nsent = 0, bad = -1, nrecv;
+    const size_t rb = (size_t)c->nk * sizeof(vrec);
     int rc = route_queries(c, ce, m, slot, bcount, nb, sq, &own_lo, &own_n, &nsent, &bad);
     if (rc == G5_OK && bad >= 0)
         rc = bad_edge(c, pfirst, ce, bad);
     G5_TRY(g5_agree(c->comm, rc));
     G5_TRY(vc_exchange(c, sq->p, c->t_i64, sizeof(int64_t), rq, &nrecv, "endpoint queries"));
-    rc = vc_xbuf_need(ra, (size_t)(nrecv ? nrecv : 1) * sizeof(vinfo), "endpoint answers");
+    rc = vc_xbuf_need(ra, (size_t)(nrecv ? nrecv : 1) * rb, "endpoint answers");
     if (rc == G5_OK)
-        rc = vc_xbuf_need(ans, (size_t)(nsent ? nsent : 1) * sizeof(vinfo), "endpoint answers");
+        rc = vc_xbuf_need(ans, (size_t)(nsent ? nsent : 1) * rb, "endpoint answers");
     G5_TRY(g5_agree(c->comm, rc));
     const int64_t *q = rq->p;
-    vinfo *a = ra->p;
-    vinfo *own = (vinfo *)ans->p + own_lo;
+    char *a = ra->p;
+    char *own = (char *)ans->p + (size_t)own_lo * rb;
     const int64_t *oq = (const int64_t *)sq->p + own_lo;
     #pragma omp parallel
     {
         #pragma omp for schedule(static) nowait
         for (int64_t t = 0; t < nrecv; t++)
-            a[t] = answer_info(c, dist, jw, q[t]);
-        /* this rank's own endpoints, in place (their parents lazy) */
+            memcpy(a + (size_t)t * rb, recs_of(c, q[t]), rb);
+        /* this rank's own endpoints, in place */
         #pragma omp for schedule(static) nowait
         for (int64_t t = 0; t < own_n; t++)
-            own[t] = local_info(c, dist, jw, oq[t]);
+            memcpy(own + (size_t)t * rb, recs_of(c, oq[t]), rb);
     }
     G5_TRY(vc_reply(c, ra->p, c->t_info, ans->p, "endpoint"));
 out:
     return rc;
 }
 
+/* A confirmation of key k's tree edge into vertex v, as it travels. */
+static inline int64_t conf_word(int64_t v, int k) { return v << 6 | k; }
+
 /* P > 1: bucket the remote confirmations cq[0..nconf) by owner (counting
- * sort into cbuf, the chunk's edge buffer, no longer needed), send them,
- * and mark the ones received. Collective; agreed status. */
+ * sort into cbuf), send them, and mark the ones received. Collective;
+ * agreed status. */
 static int send_confirmations(vctx *c, int64_t *cbuf, const int64_t *cq, int64_t nconf, xbuf *rcf,
                               uint8_t *confirmed)
 {
@@ -216,16 +188,16 @@ static int send_confirmations(vctx *c, int64_t *cbuf, const int64_t *cq, int64_t
     int rc;
     memset(c->scount, 0, (size_t)c->nranks * sizeof *c->scount);
     for (int64_t t = 0; t < nconf; t++)
-        c->scount[vowner_get(o, cq[t])]++;
+        c->scount[vowner_get(o, cq[t] >> 6)]++;
     vc_displs_from_counts(c);
     for (int64_t t = 0; t < nconf; t++)
-        cbuf[c->cursor[vowner_get(o, cq[t])]++] = cq[t];
+        cbuf[c->cursor[vowner_get(o, cq[t] >> 6)]++] = cq[t];
     rc = vc_exchange(c, cbuf, c->t_i64, sizeof(int64_t), rcf, &nrecv, "confirmations");
     if (rc != G5_OK)
         return rc;
     const int64_t *cv = rcf->p;
     for (int64_t t = 0; t < nrecv; t++)
-        mark(confirmed, cv[t] - c->first);
+        mark(confirmed, ((cv[t] >> 6) - c->first) * c->nk + (cv[t] & 63));
     return G5_OK;
 }
 
@@ -233,13 +205,18 @@ static int send_confirmations(vctx *c, int64_t *cbuf, const int64_t *cq, int64_t
  * rounds on every rank; dbl: two chunk buffers when a thread can check one
  * while the master reads the other (with one thread the read follows the
  * checks in one buffer). Agreed: the read's place among the collectives
- * depends on it. Collective; nonzero when an MPI call failed. */
+ * depends on it. At P > 1 each piece is checked in *nslices slices of
+ * *slice edges, so the answers (nk records per endpoint) stay within about
+ * the bytes of one key's answers for the whole piece. Collective; nonzero
+ * when an MPI call failed. */
 static int edge_plan(vctx *c, const kern_edge_reader *rd, int64_t *chunk, int64_t *efirst,
-                     int64_t *ecount, int64_t *nchunks, int *dbl)
+                     int64_t *ecount, int64_t *nchunks, int *dbl, int64_t *slice, int64_t *nslices)
 {
     *chunk = rd->chunk > 0 ? rd->chunk : KERN_VALIDATE_CHUNK;
     if (*chunk > ((int64_t)1 << 24))
         *chunk = (int64_t)1 << 24;
+    *slice = c->nranks > 1 ? (*chunk + c->nk - 1) / c->nk : *chunk;
+    *nslices = (*chunk + *slice - 1) / *slice;
     g5_range_split(rd->nedges, c->rank, c->nranks, efirst, ecount);
     *nchunks = *ecount ? (*efirst + *ecount - 1) / *chunk - *efirst / *chunk + 1 : 0;
     if (MPI_Allreduce(MPI_IN_PLACE, nchunks, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS)
@@ -248,27 +225,89 @@ static int edge_plan(vctx *c, const kern_edge_reader *rd, int64_t *chunk, int64_
     return MPI_Allreduce(MPI_IN_PLACE, dbl, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS;
 }
 
-/* Phase 3: the edge stream, answering from parent and dist (SSSP) or the
- * jump words jw (BFS: their hops are the depths). Endpoints in this rank's
- * block are answered in place; only the others travel (at one rank nothing
- * does). Per chunk: route the remote endpoints (parallel counting sort), the
- * exchange, their answers (parallel), then the edge checks (parallel,
+/* Key k's tree edge into vertex x is confirmed: marked when x is in this
+ * rank's block, else appended to cq for its owner. */
+static inline void confirm(const vctx *c, int64_t x, int k, uint8_t *confirmed, int64_t *cq,
+                           int64_t *nconf)
+{
+    if (is_mine(c, x)) {
+        mark(confirmed, (x - c->first) * c->nk + k);
+        return;
+    }
+    int64_t at;
+    #pragma omp atomic capture
+    at = (*nconf)++;
+    cq[at] = conf_word(x, k);
+}
+
+/* Per-thread state of the edge checks: a failure record and a TEPS count
+ * per key, merged once the stream is done. */
+typedef struct vthread {
+    vfail *f;               /* [nk] */
+    int64_t *counted;       /* [nk] */
+} vthread;
+
+/* Check the edges ce[0..m) (global index pfirst + j) for every key of the
+ * batch, with the endpoints' records from av (P > 1, nk per query slot) or
+ * in place; confirmations of this rank's vertices are marked, the others
+ * appended to cq (*nconf). Inside a parallel region (an orphaned loop). */
+static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64_t m,
+                        int64_t pfirst, const int32_t *slot, const vrec *av, uint8_t *confirmed,
+                        int64_t *cq, int64_t *nconf, vthread *th, int64_t *first_bad)
+{
+    const int multi = c->nranks > 1, nk = c->nk, sssp = c->sssp;
+    vthread t = th[omp_get_thread_num()];
+    int64_t fb = INT64_MAX;
+    #pragma omp for schedule(dynamic, 4096) nowait
+    for (int64_t j = 0; j < m; j++) {
+        int64_t u = ce[2 * j], v = ce[2 * j + 1];
+        if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
+            fb = j < fb ? j : fb;
+            continue;
+        }
+        if (u == v)
+            continue;
+        /* P > 1: every answer is in av (no branch on the owner) */
+        const vrec *ru = multi ? av + (size_t)slot[2 * j] * nk : recs_of(c, u);
+        const vrec *rv = multi ? av + (size_t)slot[2 * j + 1] * nk : recs_of(c, v);
+        double w = sssp ? (double)cw[j] : 1.0;
+        for (int k = 0; k < nk; k++) {
+            int cu, cv;
+            check_edge(sssp, pfirst + j, u, v, w, ru[k], rv[k], &cu, &cv, &t.f[k], &t.counted[k]);
+            if (cv)
+                confirm(c, v, k, confirmed, cq, nconf);
+            if (cu)
+                confirm(c, u, k, confirmed, cq, nconf);
+        }
+    }
+    if (fb != INT64_MAX) {
+        #pragma omp critical(validate_bad)
+        *first_bad = fb < *first_bad ? fb : *first_bad;
+    }
+}
+
+/* Phase 3: the edge stream, answering from the batch's records. Endpoints
+ * in this rank's block are answered in place; only the others travel (at
+ * one rank nothing does). Per piece of the file (per slice at P > 1):
+ * route the remote endpoints (parallel counting sort), the exchange, their
+ * answers (parallel), then the edge checks for every key (parallel,
  * dynamic, thread-local failure records merged by priority) while the
- * master thread reads the next chunk into the second buffer (HDF5 and MPI
+ * master thread reads the next piece into the second buffer (HDF5 and MPI
  * are called from the master thread only: MPI_THREAD_FUNNELED), then the
  * confirmations: marked in place for this rank's vertices, sent to their
- * owners for the others. */
-int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
-                       const uint64_t *jw, uint8_t *confirmed, int64_t *nedge, vfail *f)
+ * owners for the others. An edge's two endpoints are read once for all
+ * keys. */
+int vc_check_edges(vctx *c, const kern_edge_reader *rd, uint8_t *confirmed, int64_t *nedge,
+                   vfail *f)
 {
     int rc = G5_OK;
-    const int multi = c->nranks > 1;
-    int64_t chunk, efirst, ecount, nchunks;
+    const int multi = c->nranks > 1, nk = c->nk, nt = omp_get_max_threads();
+    int64_t chunk, efirst, ecount, nchunks, slice, nslices;
     int dbl;
-    if (edge_plan(c, rd, &chunk, &efirst, &ecount, &nchunks, &dbl) != G5_OK)
+    if (edge_plan(c, rd, &chunk, &efirst, &ecount, &nchunks, &dbl, &slice, &nslices) != G5_OK)
         return g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
     /* blocks of the routing sort: a few per thread, fixed for the run */
-    int nb = multi ? 4 * omp_get_max_threads() : 0;
+    int nb = multi ? 4 * nt : 0;
     int64_t *ed[2] = {g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk"),
                       dbl ? g5_malloc((size_t)chunk * 2 * sizeof(int64_t), "validation edge chunk")
                           : NULL};
@@ -277,18 +316,32 @@ int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
         wt[0] = g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk");
         wt[1] = dbl ? g5_malloc((size_t)chunk * sizeof(float), "validation weight chunk") : NULL;
     }
-    int32_t *slot = multi ? g5_malloc((size_t)chunk * 2 * sizeof *slot, "validation query slots")
+    int32_t *slot = multi ? g5_malloc((size_t)slice * 2 * sizeof *slot, "validation query slots")
                           : NULL;
     int *bcount = multi ? g5_malloc((size_t)nb * (size_t)c->nranks * sizeof *bcount,
                                     "validation routing counts") : NULL;
+    /* remote confirmations of a slice: at most one per endpoint and key */
+    int64_t *cq = multi ? g5_malloc((size_t)slice * 2 * (size_t)nk * sizeof *cq,
+                                    "validation confirmations") : NULL;
+    int64_t *cbuf = multi ? g5_malloc((size_t)slice * 2 * (size_t)nk * sizeof *cbuf,
+                                      "validation confirmations") : NULL;
+    vthread *th = g5_calloc((size_t)nt, sizeof *th, "validation thread state");
+    vfail *tf = g5_malloc((size_t)nt * (size_t)nk * sizeof *tf, "validation thread state");
+    int64_t *tcount = g5_calloc((size_t)nt * (size_t)nk, sizeof *tcount, "validation thread state");
     xbuf sq = {0}, ans = {0}, rq = {0}, ra = {0}, rcf = {0};
-    int64_t count_edges = 0, m = 0;
+    int64_t m = 0;
     rc = (ed[0] && (ed[1] || !dbl) && (!c->sssp || (wt[0] && (wt[1] || !dbl)))
-          && (!multi || (slot && bcount)))
+          && (!multi || (slot && bcount && cq && cbuf)) && th && tf && tcount)
          ? G5_OK : G5_ERR_NOMEM;
     rc = g5_agree(c->comm, rc);
     if (rc != G5_OK)
         goto out;
+    for (int t = 0; t < nt; t++) {
+        th[t].f = tf + (size_t)t * nk;
+        th[t].counted = tcount + (size_t)t * nk;
+        for (int k = 0; k < nk; k++)
+            th[t].f[k].check = C_NONE;
+    }
     if (nchunks > 0) {
         rc = read_piece(rd, chunk, efirst, ecount, 0, ed[0], wt[0], &m);
         G5_TRY(g5_agree(c->comm, rc));
@@ -297,72 +350,50 @@ int vc_check_edges(vctx *c, const kern_edge_reader *rd, const float *dist,
     for (int64_t k = 0; k < nchunks; k++) {
         int64_t *ce = ed[dbl ? k & 1 : 0];
         const float *cw = wt[dbl ? k & 1 : 0];
-        const vinfo *av = NULL;
         int64_t pfirst = (efirst / chunk + k) * chunk; /* first edge of the piece */
         pfirst = pfirst < efirst ? efirst : pfirst;
-        if (multi) {
-            G5_TRY(answer_queries(c, ce, m, pfirst, slot, bcount, nb, dist, jw, &sq, &rq, &ra, &ans));
-            av = ans.p;
-        }
-
-        /* check each edge of chunk k while the master reads chunk k + 1;
-         * remote confirmed endpoints are gathered into sq (its queries have
-         * been answered; one confirmation per remote endpoint at most) */
-        int64_t nconf = 0, counted = 0, first_bad = INT64_MAX, mnext = 0;
+        int64_t mnext = 0;
         int rrc = G5_OK;
-        int64_t *cq = sq.p;
-        #pragma omp parallel reduction(+ : counted) reduction(min : first_bad)
-        {
-            vfail tf = {.check = C_NONE};
-            #pragma omp master
-            if (dbl && k + 1 < nchunks)
-                rrc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[(k + 1) & 1],
-                                 wt[(k + 1) & 1], &mnext);
-            #pragma omp for schedule(dynamic, 4096) nowait
-            for (int64_t j = 0; j < m; j++) {
-                int64_t u = ce[2 * j], v = ce[2 * j + 1];
-                if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
-                    first_bad = j < first_bad ? j : first_bad;
-                    continue;
-                }
-                if (u == v)
-                    continue;
-                /* P > 1: every answer is in av (no branch on the owner) */
-                vinfo iu = multi ? av[slot[2 * j]] : local_info(c, dist, jw, u);
-                vinfo iv = multi ? av[slot[2 * j + 1]] : local_info(c, dist, jw, v);
-                int64_t cf[2];
-                double w = c->sssp ? (double)cw[j] : 1.0;
-                int nc = check_edge(c, pfirst + j, u, v, w, &iu, &iv, cf, &tf, &counted);
-                for (int x = 0; x < nc; x++) {
-                    if (is_mine(c, cf[x])) {
-                        mark(confirmed, cf[x] - c->first);
-                        continue;
-                    }
-                    int64_t at;
-                    #pragma omp atomic capture
-                    at = nconf++;
-                    cq[at] = cf[x];
-                }
+        for (int64_t sl = 0; sl < nslices; sl++) {
+            int64_t lo = sl * slice < m ? sl * slice : m, hi = lo + slice < m ? lo + slice : m;
+            const vrec *av = NULL;
+            if (multi) {
+                G5_TRY(answer_queries(c, ce + 2 * lo, hi - lo, pfirst + lo, slot, bcount, nb,
+                                      &sq, &rq, &ra, &ans));
+                av = ans.p;
             }
-            #pragma omp critical(validate_fail)
-            vc_fail_merge(f, &tf);
+            /* check each edge of the slice while the master reads the
+             * next piece (during the first slice) */
+            int64_t nconf = 0, first_bad = INT64_MAX;
+            #pragma omp parallel
+            {
+                #pragma omp master
+                if (sl == 0 && dbl && k + 1 < nchunks)
+                    rrc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[(k + 1) & 1],
+                                     wt[(k + 1) & 1], &mnext);
+                check_slice(c, ce + 2 * lo, c->sssp ? cw + lo : NULL, hi - lo, pfirst + lo, slot,
+                            av, confirmed, cq, &nconf, th, &first_bad);
+            }
+            rc = first_bad != INT64_MAX ? bad_edge(c, pfirst + lo, ce + 2 * lo, first_bad) : G5_OK;
+            G5_TRY(g5_agree(c->comm, rc));
+            if (multi)
+                G5_TRY(send_confirmations(c, cbuf, cq, nconf, &rcf, confirmed));
         }
-        count_edges += counted;
-        if (first_bad != INT64_MAX)
-            rc = bad_edge(c, pfirst, ce, first_bad);
-        else
-            rc = rrc;
-        G5_TRY(g5_agree(c->comm, rc));
-
-        if (multi)
-            G5_TRY(send_confirmations(c, ce, cq, nconf, &rcf, confirmed));
+        G5_TRY(g5_agree(c->comm, rrc));
         if (!dbl && k + 1 < nchunks) {
             rc = read_piece(rd, chunk, efirst, ecount, k + 1, ed[0], wt[0], &mnext);
             G5_TRY(g5_agree(c->comm, rc));
         }
         m = mnext;
     }
-    if (MPI_Allreduce(&count_edges, nedge, 1, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
+    for (int key = 0; key < nk; key++) {
+        nedge[key] = 0;
+        for (int t = 0; t < nt; t++) {
+            nedge[key] += th[t].counted[key];
+            vc_fail_merge(&f[key], &th[t].f[key]);
+        }
+    }
+    if (MPI_Allreduce(MPI_IN_PLACE, nedge, nk, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS)
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
 out:
     free(ed[0]);
@@ -371,6 +402,11 @@ out:
     free(wt[1]);
     free(slot);
     free(bcount);
+    free(cq);
+    free(cbuf);
+    free(th);
+    free(tf);
+    free(tcount);
     free(sq.p);
     free(ans.p);
     free(rq.p);

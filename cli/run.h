@@ -20,6 +20,7 @@
 
 #include "io.h"
 #include "kern.h"
+#include "kern_validate.h"
 #include "rep_run.h"
 
 typedef struct run_opts {
@@ -60,23 +61,39 @@ int run_kernel1(MPI_Comm comm, const run_opts *o, io_edges *ef, run_k1 *k);
 void run_k1_free(run_k1 *k);
 
 /* One search kernel as the timed loop drives it. run is timed; reached
- * (the TEPS edge count) and validate are not. */
+ * (the TEPS edge count) and keep are not: keep hands the last search's
+ * result, in original ids, to the validation batch (kern_vbatch_add). */
 typedef struct run_search {
     const char *name;                                          /* "BFS", "SSSP" */
+    int sssp;
+    int64_t nvertices, nedges;
+    io_edges *ef;                                              /* the edges validated against */
     int (*run)(void *ctx, int key, int64_t root);
     int (*reached)(void *ctx, int64_t *nedge);
-    int (*validate)(void *ctx, int64_t root, int64_t *nedge);
+    int (*keep)(void *ctx, kern_vbatch *b, int64_t root);
     void *ctx;
 } run_search;
 
+/* The memory ceiling the validation batch is sized under (run_search.c). */
+#define RUN_BYTES_PER_EDGE 16
+
+/* Collective. The keys per validation pass of kernel `name` (run_search.c):
+ * 1..min(64, nroots), the same on every rank; said on stderr. */
+int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, int64_t nedges,
+                            int nroots);
+
 /* Collective. For each key: barrier, timed run (maximum over ranks), then
- * untimed the edge count and (validate != 0) validation, whose count must
- * equal the kernels'; progress lines in the reference's words on rank 0.
- * Out: time, nedge, validate_time ([nroots]; validate_time -1 per key when
- * not validated, as the reference prints). *invalid = 1 when a validation
- * failed (the status is then G5_ERR_VALIDATE on every rank). */
+ * untimed the edge count and (validate != 0) validation in batches of
+ * keys, one pass over the edges per batch, each validator's count equal to
+ * the kernels'; progress lines in the reference's words on rank 0. Out:
+ * time, nedge, validate_time ([nroots]; a key's own part plus its share
+ * of its batch's pass; -1 per key when not validated, as the reference
+ * prints), *batch the keys per pass (0: not validated). *invalid = 1 when
+ * a validation failed (the status is then G5_ERR_VALIDATE on every rank,
+ * with the message of the first failing key). */
 int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int nroots,
-                   int validate, double *time, int64_t *nedge, double *validate_time, int *invalid);
+                   int validate, double *time, int64_t *nedge, double *validate_time, int *invalid,
+                   int *batch);
 
 /* Collective. Fill p (strings owned by p; free with run_provenance_free):
  * version, compiler, MPI and HDF5 library versions, distinct host names,

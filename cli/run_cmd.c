@@ -129,7 +129,7 @@ static int bfs_reached(void *ctx, int64_t *nedge)
     return kern_reached_edges(s->g, kern_bfs_parent(s->bfs), nedge);
 }
 
-static int bfs_validate(void *ctx, int64_t root, int64_t *nedge)
+static int bfs_keep(void *ctx, kern_vbatch *b, int64_t root)
 {
     search_state *s = ctx;
     const int64_t *parent = kern_bfs_parent(s->bfs);
@@ -140,7 +140,7 @@ static int bfs_validate(void *ctx, int64_t root, int64_t *nedge)
     }
     size_t wbytes;
     void *work = kern_bfs_scratch(s->bfs, &wbytes);
-    return kern_validate_bfs(s->comm, s->ef, root, parent, work, wbytes, nedge);
+    return kern_vbatch_add(b, root, parent, NULL, work, wbytes);
 }
 
 static int sssp_run(void *ctx, int key, int64_t root)
@@ -165,21 +165,22 @@ static int sssp_reached(void *ctx, int64_t *nedge)
     return kern_reached_edges(s->g, s->parent, nedge);
 }
 
-static int sssp_validate(void *ctx, int64_t root, int64_t *nedge)
+static int sssp_keep(void *ctx, kern_vbatch *b, int64_t root)
 {
     search_state *s = ctx;
-    void *work = NULL;
-    size_t wbytes = 0;
     int rc;
-    if (s->same_ids)
-        return kern_validate_sssp(s->comm, s->ef, root, s->parent, s->dist, NULL, 0, nedge);
-    if ((rc = kern_to_original(s->g, s->parent, s->dist, s->block_parent, s->block_dist)) != G5_OK)
-        return rc;
-    free(s->dist);
+    if (s->same_ids) {
+        rc = kern_vbatch_add(b, root, s->parent, s->dist, NULL, 0);
+    } else if ((rc = kern_to_original(s->g, s->parent, s->dist, s->block_parent, s->block_dist)) == G5_OK) {
+        free(s->dist);
+        s->dist = NULL;
+        /* the parents, converted, are idle until the next search */
+        rc = kern_vbatch_add(b, root, s->block_parent, s->block_dist, s->parent,
+                             ((size_t)s->nlocal + 1) * sizeof(int64_t));
+    }
+    free(s->dist);         /* kept in the batch's records */
     s->dist = NULL;
-    work = s->parent;      /* converted: idle until the next search */
-    wbytes = ((size_t)s->nlocal + 1) * sizeof(int64_t);
-    return kern_validate_sssp(s->comm, s->ef, root, s->block_parent, s->block_dist, work, wbytes, nedge);
+    return rc;
 }
 
 /* Collective. The result arrays in original ids for validation (none
@@ -242,9 +243,10 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 0));
     kern_comm_reset(g);
-    const run_search bfs = {"BFS", bfs_run, bfs_reached, bfs_validate, &s};
+    const run_search bfs = {"BFS", 0, rep->nvertices, rep->nedges, ef, bfs_run, bfs_reached,
+                            bfs_keep, &s};
     G5_TRY(run_timed_loop(comm, &bfs, roots, rep->nroots, validate, rep->bfs_time, rep->bfs_nedge,
-                          rep->bfs_validate_time, invalid));
+                          rep->bfs_validate_time, invalid, &rep->bfs_validate_batch));
     rep->bfs_done = 1;
     progress_rss(comm, "after the BFS searches", rep->nedges);
     kern_bfs_free(&s.bfs);
@@ -256,9 +258,10 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     rep->k1_search += run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 1));
-    const run_search sssp = {"SSSP", sssp_run, sssp_reached, sssp_validate, &s};
+    const run_search sssp = {"SSSP", 1, rep->nvertices, rep->nedges, ef, sssp_run, sssp_reached,
+                             sssp_keep, &s};
     G5_TRY(run_timed_loop(comm, &sssp, roots, rep->nroots, validate, rep->sssp_time, rep->sssp_nedge,
-                          rep->sssp_validate_time, invalid));
+                          rep->sssp_validate_time, invalid, &rep->sssp_validate_batch));
     const kern_sssp_stats *st = kern_sssp_get_stats(s.sssp);
     g5_progress("SSSP last key phases (rank 0): %lld buckets, %lld rounds, %lld relaxations, "
                 "%lld messages; relax %.4f s, exchange %.4f s, apply %.4f s, reduce %.4f s",

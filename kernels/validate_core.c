@@ -56,9 +56,9 @@
 static inline void jw_set(jwords j, int64_t i, uint64_t x)
 {
     if (j.a)
-        __atomic_store_n(&j.a[i], j_anc(x), __ATOMIC_RELAXED);
+        __atomic_store_n(&j.a[i * j.stride], j_anc(x), __ATOMIC_RELAXED);
     else
-        __atomic_store_n(&j.w[i], x, __ATOMIC_RELAXED);
+        __atomic_store_n(&j.w[i * j.stride], x, __ATOMIC_RELAXED);
 }
 
 
@@ -528,20 +528,16 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     b->status[k] = G5_OK;
     vctx c;
     vfail f = {.check = C_NONE};
-    void *jmem = NULL, *own_jw = NULL;
     int rc = ctx_open(b, &c);
     if (rc != G5_OK)
         return rc;
-    /* the caller's idle memory when it is large enough (kern_validate.h) */
+    /* the jump words: in the caller's idle memory when it is large enough
+     * (kern_validate.h), else in the key's record slots (8 bytes each,
+     * replaced by the records once the depths are known) */
     size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
+    jwords jw = {.w = (uint64_t *)(void *)(b->rec + k), .a = NULL, .stride = b->kmax};
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
-        jmem = work;
-    else
-        jmem = own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
-    jwords jw = {.w = dist ? NULL : jmem, .a = dist ? jmem : NULL};
-    rc = g5_agree(c.comm, jmem ? G5_OK : G5_ERR_NOMEM);
-    if (rc != G5_OK)
-        goto out;
+        jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL, .stride = 1};
 
     check_local(&c, root, parent, dist, &f);
     G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
@@ -563,13 +559,12 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
             if (dist)
                 memcpy(&x.val, &dist[i], sizeof x.val);
             else
-                x.val = j_hops(jw.w[i]);
+                x.val = j_hops(jw_get(jw, i));
         }
         r[i * st] = x;
     }
 out:
     ctx_close(&c);
-    free(own_jw);
     return rc;
 }
 

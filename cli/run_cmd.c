@@ -323,6 +323,14 @@ static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *me
         rep->topology_path = o->topology;
         rep->topology_id = k->topology_id;
     }
+    /* scripts/g500-lock --wait: "SECONDS HOLDER" when this run had to wait */
+    const char *waited = getenv("G500_WAITED");
+    if (waited && *waited) {
+        char *end;
+        rep->waited_seconds = strtod(waited, &end);
+        rep->waited = end != waited;
+        rep->waited_for = *end == ' ' ? end + 1 : NULL;
+    }
     rep_run_judge(rep);
     rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
     int rc = g5_agree(comm, rep->comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate"));

@@ -158,6 +158,9 @@ int rep_print_run_notes(FILE *out, const rep_run *r)
     fprintf(out, "construction_parts: components %g s, placement %g s, build %g s, "
                  "search structures %g s (sum: construction_time; reads excluded: %g s)\n",
             r->k1_components, r->k1_placement, r->k1_build, r->k1_search, r->read_time);
+    if (r->waited)
+        fprintf(out, "note: this run waited %g s for another g500 kernel run of this checkout (%s) "
+                     "and did not overlap it\n", r->waited_seconds, r->waited_for ? r->waited_for : "holder unknown");
     if (r->official) {
         fprintf(out, "official result: %d validated keys, BFS and SSSP, all work from the edge "
                      "list inside kernel 1%s\n", r->nroots,

@@ -75,6 +75,12 @@ typedef struct rep_run {
      * (in-process placement or hop weights); NULL paths when not given */
     const char *placement_path, *topology_path;
     uint64_t placement_edges_content_id, placement_topology_id, topology_id;
+    /* The run waited waited_seconds for another g500 kernel run of the same
+     * checkout before it started (scripts/g500-lock), held by waited_for;
+     * waited = 0: it did not wait. In the notes and the JSON. */
+    int waited;
+    double waited_seconds;
+    const char *waited_for;
     const rep_provenance *provenance;    /* may be NULL */
     int64_t peak_rss_max;                /* max over ranks, bytes */
 } rep_run;
@@ -108,7 +114,8 @@ int rep_print_graph500(FILE *out, const rep_run *r);
 
 /* The lines printed right after the block (not parsed by Graph500
  * tools): for a cached placement "strict_construction_time: <s>" first and
- * the stage times; kernel 1's parts; whether this is an official result
+ * the stage times; kernel 1's parts; that the run waited for another
+ * (r->waited); whether this is an official result
  * ("... not an official result: <reasons>"); the provenance. Not
  * collective. Returns G5_OK or G5_ERR_IO. */
 int rep_print_run_notes(FILE *out, const rep_run *r);

@@ -206,6 +206,15 @@ static void write_report(g5_json *j, const rep_run *r)
         g5_json_null(j);
     }
     g5_json_kv_bool(j, "official", r->official);
+    g5_json_key(j, "waited_for_other_run");
+    if (r->waited) {
+        g5_json_begin_object(j);
+        g5_json_kv_double(j, "seconds", r->waited_seconds);
+        g5_json_kv_string(j, "holder", r->waited_for);
+        g5_json_end_object(j);
+    } else {
+        g5_json_null(j);
+    }
     g5_json_key(j, "not_official_reasons");
     g5_json_begin_array(j);
     for (int i = 0; i < r->nreasons; i++)

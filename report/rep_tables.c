@@ -434,6 +434,14 @@ int rep_section_runs(report *r)
                  !val ? "n/a" : rep_json_number(val, 0) != 0 ? "yes" : "NO",
                  !off ? "n/a" : rep_json_number(off, 0) != 0 ? "yes" : "no", made);
     }
+    for (int i = 0; i < r->nruns; i++) {
+        const rep_json *wt = rep_json_get(r->runs[i].json, "waited_for_other_run");
+        if (rep_json_type_of(wt) == REP_JSON_OBJECT)
+            rep_both(r, "\n%s waited %g s for another g500 kernel run of this checkout (%s) before it "
+                        "started, and did not overlap it.\n", r->runs[i].name,
+                     rep_json_number(rep_json_get(wt, "seconds"), NAN),
+                     rep_json_string(rep_json_get(wt, "holder"), "holder unknown"));
+    }
     rep_md(r, "\nHarmonic means are recomputed from the per-root times and edge counts "
               "(1 / mean(time/nedge)), as the Graph500 reference does. NAME.rI is the I-th "
               "alternated run of NAME. A Graph500 figure is a run marked official: 64 "

@@ -10,7 +10,8 @@
 #  - `make kernels` failing removes the run's earlier JSON and block;
 #  - a second `make pipeline` on the same RUN while one runs is refused,
 #    naming the holder; a run that had to wait for another kernel run of
-#    this checkout says so in its block.
+#    this checkout says so in its block, its JSON (waited_for_other_run)
+#    and the report.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/cli-env.bash"
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
@@ -65,13 +66,35 @@ else
     ko "second pipeline: rc $rc"; tail -3 "$w/log"
 fi
 K=/tmp/g500-kernels-$(pwd | sha256sum | cut -c1-16).lock
-(flock "$K" sleep 3) & sleep 0.5
+# Another kernel run holds the lock until this one says it waits (at most
+# 120 s), and a second after.
+: >"$w/log"
+(flock "$K" timeout 120 sh -c 'until grep -q "g500-lock: waiting" "$1"; do sleep 0.2; done; sleep 1' sh "$w/log") &
+sleep 0.5
 mk kernels >"$w/log" 2>&1; rc=$?
 wait
 if [ $rc = 0 ] && grep -q "note: this run waited .* for another g500 kernel run" "$R/run-components-t-np2-rpn1.txt"; then
     ok "a kernel run that waited for another of this checkout says so in its block"
 else
     ko "kernel lock: rc $rc"; tail -3 "$w/log"
+fi
+if python3 - "$R/run-components-t-np2-rpn1.json" "$R/run-cyclic-t-np2-rpn1.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["waited_for_other_run"]
+assert w["seconds"] >= 1 and w["holder"], w
+assert json.load(open(sys.argv[2]))["waited_for_other_run"] is None
+PY
+then
+    ok "the run JSON says so too (waited_for_other_run, with seconds and holder; null for the run that did not wait)"
+else
+    ko "waited_for_other_run in the run JSON"
+fi
+if grep -q "^components-t-np2-rpn1 waited [0-9]* s for another g500 kernel run" "$w/log" &&
+   grep -q "^components-t-np2-rpn1 waited [0-9]* s for another g500 kernel run" "$R/report/index.md" &&
+   ! grep -q "^cyclic-t-np2-rpn1 waited" "$R/report/index.md"; then
+    ok "the summary and the report say which run waited"
+else
+    ko "the report on the run that waited"; grep waited "$w/log" "$R/report/index.md"
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

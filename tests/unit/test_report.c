@@ -546,6 +546,33 @@ Test(json, nan_and_inf_become_null_and_missing_parts_null)
     cr_expect_eq(jget(v, "bfs_levels")->t, J_NULL);
 }
 
+Test(json, a_run_that_waited_says_so_in_json_and_notes)
+{
+    rep_run r = sample_report();
+    char dir[64], path[128];
+    tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    cr_assert_eq(rep_write_run_json(path, &r), G5_OK, "%s", g5_error_msg());
+    jv *v = parse_file(path);
+    cr_expect_eq(jget(v, "waited_for_other_run")->t, J_NULL, "a run that did not wait: null");
+    char *text = print_notes(&r);
+    cr_expect_null(strstr(text, "waited"), "no note when it did not wait: %s", text);
+    free(text);
+    r.waited = 1;
+    r.waited_seconds = 7;
+    r.waited_for = "pid 42 on n1";
+    cr_assert_eq(rep_write_run_json(path, &r), G5_OK, "%s", g5_error_msg());
+    v = parse_file(path);
+    jv *w = jget(v, "waited_for_other_run");
+    cr_assert(w && w->t == J_OBJ, "waited_for_other_run is an object");
+    cr_expect_eq(jget(w, "seconds")->num, 7);
+    cr_expect_str_eq(jget(w, "holder")->str, "pid 42 on n1");
+    text = print_notes(&r);
+    cr_expect(strstr(text, "note: this run waited 7 s for another g500 kernel run of this checkout "
+                           "(pid 42 on n1) and did not overlap it\n") != NULL, "the note: %s", text);
+    free(text);
+}
+
 Test(json, unwritable_directory_fails_without_output)
 {
     rep_run r = sample_report();

@@ -179,6 +179,37 @@ void g5_json_kv_int(g5_json *j, const char *key, int64_t v) { g5_json_key(j, key
 void g5_json_kv_double(g5_json *j, const char *key, double v) { g5_json_key(j, key); g5_json_double(j, v); }
 void g5_json_kv_bool(g5_json *j, const char *key, int v) { g5_json_key(j, key); g5_json_bool(j, v); }
 
+void g5_json_fields(g5_json *j, const void *obj, const g5_json_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *at = (const char *)obj + f[i].offset;
+        g5_json_key(j, f[i].key);
+        switch (f[i].kind) {
+        case G5_JSON_INT:
+            g5_json_int(j, *(const int *)at);
+            break;
+        case G5_JSON_INT64:
+            g5_json_int(j, *(const int64_t *)at);
+            break;
+        case G5_JSON_UINT64:
+            g5_json_uint(j, *(const uint64_t *)at);
+            break;
+        case G5_JSON_DOUBLE:
+            g5_json_double(j, *(const double *)at);
+            break;
+        case G5_JSON_BOOL:
+            g5_json_bool(j, *(const int *)at);
+            break;
+        case G5_JSON_STRING:
+            g5_json_string(j, *(const char *const *)at);
+            break;
+        case G5_JSON_HEX64:
+            g5_json_hex64(j, *(const uint64_t *)at);
+            break;
+        }
+    }
+}
+
 void g5_json_finish(g5_json *j)
 {
     fputc('\n', j->f);

@@ -19,6 +19,7 @@
 #ifndef G500_JSON_H
 #define G500_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,6 +58,25 @@ void g5_json_kv_string(g5_json *j, const char *key, const char *s);
 void g5_json_kv_int(g5_json *j, const char *key, int64_t v);
 void g5_json_kv_double(g5_json *j, const char *key, double v);
 void g5_json_kv_bool(g5_json *j, const char *key, int v);
+/* Members read from a struct: a table of (key, kind, offset) rows writes
+ * "key": value for each row in table order, the value read at offset in
+ * obj as its kind says; a schema's plain members are then one table. */
+typedef enum g5_json_kind {
+    G5_JSON_INT,      /* int */
+    G5_JSON_INT64,    /* int64_t */
+    G5_JSON_UINT64,   /* uint64_t */
+    G5_JSON_DOUBLE,   /* double (non-finite: null) */
+    G5_JSON_BOOL,     /* int, 0: false */
+    G5_JSON_STRING,   /* const char * or char * (NULL: null) */
+    G5_JSON_HEX64     /* uint64_t, as g5_json_hex64 */
+} g5_json_kind;
+typedef struct g5_json_field {
+    const char *key;
+    g5_json_kind kind;
+    size_t offset;
+} g5_json_field;
+#define G5_JSON_NFIELDS(table) (sizeof(table) / sizeof((table)[0]))
+void g5_json_fields(g5_json *j, const void *obj, const g5_json_field *f, size_t n);
 /* Ends the document with a newline (after the outermost value). */
 void g5_json_finish(g5_json *j);
 

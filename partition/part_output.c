@@ -12,6 +12,7 @@
 #include "part.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,16 @@
 #include "common.h"
 #include "json.h"
 #include "part_internal.h"
+
+/* A scheme's plain members, in file order. */
+static const g5_json_field metrics_fields[] = {
+    {"total_edges", G5_JSON_INT64, offsetof(part_metrics, total_edges)},
+    {"cut_edges", G5_JSON_INT64, offsetof(part_metrics, cut_edges)},
+    {"hop_cut", G5_JSON_INT64, offsetof(part_metrics, hop_cut)},
+    {"edge_imbalance", G5_JSON_DOUBLE, offsetof(part_metrics, edge_imbalance)},
+    {"vertex_imbalance", G5_JSON_DOUBLE, offsetof(part_metrics, vertex_imbalance)},
+    {"bytes_per_vertex", G5_JSON_DOUBLE, offsetof(part_metrics, bytes_per_vertex)},
+};
 
 void part_metrics_json(g5_json *j, int64_t nvertices, int64_t n_active, int nranks,
                        const part_metrics m[PART_NSCHEMES])
@@ -34,12 +45,7 @@ void part_metrics_json(g5_json *j, int64_t nvertices, int64_t n_active, int nran
         const part_metrics *M = &m[s];
         g5_json_key(j, part_scheme_name(s));
         g5_json_begin_object(j);
-        g5_json_kv_int(j, "total_edges", M->total_edges);
-        g5_json_kv_int(j, "cut_edges", M->cut_edges);
-        g5_json_kv_int(j, "hop_cut", M->hop_cut);
-        g5_json_kv_double(j, "edge_imbalance", M->edge_imbalance);
-        g5_json_kv_double(j, "vertex_imbalance", M->vertex_imbalance);
-        g5_json_kv_double(j, "bytes_per_vertex", M->bytes_per_vertex);
+        g5_json_fields(j, M, metrics_fields, G5_JSON_NFIELDS(metrics_fields));
         if (M->rank_edges && M->rank_vertices) {
             g5_json_key(j, "rank_edges");
             g5_json_ints(j, M->rank_edges, nranks);

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,31 @@ static void components_table(FILE *o, const char *path, const io_components_meta
     }
 }
 
+/* The statistics' members after file and format, in file order (the
+ * size histogram last). */
+static const g5_json_field stats_fields[] = {
+    {"version", G5_JSON_INT, offsetof(io_components_meta, version)},
+    {"scale", G5_JSON_INT, offsetof(io_components_meta, scale)},
+    {"nvertices", G5_JSON_INT64, offsetof(io_components_meta, nvertices)},
+    {"nedges", G5_JSON_INT64, offsetof(io_components_meta, nedges)},
+    {"seed", G5_JSON_UINT64, offsetof(io_components_meta, seed)},
+    {"edges_content_id", G5_JSON_HEX64, offsetof(io_components_meta, edges_content_id)},
+    {"ncomponents", G5_JSON_INT64, offsetof(io_components_meta, ncomponents)},
+    {"ncomponents_with_isolated", G5_JSON_INT64, offsetof(io_components_meta, ncomponents_all)},
+    {"isolated_vertices", G5_JSON_INT64, offsetof(io_components_meta, isolated_vertices)},
+    {"giant_vertices", G5_JSON_INT64, offsetof(io_components_meta, giant_vertices)},
+    {"giant_edges", G5_JSON_INT64, offsetof(io_components_meta, giant_edges)},
+    {"giant_vertex_share", G5_JSON_DOUBLE, offsetof(io_components_meta, giant_vertex_share)},
+    {"giant_active_share", G5_JSON_DOUBLE, offsetof(io_components_meta, giant_active_share)},
+    {"giant_edge_share", G5_JSON_DOUBLE, offsetof(io_components_meta, giant_edge_share)},
+    {"largest_nongiant_vertices", G5_JSON_INT64, offsetof(io_components_meta, second_vertices)},
+    {"largest_nongiant_edges", G5_JSON_INT64, offsetof(io_components_meta, second_edges)},
+    {"self_loops", G5_JSON_INT64, offsetof(io_components_meta, self_loops)},
+    {"nonloop_edges", G5_JSON_INT64, offsetof(io_components_meta, nonloop_edges)},
+    {"distinct_edges", G5_JSON_INT64, offsetof(io_components_meta, distinct_edges)},
+    {"duplicate_edges", G5_JSON_INT64, offsetof(io_components_meta, duplicate_edges)},
+};
+
 static void components_json(FILE *o, const char *path, const io_components_meta *m)
 {
     int last = 0;
@@ -89,28 +115,7 @@ static void components_json(FILE *o, const char *path, const io_components_meta 
     g5_json_begin_object(&j);
     g5_json_kv_string(&j, "file", path);
     g5_json_kv_string(&j, "format", IO_COMPONENTS_FORMAT);
-    g5_json_kv_int(&j, "version", m->version);
-    g5_json_kv_int(&j, "scale", m->scale);
-    g5_json_kv_int(&j, "nvertices", m->nvertices);
-    g5_json_kv_int(&j, "nedges", m->nedges);
-    g5_json_key(&j, "seed");
-    g5_json_uint(&j, m->seed);
-    g5_json_key(&j, "edges_content_id");
-    g5_json_hex64(&j, m->edges_content_id);
-    g5_json_kv_int(&j, "ncomponents", m->ncomponents);
-    g5_json_kv_int(&j, "ncomponents_with_isolated", m->ncomponents_all);
-    g5_json_kv_int(&j, "isolated_vertices", m->isolated_vertices);
-    g5_json_kv_int(&j, "giant_vertices", m->giant_vertices);
-    g5_json_kv_int(&j, "giant_edges", m->giant_edges);
-    g5_json_kv_double(&j, "giant_vertex_share", m->giant_vertex_share);
-    g5_json_kv_double(&j, "giant_active_share", m->giant_active_share);
-    g5_json_kv_double(&j, "giant_edge_share", m->giant_edge_share);
-    g5_json_kv_int(&j, "largest_nongiant_vertices", m->second_vertices);
-    g5_json_kv_int(&j, "largest_nongiant_edges", m->second_edges);
-    g5_json_kv_int(&j, "self_loops", m->self_loops);
-    g5_json_kv_int(&j, "nonloop_edges", m->nonloop_edges);
-    g5_json_kv_int(&j, "distinct_edges", m->distinct_edges);
-    g5_json_kv_int(&j, "duplicate_edges", m->duplicate_edges);
+    g5_json_fields(&j, m, stats_fields, G5_JSON_NFIELDS(stats_fields));
     for (int k = 0; k < IO_HIST_BINS; k++)
         if (m->size_hist[k])
             last = k;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report_json.c - the JSON result of a run (schema: "g500-run" version 1,
+ * rep_run_json.c - the JSON result of a run (schema: "g500-run" version 1,
  * every key documented in docs/validation.md; the report
  * command reads it).
  *
@@ -17,22 +17,58 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The schema's plain members, in file order. */
+static const g5_json_field stats_fields[] = {
+    {"min", G5_JSON_DOUBLE, offsetof(rep_stats, min)},
+    {"firstquartile", G5_JSON_DOUBLE, offsetof(rep_stats, firstquartile)},
+    {"median", G5_JSON_DOUBLE, offsetof(rep_stats, median)},
+    {"thirdquartile", G5_JSON_DOUBLE, offsetof(rep_stats, thirdquartile)},
+    {"max", G5_JSON_DOUBLE, offsetof(rep_stats, max)},
+    {"mean", G5_JSON_DOUBLE, offsetof(rep_stats, mean)},
+    {"stddev", G5_JSON_DOUBLE, offsetof(rep_stats, stddev)},
+};
+static const g5_json_field run_fields[] = {
+    {"scale", G5_JSON_INT, offsetof(rep_run, scale)},
+    {"edgefactor", G5_JSON_INT, offsetof(rep_run, edgefactor)},
+    {"nvertices", G5_JSON_INT64, offsetof(rep_run, nvertices)},
+    {"nedges", G5_JSON_INT64, offsetof(rep_run, nedges)},
+    {"n_active", G5_JSON_INT64, offsetof(rep_run, n_active)},
+    {"nranks", G5_JSON_INT, offsetof(rep_run, nranks)},
+    {"nthreads", G5_JSON_INT, offsetof(rep_run, nthreads)},
+    {"edges_path", G5_JSON_STRING, offsetof(rep_run, edges_path)},
+    {"placement", G5_JSON_STRING, offsetof(rep_run, placement)},
+    {"validated", G5_JSON_BOOL, offsetof(rep_run, validated)},
+};
+static const g5_json_field k1_fields[] = {
+    {"components", G5_JSON_DOUBLE, offsetof(rep_run, k1_components)},
+    {"placement", G5_JSON_DOUBLE, offsetof(rep_run, k1_placement)},
+    {"build", G5_JSON_DOUBLE, offsetof(rep_run, k1_build)},
+    {"search_structures", G5_JSON_DOUBLE, offsetof(rep_run, k1_search)},
+};
+static const g5_json_field provenance_fields[] = {
+    {"version", G5_JSON_STRING, offsetof(rep_provenance, version)},
+    {"commit", G5_JSON_STRING, offsetof(rep_provenance, commit)},
+    {"compiler", G5_JSON_STRING, offsetof(rep_provenance, compiler)},
+    {"mpi_library", G5_JSON_STRING, offsetof(rep_provenance, mpi_library)},
+    {"hdf5_version", G5_JSON_STRING, offsetof(rep_provenance, hdf5_version)},
+};
+static const g5_json_field host_fields[] = {
+    {"ranks", G5_JSON_INT, offsetof(rep_provenance, ranks)},
+    {"threads_per_rank", G5_JSON_INT, offsetof(rep_provenance, threads_per_rank)},
+    {"binding", G5_JSON_STRING, offsetof(rep_provenance, binding)},
+};
+
 static void j_stats(g5_json *j, const char *key, const rep_stats *s)
 {
     g5_json_key(j, key);
     g5_json_begin_object(j);
-    g5_json_key(j, "min"); g5_json_double(j, s->min);
-    g5_json_key(j, "firstquartile"); g5_json_double(j, s->firstquartile);
-    g5_json_key(j, "median"); g5_json_double(j, s->median);
-    g5_json_key(j, "thirdquartile"); g5_json_double(j, s->thirdquartile);
-    g5_json_key(j, "max"); g5_json_double(j, s->max);
-    g5_json_key(j, "mean"); g5_json_double(j, s->mean);
-    g5_json_key(j, "stddev"); g5_json_double(j, s->stddev);
+    g5_json_fields(j, s, stats_fields, G5_JSON_NFIELDS(stats_fields));
     g5_json_end_object(j);
 }
 
@@ -105,6 +141,23 @@ static int64_t matrix_total(const int64_t *m, int n)
     return t;
 }
 
+/* "key": {"path": path, "id_key": id, "id2_key": id2 (when id2_key)}, the
+ * ids as hex. */
+static void input_json(g5_json *j, const char *key, const char *path, const char *id_key,
+                       uint64_t id, const char *id2_key, uint64_t id2)
+{
+    g5_json_key(j, key);
+    g5_json_begin_object(j);
+    g5_json_kv_string(j, "path", path);
+    g5_json_key(j, id_key);
+    g5_json_hex64(j, id);
+    if (id2_key) {
+        g5_json_key(j, id2_key);
+        g5_json_hex64(j, id2);
+    }
+    g5_json_end_object(j);
+}
+
 /* Provenance and the inputs' content ids: what made the result. */
 static void provenance_json(g5_json *j, const rep_run *r)
 {
@@ -115,47 +168,23 @@ static void provenance_json(g5_json *j, const rep_run *r)
         return;
     }
     g5_json_begin_object(j);
-    g5_json_kv_string(j, "version", p->version);
-    g5_json_kv_string(j, "commit", p->commit);
-    g5_json_kv_string(j, "compiler", p->compiler);
-    g5_json_kv_string(j, "mpi_library", p->mpi_library);
-    g5_json_kv_string(j, "hdf5_version", p->hdf5_version);
+    g5_json_fields(j, p, provenance_fields, G5_JSON_NFIELDS(provenance_fields));
     g5_json_key(j, "hosts");
     g5_json_begin_array(j);
     for (int i = 0; i < p->nhosts; i++)
         g5_json_string(j, p->hosts[i]);
     g5_json_end_array(j);
-    g5_json_kv_int(j, "ranks", p->ranks);
-    g5_json_kv_int(j, "threads_per_rank", p->threads_per_rank);
-    g5_json_kv_string(j, "binding", p->binding);
+    g5_json_fields(j, p, host_fields, G5_JSON_NFIELDS(host_fields));
     g5_json_kv_string(j, "date_utc", p->date_utc);
     g5_json_kv_string(j, "command_line", p->command_line);
     g5_json_key(j, "inputs");
     g5_json_begin_object(j);
-    g5_json_key(j, "edges");
-    g5_json_begin_object(j);
-    g5_json_kv_string(j, "path", r->edges_path);
-    g5_json_key(j, "content_id");
-    g5_json_hex64(j, r->edges_content_id);
-    g5_json_end_object(j);
-    if (r->placement_path) {
-        g5_json_key(j, "placement");
-        g5_json_begin_object(j);
-        g5_json_kv_string(j, "path", r->placement_path);
-        g5_json_key(j, "edges_content_id");
-        g5_json_hex64(j, r->placement_edges_content_id);
-        g5_json_key(j, "topology_id");
-        g5_json_hex64(j, r->placement_topology_id);
-        g5_json_end_object(j);
-    }
-    if (r->topology_path) {
-        g5_json_key(j, "topology");
-        g5_json_begin_object(j);
-        g5_json_kv_string(j, "path", r->topology_path);
-        g5_json_key(j, "topology_id");
-        g5_json_hex64(j, r->topology_id);
-        g5_json_end_object(j);
-    }
+    input_json(j, "edges", r->edges_path, "content_id", r->edges_content_id, NULL, 0);
+    if (r->placement_path)
+        input_json(j, "placement", r->placement_path, "edges_content_id",
+                   r->placement_edges_content_id, "topology_id", r->placement_topology_id);
+    if (r->topology_path)
+        input_json(j, "topology", r->topology_path, "topology_id", r->topology_id, NULL, 0);
     g5_json_end_object(j);
     g5_json_end_object(j);
 }
@@ -165,25 +194,13 @@ static void write_report(g5_json *j, const rep_run *r)
     g5_json_begin_object(j);
     g5_json_key(j, "format"); g5_json_string(j, "g500-run");
     g5_json_key(j, "version"); g5_json_int(j, 1);
-    g5_json_key(j, "scale"); g5_json_int(j, r->scale);
-    g5_json_key(j, "edgefactor"); g5_json_int(j, r->edgefactor);
-    g5_json_key(j, "nvertices"); g5_json_int(j, r->nvertices);
-    g5_json_key(j, "nedges"); g5_json_int(j, r->nedges);
-    g5_json_key(j, "n_active"); g5_json_int(j, r->n_active);
-    g5_json_key(j, "nranks"); g5_json_int(j, r->nranks);
-    g5_json_key(j, "nthreads"); g5_json_int(j, r->nthreads);
-    g5_json_key(j, "edges_path"); g5_json_string(j, r->edges_path);
-    g5_json_key(j, "placement"); g5_json_string(j, r->placement);
-    g5_json_key(j, "validated"); g5_json_bool(j, r->validated);
+    g5_json_fields(j, r, run_fields, G5_JSON_NFIELDS(run_fields));
     g5_json_key(j, "generation_time"); g5_json_double(j, r->generation_time >= 0 ? r->generation_time : NAN);
     g5_json_key(j, "read_time"); g5_json_double(j, r->read_time);
     g5_json_key(j, "construction_time"); g5_json_double(j, r->construction_time);
     g5_json_key(j, "construction_parts");
     g5_json_begin_object(j);
-    g5_json_kv_double(j, "components", r->k1_components);
-    g5_json_kv_double(j, "placement", r->k1_placement);
-    g5_json_kv_double(j, "build", r->k1_build);
-    g5_json_kv_double(j, "search_structures", r->k1_search);
+    g5_json_fields(j, r, k1_fields, G5_JSON_NFIELDS(k1_fields));
     g5_json_end_object(j);
     g5_json_kv_bool(j, "placement_in_process", r->placement_in_process);
     g5_json_kv_bool(j, "placement_cached", r->placement_cached);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_json.c - the JSON emitter (common/json.h): full string escaping,
- * non-finite doubles as null, commas and nesting in both modes, ids as hex.
+ * non-finite doubles as null, commas and nesting in both modes, ids as hex,
+ * a struct's members through a field table.
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "json.h"
@@ -95,5 +97,41 @@ Test(json, nests_with_commas_and_indents_in_pretty_mode)
     free(s);
     s = emit(nested, 0);
     cr_assert_str_eq(s, "{\"a\": {}, \"b\": [1, {\"k\": \"v\"}]}\n", "compact output: %s", s);
+    free(s);
+}
+
+struct fields_row {
+    int i;
+    int64_t l;
+    uint64_t u;
+    double d;
+    int b;
+    const char *s;
+    uint64_t id;
+};
+
+static void fields(g5_json *j)
+{
+    static const g5_json_field table[] = {
+        {"l", G5_JSON_INT64, offsetof(struct fields_row, l)},
+        {"i", G5_JSON_INT, offsetof(struct fields_row, i)},
+        {"u", G5_JSON_UINT64, offsetof(struct fields_row, u)},
+        {"d", G5_JSON_DOUBLE, offsetof(struct fields_row, d)},
+        {"b", G5_JSON_BOOL, offsetof(struct fields_row, b)},
+        {"s", G5_JSON_STRING, offsetof(struct fields_row, s)},
+        {"id", G5_JSON_HEX64, offsetof(struct fields_row, id)},
+    };
+    const struct fields_row r = {-3, -5000000000LL, UINT64_MAX, NAN, 1, "q\"", 0xabcULL};
+    g5_json_begin_object(j);
+    g5_json_fields(j, &r, table, G5_JSON_NFIELDS(table));
+    g5_json_end_object(j);
+}
+
+Test(json, writes_a_struct_through_its_field_table_in_table_order)
+{
+    char *s = emit(fields, 0);
+    cr_assert_str_eq(s, "{\"l\": -5000000000, \"i\": -3, \"u\": 18446744073709551615, \"d\": null, "
+                        "\"b\": true, \"s\": \"q\\\"\", \"id\": \"0000000000000abc\"}",
+                     "compact output: %s", s);
     free(s);
 }

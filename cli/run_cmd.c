@@ -45,11 +45,7 @@
 static void pick_threads(MPI_Comm comm)
 {
     if (getenv("OMP_NUM_THREADS")) return;
-    MPI_Comm node;
-    int local = 1;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
+    int local = g5_node_ranks(comm);
     int cores = omp_get_num_procs() / local;
     omp_set_num_threads(cores < 1 ? 1 : cores);
 }

@@ -17,7 +17,8 @@
  *
  * The batch size K is chosen once per kernel, after the first search (when
  * its workspace is in memory): the memory left under the lower of
- * MemAvailable divided among the node's ranks and the ceiling of
+ * the node's memory (g5_memory_offered: MemAvailable or the cgroup limit)
+ * divided among its ranks and the ceiling of
  * RUN_BYTES_PER_EDGE per input edge, minus what the run holds, divided by
  * the bytes of one key, agreed as the minimum over ranks; between 1 and
  * min(64, keys).
@@ -55,32 +56,13 @@ static int64_t rss_now(void)
     return res < 0 ? -1 : (int64_t)res * sysconf(_SC_PAGESIZE);
 }
 
-/* MemAvailable of /proc/meminfo in bytes (-1: unknown). */
-static int64_t mem_available(void)
-{
-    char line[256];
-    long long kib = -1;
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-            break;
-    fclose(f);
-    return kib < 0 ? -1 : kib * 1024;
-}
-
 int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, int64_t nedges,
                             int nroots)
 {
-    int P, me, local = 1;
+    int P, me, local = g5_node_ranks(comm);
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
-    MPI_Comm node;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
-    int64_t held = rss_now(), avail = mem_available();
+    int64_t held = rss_now(), avail = (int64_t)g5_memory_offered();
     int64_t key = (int64_t)kern_vbatch_key_bytes(nvertices, me, P);
     /* the ceiling per input edge, for this rank's share of the edges */
     int64_t budget = (int64_t)((double)RUN_BYTES_PER_EDGE * (double)nedges / P) - (held > 0 ? held : 0);

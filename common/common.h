@@ -109,6 +109,8 @@ int g5_threads_check(int threads, const char *what);
  * Bytes this node offers (MemAvailable, or the cgroup's memory limit when
  * lower; -1 if unknown). Not collective. */
 double g5_memory_offered(void);
+/* Collective. The ranks of comm on this node (MPI_COMM_TYPE_SHARED). */
+int g5_node_ranks(MPI_Comm comm);
 /* What a process takes besides a stage's own arrays: MPI, HDF5, libraries. */
 #define G5_MEM_PROCESS (32.0 * 1048576.0)
 /* Collective. Refuse (G5_ERR_NOMEM) a stage whose estimated peak per rank,

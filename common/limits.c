@@ -122,16 +122,23 @@ double g5_memory_offered(void)
     return have;
 }
 
-int g5_memory_check(MPI_Comm comm, const char *what, double bytes, int force)
+int g5_node_ranks(MPI_Comm comm)
 {
     MPI_Comm node;
-    int local = 1, rc = G5_OK;
-    if (force)
-        return G5_OK;
+    int local = 1;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
         MPI_Comm_size(node, &local);
         MPI_Comm_free(&node);
     }
+    return local;
+}
+
+int g5_memory_check(MPI_Comm comm, const char *what, double bytes, int force)
+{
+    int local, rc = G5_OK;
+    if (force)
+        return G5_OK;
+    local = g5_node_ranks(comm);
     double have = g5_memory_offered(), need = bytes + G5_MEM_PROCESS;
     if (have > 0 && need > have / local) {
         char n[32], h[32];

@@ -73,52 +73,24 @@ out:
     return rc;
 }
 
-/* nb[i] = the one neighbour of each degree-1 vertex of component 0 in this
- * block, -1 for the others: one pass of {x, other end} records. */
-struct ctx_leaf {
-    const struct place_ctx *c;
-    const int64_t *deg;
-    int64_t *nb;
-};
-
-static void note_leaf(void *arg, const int64_t *rec, int64_t n)
-{
-    struct ctx_leaf *a = arg;
-    const int64_t *L = a->c->in->label;
-    for (int64_t i = 0; i < n; i++) {
-        int64_t li = rec[2 * i] - a->c->vf;
-        if (L[li] == 0 && a->deg[li] == 1)
-            a->nb[li] = rec[2 * i + 1];
-    }
-}
-
-static int leaf_neighbours(const struct place_ctx *c, const int64_t *deg, int64_t *nb)
-{
-    struct ctx_leaf arg = {c, deg, nb};
-    for (int64_t i = 0; i < c->vc; i++)
-        nb[i] = -1;
-    return pl_route_endpoints(c, 2, note_leaf, &arg);
-}
-
 /* Positions of component 0 in a plain order: by id (PART_ORDER_ID: random
  * for Graph500's scrambled labels), by id with every degree-1 vertex right
  * after its neighbour (PART_ORDER_LEAVES: sort key 2 v for v, 2 v + 1 for
  * v's leaves, so a leaf's one edge is cut only where a piece boundary falls
  * between them), or by degree, highest first, then id (PART_ORDER_DEGREE). */
-int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, int64_t *pos)
+int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, const int64_t *nb, int64_t *pos)
 {
     const int64_t *L = c->in->label;
-    int64_t n = 0, total = 0, *recs = NULL, *nb = NULL;
+    int64_t n = 0, total = 0, *recs = NULL;
     int rc, order = c->in->order;
     recs = g5_malloc((size_t)(c->vc + 1) * 2 * sizeof(int64_t), "partition: order records");
-    if (order == PART_ORDER_LEAVES)
-        nb = g5_malloc((size_t)(c->vc + 1) * sizeof(int64_t), "partition: leaf neighbours");
-    rc = g5_agree(c->comm, recs && (nb || order != PART_ORDER_LEAVES) ? G5_OK : G5_ERR_NOMEM);
-    if (rc == G5_OK && order == PART_ORDER_LEAVES)
-        rc = leaf_neighbours(c, deg, nb);
+    if (order == PART_ORDER_LEAVES && !nb && recs)
+        rc = g5_error(G5_ERR_INTERNAL, "partition: the leaves order without the leaves' neighbours");
+    else
+        rc = recs ? G5_OK : G5_ERR_NOMEM;
+    rc = g5_agree(c->comm, rc);
     if (rc != G5_OK) {
         free(recs);
-        free(nb);
         return rc;
     }
     for (int64_t i = 0; i < c->vc; i++) {
@@ -128,14 +100,13 @@ int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, int64_t 
             if (order == PART_ORDER_DEGREE)
                 recs[2 * n] = -deg[i];
             else if (order == PART_ORDER_LEAVES)
-                recs[2 * n] = nb[i] >= 0 ? 2 * nb[i] + 1 : 2 * v;
+                recs[2 * n] = deg[i] == 1 ? 2 * nb[i] + 1 : 2 * v;
             else
                 recs[2 * n] = 0;
             recs[2 * n + 1] = v;
             n++;
         }
     }
-    free(nb);
     return assign_positions(c, recs, n, 0, pos, NULL, NULL, &total);
 }
 

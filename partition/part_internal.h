@@ -108,7 +108,7 @@ typedef void (*pl_route_visit)(void *arg, const int64_t *rec, int64_t n);
 int pl_route_endpoints(const struct place_ctx *c, int width, pl_route_visit visit, void *arg);
 
 /* The giant component's order and cut (part_giant.c); see there. */
-int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, int64_t *pos);
+int pl_giant_plain_order(const struct place_ctx *c, const int64_t *deg, const int64_t *nb, int64_t *pos);
 int pl_giant_bfs(const struct place_ctx *c, const int64_t *deg, int64_t *pos, int64_t *root_out,
                  int *levels_out);
 int pl_giant_cut(const struct place_ctx *c, const int64_t *deg, const int64_t *pos, double thresh,

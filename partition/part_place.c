@@ -172,6 +172,7 @@ int pl_route_endpoints(const struct place_ctx *c, int width, pl_route_visit visi
 struct ctx_deg {
     const struct place_ctx *c;
     int64_t *deg;
+    int64_t *nb;
 };
 
 static void count_degree(void *arg, const int64_t *rec, int64_t n)
@@ -181,13 +182,26 @@ static void count_degree(void *arg, const int64_t *rec, int64_t n)
         a->deg[rec[i] - a->c->vf]++;
 }
 
-/* Step 1: degrees of this block's vertices; endpoint range check. */
-static int degree_pass(const struct place_ctx *c, int64_t *deg)
+/* With the other end of each record: a vertex's last neighbour seen, which
+ * for a degree-1 vertex is its one neighbour (the leaves order). */
+static void count_degree_nb(void *arg, const int64_t *rec, int64_t n)
+{
+    struct ctx_deg *a = arg;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t li = rec[2 * i] - a->c->vf;
+        a->deg[li]++;
+        a->nb[li] = rec[2 * i + 1];
+    }
+}
+
+/* Step 1: degrees of this block's vertices; endpoint range check. With nb
+ * (not NULL), also each vertex's last neighbour seen, in the same pass. */
+static int degree_pass(const struct place_ctx *c, int64_t *deg, int64_t *nb)
 {
     const int64_t *E = c->in->edges;
     int64_t m = c->in->nedges_local;
     int rc = G5_OK, bad = G5_OK;
-    struct ctx_deg arg = {c, deg};
+    struct ctx_deg arg = {c, deg, nb};
 
     for (int64_t e = 0; e < m && bad == G5_OK; e++)
         for (int k = 0; k < 2; k++)
@@ -201,6 +215,8 @@ static int degree_pass(const struct place_ctx *c, int64_t *deg)
     if (rc != G5_OK)
         return rc;
     memset(deg, 0, (size_t)c->vc * sizeof(int64_t));
+    if (nb)
+        return pl_route_endpoints(c, 2, count_degree_nb, &arg);
     return pl_route_endpoints(c, 1, count_degree, &arg);
 }
 
@@ -446,8 +462,8 @@ static int check_input(const struct place_ctx *c)
  * contiguous cut keeps the order whole; only if a heavy vertex on a
  * boundary breaks the tolerance are the hubs taken out and placed by LPT
  * (decided on replicated loads: same on all). Collective. */
-static int split_giant(const struct place_ctx *c, const int64_t *deg, int64_t *pos, int32_t *piece,
-                       int64_t *idx, int64_t *pcount, int64_t *pload, part_result *res)
+static int split_giant(const struct place_ctx *c, const int64_t *deg, const int64_t *nb, int64_t *pos,
+                       int32_t *piece, int64_t *idx, int64_t *pcount, int64_t *pload, part_result *res)
 {
     const part_input *in = c->in;
     int R = c->R, rc = G5_OK;
@@ -457,7 +473,7 @@ static int split_giant(const struct place_ctx *c, const int64_t *deg, int64_t *p
     if (in->order == PART_ORDER_BFS)
         G5_TRY(pl_giant_bfs(c, deg, pos, &res->giant_root, &res->bfs_levels));
     else
-        G5_TRY(pl_giant_plain_order(c, deg, pos));
+        G5_TRY(pl_giant_plain_order(c, deg, nb, pos));
     g5_progress("partition: cutting the giant component (%d BFS levels)", res->bfs_levels);
     G5_TRY(pl_giant_cut(c, deg, pos, INFINITY, piece, idx, pcount, pload, &res->giant_hubs));
     {
@@ -563,7 +579,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
     part_result *res = NULL;
     int64_t *deg = NULL, *pos = NULL, *idx = NULL, *pcount = NULL, *pload = NULL;
     int64_t *load = NULL, *verts = NULL, *gcnt = NULL, *sfill = NULL, *cbase = NULL;
-    int64_t *mcount = NULL, *mbefore = NULL;
+    int64_t *mcount = NULL, *mbefore = NULL, *nb = NULL;
     int32_t *piece = NULL;
     int *walk = NULL, *crank = NULL, *heap = NULL;
     int rc = G5_OK, R = in->nranks;
@@ -623,10 +639,6 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         res->n_active += in->comp_vertices[k];
     res->n_giant = C > 0 ? in->comp_vertices[0] : 0;
 
-    g5_progress("partition: degrees");
-    G5_TRY(degree_pass(&c, deg));
-    G5_TRY(check_components(&c, deg));
-
     {
         double total = 0;
         for (int64_t k = 0; k < C; k++)
@@ -634,8 +646,18 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         res->giant_split = C > 0 && R > 1 &&
                            2.0 * (double)in->comp_edges[0] * R > (1.0 + in->tolerance) * total;
     }
+    /* The leaves order needs each leaf's neighbour: found by the degree pass */
+    if (res->giant_split && in->order == PART_ORDER_LEAVES) {
+        nb = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: leaf neighbours");
+        G5_TRY(g5_agree(comm, nb ? G5_OK : G5_ERR_NOMEM));
+    }
+    g5_progress("partition: degrees");
+    G5_TRY(degree_pass(&c, deg, nb));
+    G5_TRY(check_components(&c, deg));
     if (res->giant_split)
-        G5_TRY(split_giant(&c, deg, pos, piece, idx, pcount, pload, res));
+        G5_TRY(split_giant(&c, deg, nb, pos, piece, idx, pcount, pload, res));
+    free(nb);
+    nb = NULL;
 
     place_components(&c, res, pcount, pload, walk, heap, load, verts, gcnt, sfill, crank, cbase);
 
@@ -669,5 +691,6 @@ out:
     free(cbase);
     free(mcount);
     free(mbefore);
+    free(nb);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cc_tuples.h - test-only helpers shared by the unit and MPI tests of the
- * component statistics (tests/unit/test_cc.c, tests/mpi/mpi_cc_stats.c):
+ * component statistics (tests/unit/test_cc*.c, tests/mpi/mpi_cc_stats.c):
  * a splitmix64 stream, a skewed random tuple list (a giant, small sets,
  * self-loops, optionally one repeated pair), and the brute-force counts the
  * statistics are checked against (a sort of the normalised pairs).

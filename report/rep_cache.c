@@ -20,7 +20,9 @@
  *   - every chunk passes its Fletcher32 checksum (a flipped byte in a
  *     cached file is caught; the read costs about what the stage that reads
  *     the file spends reading it);
- *   - a run-*.json parses as JSON.
+ *   - a run-*.json parses as JSON and records this edges.h5's content_id
+ *     and (--topology) FILE's topology_id for the topology it ran with and
+ *     its placement's: an edited topology redoes the cyclic runs too.
  * A file that fails is removed, so Make rebuilds it, and so is everything
  * made from it (edges -> components -> placements -> runs -> report): an
  * output derived from a file found untrustworthy is not trusted either,
@@ -183,6 +185,41 @@ static int check_downstream(checker *c, const char *path, const char *name, cons
     return ok ? G5_OK : drop(c, path, why);
 }
 
+/* The id a run JSON records for one of its inputs (provenance.inputs.<input>.<key>,
+ * a hex string): 1 and *id when present, 0 when that input was not given. */
+static int run_input_id(const rep_json *j, const char *input, const char *key, uint64_t *id)
+{
+    const rep_json *in = rep_json_get(rep_json_get(rep_json_get(j, "provenance"), "inputs"), input);
+    const char *s = rep_json_string(rep_json_get(in, key), NULL);
+    char *end = NULL;
+    if (!s)
+        return 0;
+    *id = strtoull(s, &end, 16);
+    return 1;
+}
+
+/* A run JSON parses, and the inputs it records are the directory's: the
+ * edges file's content_id, and with --topology the topology's content (the
+ * run's own topology and its placement's), so a run made with a topology
+ * edited since, whatever its time stamp, is not kept. */
+static int check_run(checker *c, const char *path)
+{
+    rep_json *j = NULL;
+    char why[1200] = "";
+    uint64_t id;
+    if (rep_json_load(path, &j) != G5_OK)
+        return drop(c, path, g5_error_msg());
+    if (c->have_id && run_input_id(j, "edges", "content_id", &id) && id != c->edges_id)
+        snprintf(why, sizeof why, "made from another edges file (content_id %016llx, edges.h5 has "
+                 "%016llx)", (unsigned long long)id, (unsigned long long)c->edges_id);
+    else if (c->e->have_topology && ((run_input_id(j, "topology", "topology_id", &id) && id != c->e->topology_id) ||
+                                     (run_input_id(j, "placement", "topology_id", &id) && id != c->e->topology_id)))
+        snprintf(why, sizeof why, "made with another topology than %s (topology_id %016llx, the file now "
+                 "%016llx)", c->e->topology, (unsigned long long)id, (unsigned long long)c->e->topology_id);
+    rep_json_free(&j);
+    return why[0] ? drop(c, path, why) : G5_OK;
+}
+
 /* Index of entry `name` in ents[0..n-1], or -1. */
 static int find_entry(struct dirent **ents, int n, const char *name)
 {
@@ -272,10 +309,7 @@ int rep_cache_check(const rep_cache_expect *e, int *nremoved)
         } else if (strncmp(nm, "placement-", 10) == 0 && rep_has_suffix(nm, ".h5")) {
             rc = check_downstream(&c, path, nm, "g500-placement");
         } else if (strncmp(nm, "run-", 4) == 0 && rep_has_suffix(nm, ".json")) {
-            rep_json *j = NULL;
-            if (rep_json_load(path, &j) != G5_OK)
-                rc = drop(&c, path, g5_error_msg());
-            rep_json_free(&j);
+            rc = check_run(&c, path);
         }
         gone[i] |= c.removed > before;
     }

@@ -6,7 +6,9 @@
 # said to be reused with its date; a touched binary and other RUN_FLAGS
 # rerun the kernels; the default comparison alternates 3 runs of each
 # placement, prints medians with ranges and, on fewer than 4 cores, says
-# the 4 ranks are oversubscribed; a smaller REPEATS drops the extra runs.
+# the 4 ranks are oversubscribed; a smaller REPEATS drops the extra runs; a
+# topology edited under the same name with an older time stamp redoes the
+# cached runs, the cyclic one included.
 . "$(dirname "$0")/pipeline-lib.bash"
 
 RUN=$TMP/run
@@ -78,4 +80,24 @@ fi
 check "REPEATS=1 drops the extra runs" pmake pipeline "${VARS[@]}" REPEATS=1
 check "no .r2 or .r3 left" absent '\.r[23]\.' <(ls "$RUN")
 check "and the report no longer shows them" absent '\.r[23] |' "$RUN/report/index.md"
+
+# A topology edited under the same name with an older time stamp (n2 moved
+# under leaf0: other hops): the cached runs, the cyclic one included (its
+# hop-weighted bytes come from the topology), are redone, not kept.
+T=$TMP/topo/fat-tree-2x2.conf
+mkdir -p "$TMP/topo" && cp -p configs/fat-tree-2x2.conf "$T"
+VARS=("${VARS[@]/#TOPO=*/TOPO=$T}")
+check "make pipeline with a copy of the topology" pmake pipeline "${VARS[@]}" REPEATS=1
+CYC=$RUN/run-cyclic-$P
+hop() { grep -o '"total_hop_bytes": *[0-9]*' "$1.json" | tr -cd '0-9'; }
+tc=$(stat -c %.9Y "$COMP.json") ty=$(stat -c %.9Y "$CYC.json") hy=$(hop "$CYC")
+sed -i 's/^SwitchName=leaf0 Nodes=n\[0-1\]/SwitchName=leaf0 Nodes=n[0-2]/; s/^SwitchName=leaf1 Nodes=n\[2-3\]/SwitchName=leaf1 Nodes=n3/' "$T"
+touch -d 2020-01-01 "$T"
+: > "$LOG"
+check "make pipeline after the edit" pmake pipeline "${VARS[@]}" REPEATS=1
+check "the check names the cyclic run made with the old topology" \
+    grep -q "removing $CYC.json: made with another topology than $T" "$LOG"
+check "the cyclic run was redone" newer "$CYC.json" "$ty"
+check "its hop-weighted bytes follow the new topology" test "$(hop "$CYC")" != "$hy"
+check "the components-aware run was redone" newer "$COMP.json" "$tc"
 finish

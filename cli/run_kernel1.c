@@ -161,7 +161,7 @@ static int build_in_process(MPI_Comm comm, const run_opts *o, io_edges *ef, run_
     G5_TRY(g5_agree(comm, rc));
 
     t0 = run_part_start(comm);
-    rc = cc_compute(comm, N, edges, count, first, NULL, &cc);
+    rc = cc_compute(comm, N, edges, count, first, &(cc_opts){.labels_only = 1}, &cc);
     k->t_components = run_part_stop(comm, t0);
     G5_TRY(g5_agree(comm, rc));
     k->ncomponents = cc->ncomp;

@@ -33,6 +33,9 @@ typedef struct cc_opts {
     int nthreads;        /* OpenMP threads per rank (<= 0: the OpenMP default) */
     int64_t piece_rows;  /* edges per read piece (<= 0: CC_PIECE_ROWS), cut to
                           * whole chunks of the file; memory 16 B per row */
+    int labels_only;     /* 1: labels and per-component counts only, no
+                          * duplicate count and no statistics (meta left
+                          * zero): what kernel 1's placement needs */
     /* For tests and benches (cc_internal.h); 0 takes the automatic choice: */
     int merge;           /* enum cc_merge: force one merge of the forests */
     int64_t dist_batch;  /* pairs per rank and exchange batch of the

@@ -239,9 +239,10 @@ static void stream_free(stream *s)
 }
 
 /* The stream of a slab of count tuples over n vertices along r->merge:
- * the duplicate count and, on the tree path, the forest with its tally
+ * the duplicate count (if dups) and, on the tree path, the forest with its tally
  * and the labels; on the distributed path its local step. Collective. */
-static int stream_begin(MPI_Comm comm, int64_t n, int64_t count, int nt, cc_result *r, stream *s)
+static int stream_begin(MPI_Comm comm, int64_t n, int64_t count, int nt, int dups, cc_result *r,
+                        stream *s)
 {
     int rc;
     memset(s, 0, sizeof *s);
@@ -261,7 +262,7 @@ static int stream_begin(MPI_Comm comm, int64_t n, int64_t count, int nt, cc_resu
         r->label_first = 0;
         r->label_count = n;
     }
-    if (rc == G5_OK)
+    if (rc == G5_OK && dups)
         rc = cc_dup_create(comm, n, count, nt, &s->d);
     return g5_agree(comm, rc);
 }
@@ -276,7 +277,8 @@ static void take_piece(stream *s, int64_t *pe, int64_t len, int64_t lo)
     if (s->rc != G5_OK || len <= 0)
         return;
     if (s->l) {
-        cc_dup_add(s->d, pe, len);
+        if (s->d)
+            cc_dup_add(s->d, pe, len);
         t1 = g5_now();
         s->t_hash += t1 - t0;
         s->rc = cc_dist_local_take(s->l, pe, len, lo, s->nt);
@@ -286,7 +288,7 @@ static void take_piece(stream *s, int64_t *pe, int64_t len, int64_t lo)
     s->rc = cc_forest_link_edges(s->f, pe, len, lo, s->nt);
     t1 = g5_now();
     s->t_link += t1 - t0;
-    if (s->rc == G5_OK)
+    if (s->rc == G5_OK && s->d)
         cc_dup_add(s->d, pe, len);
     s->t_hash += g5_now() - t1;
 }
@@ -561,7 +563,7 @@ static int compute(MPI_Comm comm, int64_t n, const slab_source *src, const cc_op
     }
     rc = g5_agree(comm, rc);
     if (rc == G5_OK)
-        rc = stream_begin(comm, n, count, nt, r, &s);
+        rc = stream_begin(comm, n, count, nt, !o.labels_only, r, &s);
     if (rc != G5_OK)
         goto out;
     t = g5_now();
@@ -578,7 +580,7 @@ static int compute(MPI_Comm comm, int64_t n, const slab_source *src, const cc_op
     buf = NULL;
     if (rc == G5_OK)
         rc = stream_end(comm, rc, &s, &o, r, counts);
-    if (rc == G5_OK) {
+    if (rc == G5_OK && !o.labels_only) {
         t = g5_now();
         if (src->e)
             rc = finish_duplicates(comm, src->e, src->first, count, piece, s.d, &distinct, &r->reread);
@@ -586,7 +588,7 @@ static int compute(MPI_Comm comm, int64_t n, const slab_source *src, const cc_op
             rc = g5_agree(comm, cc_dup_finish(comm, s.d, src->edges, count, &distinct));
         r->t_distinct = g5_now() - t;
     }
-    if (rc == G5_OK)
+    if (rc == G5_OK && !o.labels_only)
         cc_stats_fill(&r->meta, r->ncomp, r->comp_vertices, r->comp_edges, counts[0], counts[1], distinct);
 out:
     free(buf);

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_validate.c - throughput of the BFS and SSSP validators
- * (kernels/validate_core.c) on an in-memory R-MAT edge list.
+ * (kernels/validate_core.c), one key or a batch of keys per pass.
  *
  * Every rank generates the whole list (R-MAT, A=.57 B=C=.19, edgefactor 16,
  * a pure function of the edge index, ids scrambled by an odd multiplier
- * modulo 2^scale), builds a CSR and computes a BFS tree and a Dijkstra tree
- * serially (untimed), then the validators run on the rank's block of
- * vertices and read the rank's block of edges from memory. Prints validated
- * input edges per second. Memory: about 60 bytes per edge per rank, so keep
- * SCALE <= 20 when several ranks share one machine.
+ * modulo 2^scale) or reads it from an edges file, builds a CSR and computes
+ * a BFS tree and a Dijkstra tree serially (untimed), then the validators
+ * run on the rank's block of vertices and read the rank's block of edges
+ * from memory (generated list) or from the file, as `g500 run` does. With
+ * KEYS, each batch size K is timed too: K copies of the tree added to one
+ * batch (kern_vbatch_add, the per-key part) and one pass over the edges
+ * for all of them; the time per key is (adds + pass) / K. Prints the best
+ * of REPEATS. Memory: about 60 bytes per edge per rank plus 8 bytes per
+ * vertex and key, so keep SCALE <= 20 when several ranks share one machine.
  *
- * Usage: mpirun -np P bench_validate [SCALE] [REPEATS]
+ * Usage: mpirun -np P bench_validate [SCALE|EDGES.h5] [REPEATS] [KEYS...]
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +56,51 @@ static void rmat(int scale, int64_t m)
     }
 }
 
+static int file_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    return io_edges_read_slab(ctx, first, count, edges, weights);
+}
+
+/* Best of reps: K copies of the tree (dist NULL: BFS) in one batch, one
+ * pass; the seconds per key, and in *adds and *pass the parts of that best
+ * repetition (seconds per batch). */
+static double batch_per_key(const kern_edge_reader *rd, int K, int reps, int64_t root,
+                            const int64_t *par, const float *dist, int64_t want, double *adds,
+                            double *pass)
+{
+    double best = 1e30;
+    kern_vbatch *b = NULL;
+    if (kern_vbatch_create(MPI_COMM_WORLD, rd->nvertices, K, dist != NULL, &b) != G5_OK)
+        return -1;
+    int st[KERN_VBATCH_MAX];
+    int64_t ne[KERN_VBATCH_MAX];
+    for (int r = 0; r < reps; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        int rc = G5_OK;
+        for (int k = 0; k < K && rc == G5_OK; k++)
+            rc = kern_vbatch_add(b, root, par, dist, NULL, 0);
+        double t1 = MPI_Wtime();
+        if (rc == G5_OK)
+            rc = kern_vbatch_check(b, rd, st, ne);
+        double t = MPI_Wtime() - t0;
+        for (int k = 0; k < K && rc == G5_OK; k++)
+            if (st[k] != G5_OK || ne[k] != want)
+                rc = G5_ERR_VALIDATE;
+        if (rc != G5_OK) {
+            fprintf(stderr, "batch of %d: %s\n", K, g5_error_msg());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        if (t < best) {
+            best = t;
+            *adds = t1 - t0;
+            *pass = t - (t1 - t0);
+        }
+    }
+    kern_vbatch_free(&b);
+    return best / K;
+}
+
 static int mem_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
 {
     (void)ctx;
@@ -90,8 +139,17 @@ int main(int argc, char **argv)
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    int scale = argc > 1 ? atoi(argv[1]) : 18, reps = argc > 2 ? atoi(argv[2]) : 3;
-    int64_t n = (int64_t)1 << scale, m = 16 * n;
+    const char *path = argc > 1 && strstr(argv[1], ".h5") ? argv[1] : NULL;
+    int scale = argc > 1 && !path ? atoi(argv[1]) : 18, reps = argc > 2 ? atoi(argv[2]) : 3;
+    io_edges *ef = NULL;
+    if (path) {
+        if (io_edges_open(MPI_COMM_WORLD, path, &ef) != G5_OK) {
+            if (!rank) fprintf(stderr, "%s\n", g5_error_msg());
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        scale = io_edges_get_meta(ef)->scale;
+    }
+    int64_t n = (int64_t)1 << scale, m = path ? io_edges_get_meta(ef)->nedges : 16 * n;
     E = malloc((size_t)m * sizeof *E);
     W = malloc((size_t)m * sizeof *W);
     int64_t *off = calloc((size_t)n + 1, sizeof *off), *adj = malloc((size_t)m * 2 * sizeof *adj);
@@ -99,7 +157,17 @@ int main(int argc, char **argv)
     int64_t *par = malloc((size_t)n * sizeof *par), *q = malloc((size_t)n * sizeof *q);
     float *dist = malloc((size_t)n * sizeof *dist);     /* float32 sums, as the kernel's */
     hitem *heap = malloc((size_t)m * 2 * sizeof *heap);
-    rmat(scale, m);
+    if (path) {
+        for (int64_t e = 0; e < m; e += IO_EDGES_CHUNK_ROWS) {
+            int64_t c = m - e < IO_EDGES_CHUNK_ROWS ? m - e : IO_EDGES_CHUNK_ROWS;
+            if (io_edges_read_slab(ef, e, c, E[e], W + e) != G5_OK) {
+                if (!rank) fprintf(stderr, "%s\n", g5_error_msg());
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+    } else {
+        rmat(scale, m);
+    }
     for (int64_t e = 0; e < m; e++) { off[E[e][0] + 1]++; off[E[e][1] + 1]++; }
     for (int64_t v = 0; v < n; v++) off[v + 1] += off[v];
     int64_t *pos = malloc((size_t)n * sizeof *pos);
@@ -121,6 +189,12 @@ int main(int argc, char **argv)
     int64_t first, count;
     g5_range_split(n, rank, p, &first, &count);
     kern_edge_reader rd = {.nvertices = n, .nedges = m, .chunk = 0, .read = mem_read};
+    if (path)
+        rd = (kern_edge_reader){.nvertices = n, .nedges = m, .chunk = IO_EDGES_CHUNK_ROWS,
+                                .read = file_read, .ctx = ef};
+    double bk[2][16], ba[2][16], bp[2][16];
+    int nk = argc > 3 ? argc - 3 : 0;
+    nk = nk > 16 ? 16 : nk;
     double tb = 1e30, ts = 1e30;
     int64_t nedge = 0;
     for (int r = 0; r < reps; r++) {
@@ -131,6 +205,9 @@ int main(int argc, char **argv)
         if (rc != G5_OK) { if (!rank) fprintf(stderr, "BFS: %s\n", g5_error_msg()); MPI_Abort(MPI_COMM_WORLD, 1); }
         if (t < tb) tb = t;
     }
+    for (int i = 0; i < nk; i++)
+        bk[0][i] = batch_per_key(&rd, atoi(argv[3 + i]), reps, root, par + first, NULL, nedge,
+                                 &ba[0][i], &bp[0][i]);
     /* Dijkstra */
     for (int64_t v = 0; v < n; v++) { par[v] = -1; dist[v] = INFINITY; }
     int64_t hn = 0;
@@ -156,10 +233,20 @@ int main(int argc, char **argv)
         if (rc != G5_OK) { if (!rank) fprintf(stderr, "SSSP: %s\n", g5_error_msg()); MPI_Abort(MPI_COMM_WORLD, 1); }
         if (t < ts) ts = t;
     }
-    if (!rank)
-        printf("SCALE %d ranks %d: M=%lld nedge=%lld  BFS validate %.3f s (%.1f M input edges/s)"
-               "  SSSP validate %.3f s (%.1f M input edges/s)\n", scale, p, (long long)m,
-               (long long)nedge, tb, m / tb / 1e6, ts, m / ts / 1e6);
+    for (int i = 0; i < nk; i++)
+        bk[1][i] = batch_per_key(&rd, atoi(argv[3 + i]), reps, root, par + first, dist + first, nedge,
+                                 &ba[1][i], &bp[1][i]);
+    if (!rank) {
+        printf("SCALE %d ranks %d %s: M=%lld nedge=%lld  BFS validate %.3f s (%.1f M input edges/s)"
+               "  SSSP validate %.3f s (%.1f M input edges/s)\n", scale, p,
+               path ? "file" : "memory", (long long)m, (long long)nedge, tb, m / tb / 1e6, ts,
+               m / ts / 1e6);
+        for (int i = 0; i < nk; i++)
+            printf("  batch of %2d keys: per key BFS %.3f s (adds %.3f s, pass %.3f s), SSSP %.3f s"
+                   " (adds %.3f s, pass %.3f s)\n", atoi(argv[3 + i]), bk[0][i], ba[0][i], bp[0][i],
+                   bk[1][i], ba[1][i], bp[1][i]);
+    }
+    io_edges_close(&ef);
     MPI_Finalize();
     return 0;
 }

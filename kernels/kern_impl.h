@@ -387,19 +387,17 @@ static inline uint64_t j_word(uint32_t anc, uint64_t hops)
 }
 /* Where the words live: 8 bytes each for BFS (w), whose depths are the
  * hops; SSSP needs only the ancestor, so 4 bytes each (a), read back with
- * 0 hops. Word i is at index i * stride (the batch's record slots of one
- * key, when no memory is lent: stride = keys per vertex, 8-byte words). */
+ * 0 hops. */
 typedef struct jwords {
     uint64_t *w;
     uint32_t *a;
-    int64_t stride;
 } jwords;
 /* Relaxed atomics: a round's parallel pass reads words other threads are
  * replacing (either value is a correct answer; plain moves on x86-64). */
 static inline uint64_t jw_get(jwords j, int64_t i)
 {
-    return j.a ? (uint64_t)__atomic_load_n(&j.a[i * j.stride], __ATOMIC_RELAXED)
-               : __atomic_load_n(&j.w[i * j.stride], __ATOMIC_RELAXED);
+    return j.a ? (uint64_t)__atomic_load_n(&j.a[i], __ATOMIC_RELAXED)
+               : __atomic_load_n(&j.w[i], __ATOMIC_RELAXED);
 }
 
 enum check {

@@ -56,9 +56,9 @@
 static inline void jw_set(jwords j, int64_t i, uint64_t x)
 {
     if (j.a)
-        __atomic_store_n(&j.a[i * j.stride], j_anc(x), __ATOMIC_RELAXED);
+        __atomic_store_n(&j.a[i], j_anc(x), __ATOMIC_RELAXED);
     else
-        __atomic_store_n(&j.w[i * j.stride], x, __ATOMIC_RELAXED);
+        __atomic_store_n(&j.w[i], x, __ATOMIC_RELAXED);
 }
 
 
@@ -532,12 +532,21 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     if (rc != G5_OK)
         return rc;
     /* the jump words: in the caller's idle memory when it is large enough
-     * (kern_validate.h), else in the key's record slots (8 bytes each,
-     * replaced by the records once the depths are known) */
+     * (kern_validate.h); else in a batch of one in the key's record slots
+     * (8 bytes each, replaced by the records once the depths are known);
+     * else allocated (contiguous: strided words made the jump 4x slower) */
     size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
-    jwords jw = {.w = (uint64_t *)(void *)(b->rec + k), .a = NULL, .stride = b->kmax};
-    if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize)
-        jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL, .stride = 1};
+    void *own_jw = NULL;
+    jwords jw = {.w = (uint64_t *)(void *)b->rec, .a = NULL};
+    if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize) {
+        jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL};
+    } else if (b->kmax > 1) {
+        own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
+        jw = (jwords){.w = dist ? NULL : own_jw, .a = dist ? own_jw : NULL};
+        rc = g5_agree(c.comm, own_jw ? G5_OK : G5_ERR_NOMEM);
+        if (rc != G5_OK)
+            goto out;
+    }
 
     check_local(&c, root, parent, dist, &f);
     G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
@@ -565,6 +574,7 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     }
 out:
     ctx_close(&c);
+    free(own_jw);
     return rc;
 }
 

@@ -27,7 +27,8 @@
  * arrays in original ids. Idle kernel memory is lent between searches:
  * BFS's queues hold the validator's words; at P > 1 SSSP's ghost words
  * (kern_sssp_scratch) hold the block results when they fit, and SSSP's
- * parents, once converted, the validator's words.
+ * parents, once converted, the validator's words. Validated results wait
+ * in a batch of compact records sized to the memory left (run_search.c).
  */
 #include "cli.h"
 #include "common.h"

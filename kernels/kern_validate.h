@@ -44,9 +44,9 @@
  *         contents are overwritten and meaningless afterwards; it must not
  *         overlap parent or dist). When work_bytes >=
  *         kern_validate_work_bytes(N, rank, P) the validator keeps its one
- *         word per vertex there instead of allocating it (SSSP's words are
- *         4 bytes: half of that suffices); otherwise (on any rank) it
- *         allocates. The checks and the results do not depend on it.
+ *         jump word per vertex there (SSSP's words are 4 bytes: half of
+ *         that suffices); otherwise (on any rank) it uses its own memory.
+ *         The checks and the results do not depend on it.
  * nedge_out: out, on every rank: the TEPS edge count, the number of input
  *         tuples that are not self-loops and whose two endpoints are reached
  *         (duplicates counted); the same rule for BFS and SSSP. Set only when

@@ -27,19 +27,24 @@
  *     ancestor is the root; a round that finishes nobody means the pending
  *     vertices hang from a cycle or an unreached parent. O(log depth)
  *     rounds; ancestors in the rank's own block are answered in place.
- *  3. per chunk of edges, endpoints owned by other ranks are sent to their
- *     owners, which reply with (parent, depth or distance); the reading rank
- *     checks the edge, counts it for TEPS and marks the endpoint the edge
- *     confirms as a tight tree edge. The master thread reads chunk k + 1
- *     while the others check chunk k (MPI_THREAD_FUNNELED).
- *  4. every reached vertex other than the root must be marked.
- * Every phase ends with an agreement: all ranks return the same status.
+ *  3. (once per batch of keys) per chunk of edges, endpoints owned by other
+ *     ranks are sent to their owners, which reply with the endpoints'
+ *     records for every key of the batch (parent, depth or distance); the
+ *     reading rank checks the edge for each key, counts it for TEPS and
+ *     marks the endpoint the edge confirms as a tight tree edge. The master
+ *     thread reads chunk k + 1 while the others check chunk k
+ *     (MPI_THREAD_FUNNELED).
+ *  4. every reached vertex other than the root must be marked, per key.
+ * Phases 1 and 2 run when a key is added to a batch (kern_vbatch_add),
+ * 3 and 4 when the batch is checked. Every phase ends with an agreement:
+ * all ranks return the same status.
  *
- * Memory per vertex of the rank's block, besides parent (and dist): the jump
- * word (8 bytes; 4 for SSSP, freed before the edge stream) and one bit; the
- * edge stream's buffers are bounded by the chunk. The jump words use the
- * caller's idle `work` memory when it is large enough
- * (kern_validate_work_bytes).
+ * Memory per vertex of the rank's block and key of the batch: an 8-byte
+ * record (a vertex's records for all keys side by side) and one bit; while
+ * a key is added, its jump words (8 bytes, SSSP 4) in the caller's idle
+ * `work` when large enough (kern_validate_work_bytes), else in the record
+ * slots of a batch of one, else in their own array. The edge stream's
+ * buffers are bounded by the chunk.
  */
 #include "kern_validate.h"
 #include "kern_impl.h"

@@ -8,13 +8,13 @@
  * below; supporting another format is one line there. Every printer is
  * collective on the communicator (files are opened collectively), prints
  * on rank 0 only, and returns an agreed status. The layouts are report/'s
- * (rep_components.c) and partition/'s (the placement's quality table).
+ * (rep_components.c, rep_edges.c) and partition/'s (the placement's
+ * quality table).
  */
 #include "atomic.h"
 #include "cli.h"
 #include "common.h"
 #include "io.h"
-#include "json.h"
 #include "part.h"
 #include "report.h"
 
@@ -103,10 +103,9 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
 {
     int rc = G5_OK, rank;
     io_file *f = NULL;
-    int64_t version = 0, scale = 0, ef = 0, nv = 0, ne = 0, dims[2] = {-1, 2};
-    uint64_t seed = 0, cid = 0;
-    double a = 0, b = 0, cc = 0;
-    char gen[64] = "";
+    io_edges_meta m = {0};
+    int64_t version = 0, scale = 0, ef = 0, dims[2] = {-1, 2};
+    const size_t genlen = 64;  /* the generator's name, cut to 63 bytes */
 
     MPI_Comm_rank(comm, &rank);
     rc = io_file_open(comm, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f);
@@ -115,56 +114,26 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
     rc = io_attr_read_int64(f, "/", "version", &version);
     if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "scale", &scale);
     if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "edgefactor", &ef);
-    if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "nvertices", &nv);
-    if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "nedges", &ne);
-    if (rc == G5_OK) rc = io_attr_read_uint64(f, "/", "seed", &seed);
-    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_a", &a);
-    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_b", &b);
-    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_c", &cc);
+    if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "nvertices", &m.nvertices);
+    if (rc == G5_OK) rc = io_attr_read_int64(f, "/", "nedges", &m.nedges);
+    if (rc == G5_OK) rc = io_attr_read_uint64(f, "/", "seed", &m.seed);
+    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_a", &m.rmat_a);
+    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_b", &m.rmat_b);
+    if (rc == G5_OK) rc = io_attr_read_double(f, "/", "rmat_c", &m.rmat_c);
     if (rc == G5_OK && io_attr_exists(f, "/", "generator"))
-        rc = io_attr_read_string(f, "/", "generator", gen, sizeof gen);
+        rc = io_attr_read_string(f, "/", "generator", m.generator, genlen);
     if (rc == G5_OK && io_attr_exists(f, "/", "content_id"))
-        rc = io_attr_read_uint64(f, "/", "content_id", &cid);
+        rc = io_attr_read_uint64(f, "/", "content_id", &m.content_id);
     if (rc == G5_OK) {
-        dims[0] = ne;
+        dims[0] = m.nedges;
         rc = io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, dims);
     }
+    m.version = (int)version;
+    m.scale = (int)scale;
+    m.edgefactor = (int)ef;
     rc = g5_agree(comm, rc);
-    if (rc == G5_OK && rank == 0) {
-        if (cfg->json)
-        {
-            g5_json j;
-            g5_json_init(&j, out, 1);
-            g5_json_begin_object(&j);
-            g5_json_kv_string(&j, "file", path);
-            g5_json_kv_string(&j, "format", IO_EDGES_FORMAT);
-            g5_json_kv_int(&j, "version", version);
-            g5_json_kv_int(&j, "scale", scale);
-            g5_json_kv_int(&j, "edgefactor", ef);
-            g5_json_kv_int(&j, "nvertices", nv);
-            g5_json_kv_int(&j, "nedges", ne);
-            g5_json_key(&j, "seed");
-            g5_json_uint(&j, seed);
-            g5_json_kv_double(&j, "rmat_a", a);
-            g5_json_kv_double(&j, "rmat_b", b);
-            g5_json_kv_double(&j, "rmat_c", cc);
-            g5_json_kv_string(&j, "generator", gen);
-            g5_json_key(&j, "content_id");
-            g5_json_hex64(&j, cid);
-            g5_json_end_object(&j);
-            g5_json_finish(&j);
-        }
-        else
-            fprintf(out, "%s: edge list (g500-edges v%lld)\n"
-                         "  SCALE %lld, edgefactor %lld: %lld vertices, %lld edge tuples\n"
-                         "  seed %llu, R-MAT a=%g b=%g c=%g d=%g, generator '%s'\n"
-                         "  content_id %016llx\n"
-                         "  (component statistics: g500 components %s -o COMPONENTS.h5; g500 stats COMPONENTS.h5)\n",
-                    path, (long long)version, (long long)scale, (long long)ef, (long long)nv,
-                    (long long)ne, (unsigned long long)seed, a, b, cc, 1.0 - a - b - cc, gen,
-                    (unsigned long long)cid, path);
-        fflush(out);
-    }
+    if (rc == G5_OK && rank == 0)
+        rep_edges_print(out, path, &m, cfg->json);
     if (rc == G5_OK && (cfg->plot || cfg->edges))
         rc = g5_error(G5_ERR_ARG, "%s: --plot and --edges apply to a components file", path);
     io_file_close(&f);

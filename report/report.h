@@ -135,6 +135,12 @@ typedef struct rep_cache_expect {
  * the directory cannot be read or a file cannot be removed (G5_ERR_IO). */
 int rep_cache_check(const rep_cache_expect *e, int *nremoved);
 
+/* ---- an edges file's metadata (rep_edges.c) ------------------------------
+ * As `g500 stats` shows it (json: one JSON object instead); path names the
+ * file. Call it on one rank. */
+typedef struct io_edges_meta io_edges_meta;
+void rep_edges_print(FILE *out, const char *path, const io_edges_meta *m, int json);
+
 /* ---- a components file's statistics (rep_components.c) ------------------
  * rep_components_print: the statistics of m as the table `g500 stats`
  * shows (json: one JSON object instead); path names the file in the

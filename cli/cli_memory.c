@@ -34,15 +34,16 @@ double cli_mem_gen(int scale, int edgefactor, int64_t chunk_rows, int P)
 
 /* docs/components.md, "Memory per rank": the tree merge's 20 N + N/8
  * (forest, merge buffer, labels, giant bitmap), the duplicate regions
- * and their receive buffer (about 7 bytes per slab tuple each), the piece
+ * and their receive buffer (4-7 bytes per slab tuple each: 6), the piece
  * buffer and the tally (0.2 bytes per tuple); the distributed merge's 48
  * per distinct endpoint of the slab and 28 N/P instead of the N terms.
  * The automatic choice takes the distributed merge where it is smaller,
- * so the smaller of the two (at one rank the tree). */
-static double mem_cc(int64_t N, int64_t M, int P, double piece_rows)
+ * so the smaller of the two (at one rank the tree). dup = 0: labels only
+ * (kernel 1's components), no duplicate count. */
+static double mem_cc(int64_t N, int64_t M, int P, int dup_count)
 {
     double n = (double)N, m = per_rank(M, P);
-    double dup = 1.02 * 7 * m + 7 * m * (P - 1) / P + 16 * piece_rows + 0.2 * m;
+    double dup = dup_count ? 1.02 * 6 * m + 6 * m * (P - 1) / P + 16.0 * (1 << 18) + 0.2 * m : 0;
     double tree = 20.125 * n + dup;
     double ends = 2 * m < n ? 2 * m : n;
     double dist = 48 * ends + 28 * per_rank(N, P) + dup;
@@ -51,7 +52,7 @@ static double mem_cc(int64_t N, int64_t M, int P, double piece_rows)
 
 double cli_mem_components(int64_t N, int64_t M, int P)
 {
-    return mem_cc(N, M, P, (double)(1 << 18));
+    return mem_cc(N, M, P, 1);
 }
 
 double cli_mem_partition(int64_t N, int64_t M, int64_t C, int P, int bfs)
@@ -68,20 +69,23 @@ double cli_mem_run(int64_t N, int64_t M, int P, int in_process)
 {
     /* docs/kernels.md, "Memory": kernel 1 peaks in its merge at 16.56
      * bytes per input edge of the rank (with float weights) + rowptr and
-     * duplicate flags (9 per local vertex) and round buffers (70 MiB);
-     * the searches then hold the graph (14.1 per edge) and 17 bytes per
-     * local vertex (BFS) or 13 + a ghost index of N/4 bytes (SSSP, P > 1).
-     * Components and placement inside kernel 1 hold the slab (16 per edge)
-     * and the components' own arrays first. */
+     * duplicate flags (9 per local vertex) and round buffers (at least 5
+     * MiB, 20 at P > 1); the searches then hold the graph (14.1 per edge)
+     * and 17 bytes per local vertex (BFS) or 13 + a ghost index of N/4
+     * bytes (SSSP, P > 1). Components and placement inside kernel 1 hold
+     * the slab with its weights (20 per edge) under the components' labels
+     * and then the build. With G5_MEM_PROCESS, per input edge at SCALE 20
+     * (docs/performance.md): cyclic on one rank measured 17.8, this 19.4;
+     * inside kernel 1 on two ranks 46.8, this 43.6. Components at SCALE 26
+     * on one rank: 7.3 GiB measured, this 7.6. */
     double m = per_rank(M, P), nl = per_rank(N, P);
-    double k1 = 16.56 * m + 9 * nl + 70.0 * 1048576;
+    double k1 = 16.56 * m + 9 * nl + (P > 1 ? 20.0 : 5.0) * 1048576;
     double sssp = 13 * nl + (P > 1 ? (double)N / 4 : 0);
     double search = 14.1 * m + (sssp > 17 * nl ? sssp : 17 * nl);
     double peak = k1 > search ? k1 : search;
     if (in_process) {
-        double cc = 16 * m + mem_cc(N, M, P, 0);
-        if (cc > peak)
-            peak = cc;
+        double cc = mem_cc(N, M, P, 0);
+        peak = 20 * m + (cc > k1 ? cc : k1);
     }
     return peak;
 }

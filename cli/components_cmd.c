@@ -79,6 +79,8 @@ static int run(const struct components_cfg *cfg, const char *in)
     G5_TRY(g5_agree(MPI_COMM_WORLD, rc));
     /* refuse an output it could not write now, not after the work */
     G5_TRY(io_file_check_output(MPI_COMM_WORLD, cfg->out, cfg->force, in));
+    m = (io_components_meta){.scale = em->scale, .nvertices = em->nvertices};
+    G5_TRY(io_components_check_space(MPI_COMM_WORLD, cfg->out, &m, 0, cfg->force_size ? IO_FORCE_SIZE : 0));
     G5_TRY(g5_memory_check(MPI_COMM_WORLD, cli_mem_what(in, em->scale, em->nedges),
                            cli_mem_components(em->nvertices, em->nedges, p), cfg->force_size));
     g5_progress("components: reading %lld edges of SCALE %d from %s on %d ranks",

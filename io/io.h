@@ -372,8 +372,15 @@ typedef struct io_components_meta {
 typedef struct io_components_writer io_components_writer;
 typedef struct io_components io_components;
 
+/* Collective. Whether a components file of m->nvertices vertices (and
+ * m->scale) and ncomp components fits the free space where path goes
+ * (io_file_check_space; IO_FORCE_SIZE in force skips it). With ncomp 0
+ * before the work (the labels are most of the file), exact at create. */
+int io_components_check_space(MPI_Comm comm, const char *path, const io_components_meta *m,
+                              int64_t ncomp, int force);
 /* Collective. Create the temporary components file for m->nvertices
- * vertices and ncomp components, with every attribute of m. */
+ * vertices and ncomp components, with every attribute of m (its size
+ * checked first, as above). */
 int io_components_create(MPI_Comm comm, const char *path, const io_components_meta *m,
                          int64_t ncomp, int force, io_components_writer **out);
 /* Collective: each rank writes its rows [first, first+count) of /label

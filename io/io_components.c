@@ -91,6 +91,18 @@ static int read_meta(io_file *f, io_components_meta *m)
     return rc;
 }
 
+int io_components_check_space(MPI_Comm comm, const char *path, const io_components_meta *m,
+                              int64_t ncomp, int force)
+{
+    /* /label in whole chunks of 8-byte rows, two contiguous arrays. */
+    int64_t nch = (m->nvertices + (int64_t)LABEL_CHUNK_ROWS - 1) / (int64_t)LABEL_CHUNK_ROWS;
+    int64_t cr = m->nvertices < (int64_t)LABEL_CHUNK_ROWS ? m->nvertices : (int64_t)LABEL_CHUNK_ROWS;
+    char what[64];
+    snprintf(what, sizeof what, "SCALE %d", m->scale);
+    return io_file_check_space(comm, path ? path : "", what,
+                               (double)nch * ((double)cr * 8.0 + 4.0) + 16.0 * (double)ncomp, force);
+}
+
 int io_components_create(MPI_Comm comm, const char *path, const io_components_meta *m,
                          int64_t ncomp, int force, io_components_writer **out)
 {
@@ -100,17 +112,9 @@ int io_components_create(MPI_Comm comm, const char *path, const io_components_me
     hsize_t nd[1] = {(hsize_t)m->nvertices}, cd[1] = {(hsize_t)ncomp};
 
     *out = NULL;
-    {
-        /* /label in whole chunks of 8-byte rows, two contiguous arrays. */
-        int64_t nch = (m->nvertices + (int64_t)LABEL_CHUNK_ROWS - 1) / (int64_t)LABEL_CHUNK_ROWS;
-        int64_t cr = m->nvertices < (int64_t)LABEL_CHUNK_ROWS ? m->nvertices : (int64_t)LABEL_CHUNK_ROWS;
-        char what[64];
-        snprintf(what, sizeof what, "SCALE %d", m->scale);
-        rc = io_file_check_space(comm, path ? path : "", what,
-                                 (double)nch * ((double)cr * 8.0 + 4.0) + 16.0 * (double)ncomp, force);
-        if (rc != G5_OK)
-            return rc;
-    }
+    rc = io_components_check_space(comm, path, m, ncomp, force);
+    if (rc != G5_OK)
+        return rc;
     rc = io_file_create(comm, path, IO_COMPONENTS_FORMAT, IO_COMPONENTS_VERSION, force, &f);
     if (rc != G5_OK)
         return rc;

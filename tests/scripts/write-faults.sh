@@ -12,7 +12,8 @@
 #     run without it.
 #  2. A small full tmpfs, mounted here (root, mount allowed; otherwise the
 #     part is skipped with the reason): the free-space check refuses each
-#     file with its figures, and with --force-size the writes really fail.
+#     file with its figures (components before its work), and with
+#     --force-size the writes really fail.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/cli-env.bash"
 ok() { echo "PASS $1"; pass=$((pass + 1)); }
@@ -122,6 +123,14 @@ else
             check_failed "$stage at $np ranks on a full disk (--force-size)" $rc "$w/err" "$full" $((SECONDS - t0))
         done
     done
+    # components refuses before it reads a single edge, not after the work
+    rm -f "$full"/*
+    run 2 "$G500" components "$w/e16.h5" -o "$full/out.h5" >"$w/out" 2>"$w/err"; rc=$?
+    if [ $rc = 1 ] && grep -q "of disk in $full" "$w/err" && ! grep -q "components: reading" "$w/err"; then
+        ok "components refused on a small disk before reading the edges"
+    else
+        ko "components on a small disk: rc $rc, $(grep -m2 'components' "$w/err")"
+    fi
     # run --json on a disk with no byte left
     rm -f "$full"/*
     dd if=/dev/zero of="$full/filler" bs=64k >/dev/null 2>&1

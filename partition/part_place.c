@@ -573,6 +573,17 @@ static int assign_labels(const struct place_ctx *c, part_result *res, const int 
     return G5_OK;
 }
 
+/* Whether component 0 is cut over the ranks: it is, when kept whole its
+ * edge tuples would exceed the tolerance over a rank's share. Replicated. */
+static int giant_is_split(const part_input *in)
+{
+    double total = 0;
+    for (int64_t k = 0; k < in->ncomponents; k++)
+        total += 2.0 * (double)in->comp_edges[k];
+    return in->ncomponents > 0 && in->nranks > 1 &&
+           2.0 * (double)in->comp_edges[0] * in->nranks > (1.0 + in->tolerance) * total;
+}
+
 int part_place(MPI_Comm comm, const part_input *in, part_result **out)
 {
     struct place_ctx c;
@@ -639,13 +650,7 @@ int part_place(MPI_Comm comm, const part_input *in, part_result **out)
         res->n_active += in->comp_vertices[k];
     res->n_giant = C > 0 ? in->comp_vertices[0] : 0;
 
-    {
-        double total = 0;
-        for (int64_t k = 0; k < C; k++)
-            total += 2.0 * (double)in->comp_edges[k];
-        res->giant_split = C > 0 && R > 1 &&
-                           2.0 * (double)in->comp_edges[0] * R > (1.0 + in->tolerance) * total;
-    }
+    res->giant_split = giant_is_split(in);
     /* The leaves order needs each leaf's neighbour: found by the degree pass */
     if (res->giant_split && in->order == PART_ORDER_LEAVES) {
         nb = g5_malloc((size_t)(c.vc + 1) * sizeof(int64_t), "partition: leaf neighbours");

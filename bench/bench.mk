@@ -13,7 +13,7 @@
 #   make bench-construct       kernel 1 alone, with its peak memory
 #   make bench-bfs             kernel 2 alone (bench/bench-bfs.sh)
 #   make bench-sssp            kernel 3 alone, delta values alternated
-#   make bench-validate        the validators alone
+#   make bench-validate        the validators alone, 1, 4 and 16 keys per pass
 #   make bench-anchors         kernel 1 against the Graph500 reference built
 #                              from ../shared/anchors, SSSP at 2x1 and 4x1
 #                              against 1x2 (BENCH_ANCHOR_SCALES="20 22");
@@ -76,8 +76,8 @@ bench-sssp: $(B)/bench_sssp $(G500)
 	$(B)/bench_sssp $(BENCH_SSSP_FILE) 8 $(BENCH_SSSP_DELTAS)
 
 bench-validate: $(B)/bench_validate
-	OMP_NUM_THREADS=2 scripts/mpi-launch -n 1 $(B)/bench_validate $(BENCH_SCALES) 3
-	OMP_NUM_THREADS=1 scripts/mpi-launch -n 2 $(B)/bench_validate $(BENCH_SCALES) 3
+	OMP_NUM_THREADS=2 scripts/mpi-launch -n 1 $(B)/bench_validate $(BENCH_SCALES) 3 1 4 16
+	OMP_NUM_THREADS=1 scripts/mpi-launch -n 2 $(B)/bench_validate $(BENCH_SCALES) 3 1 4 16
 
 bench-anchors: $(G500)
 	G500=$(G500) bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)

@@ -257,7 +257,8 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
 {
     const int multi = c->nranks > 1, nk = c->nk, sssp = c->sssp;
     vthread t = th[omp_get_thread_num()];
-    int64_t fb = INT64_MAX;
+    /* counts on this thread's stack (the threads' arrays share cache lines) */
+    int64_t fb = INT64_MAX, cnt[KERN_VBATCH_MAX] = {0};
     #pragma omp for schedule(dynamic, 4096) nowait
     for (int64_t j = 0; j < m; j++) {
         int64_t u = ce[2 * j], v = ce[2 * j + 1];
@@ -273,13 +274,15 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
         double w = sssp ? (double)cw[j] : 1.0;
         for (int k = 0; k < nk; k++) {
             int cu, cv;
-            check_edge(sssp, pfirst + j, u, v, w, ru[k], rv[k], &cu, &cv, &t.f[k], &t.counted[k]);
+            check_edge(sssp, pfirst + j, u, v, w, ru[k], rv[k], &cu, &cv, &t.f[k], &cnt[k]);
             if (cv)
                 confirm(c, v, k, confirmed, cq, nconf);
             if (cu)
                 confirm(c, u, k, confirmed, cq, nconf);
         }
     }
+    for (int k = 0; k < nk; k++)
+        t.counted[k] += cnt[k];
     if (fb != INT64_MAX) {
         #pragma omp critical(validate_bad)
         *first_bad = fb < *first_bad ? fb : *first_bad;

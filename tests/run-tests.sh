@@ -30,6 +30,11 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # short jobs start one after another ("PMIX ERROR ... gds_ds12_lock_pthread.c"):
 # the tests use the plain hash store.
 export PMIX_MCA_gds=${PMIX_MCA_gds:-hash}
+# The test programs write HDF5 through the MPI-IO component g500 takes
+# (ROMIO; cli/main.c): Open MPI's ompio also keeps a named semaphore per
+# file in /dev/shm, and one left by a killed writer made a later writer of
+# the same temporary name (same pid) wait for ever.
+export OMPI_MCA_io=${OMPI_MCA_io:-^ompio}
 # Ranks x threads exceed the cores: idle OpenMP threads sleep instead of
 # spinning at barriers, where they would take the CPU from the thread or
 # rank everyone waits for (on a loaded machine that made runs of many small

@@ -29,6 +29,8 @@
 
 typedef struct g5_atomic {
     FILE *f;                         /* open on the temporary while writing */
+    int fd;                          /* the temporary's descriptor under f */
+    int err;                         /* errno of the first failed write, 0 none */
     char path[G5_PATH_MAX];          /* the final name */
     char tmp[G5_PATH_MAX + 32];      /* "<path>.tmp.<pid>" */
 } g5_atomic;

@@ -73,4 +73,20 @@ static inline int64_t cct_distinct(const int64_t *e, int64_t m, int64_t n, int64
     return d;
 }
 
+/* A skewed random graph over [0, n) from *s: a giant in [0, n/2), small
+ * sets (pairs in [n/2, 3n/4)) and isolated vertices ([3n/4, n)). */
+static inline void cct_skewed_graph(int64_t n, int64_t m, int64_t *e, uint64_t *s)
+{
+    for (int64_t i = 0; i < m; i++) {
+        uint64_t r = cct_rnd(s);
+        if (i % 8 == 0) {
+            e[2 * i] = n / 2 + 2 * (int64_t)(r % (uint64_t)(n / 8));
+            e[2 * i + 1] = e[2 * i] + 1;
+        } else {
+            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)(n / 2));
+            e[2 * i + 1] = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)(n / 2));
+        }
+    }
+}
+
 #endif

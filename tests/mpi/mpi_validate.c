@@ -513,10 +513,7 @@ static int t_lent_memory_gives_the_same_results(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* as cli/main.c */
-    build_graph();
-    serial_trees();
+    validate_test_init(&argc, &argv);
     MT_RUN(t_correct_bfs_passes);
     MT_RUN(t_correct_sssp_passes);
     MT_RUN(t_other_bfs_tree_passes);

@@ -229,10 +229,7 @@ static int t_batch_equals_one_key_validation(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);   /* as cli/main.c */
-    build_graph();
-    serial_trees();
+    validate_test_init(&argc, &argv);
     MT_RUN(t_deep_path_tree);
     MT_RUN(t_batch_equals_one_key_validation);
     return mt_finish();

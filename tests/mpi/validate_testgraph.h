@@ -221,4 +221,13 @@ static inline int64_t sssp_leaf(void)
     return -1;
 }
 
+/* MPI with the thread level of cli/main.c, the graph and its serial trees. */
+static inline void validate_test_init(int *argc, char ***argv)
+{
+    int provided;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    build_graph();
+    serial_trees();
+}
+
 #endif

@@ -536,22 +536,6 @@ Test(cc_forest, giant_bitmap_follows_its_set_into_a_larger_one)
     free(e); free(want); free(wsizes); free(got);
 }
 
-/* A skewed random graph: a giant, small sets (pairs in [n/2, 3n/4)) and
- * isolated vertices ([3n/4, n)). */
-static void skewed_graph(int64_t n, int64_t m, int64_t *e)
-{
-    for (int64_t i = 0; i < m; i++) {
-        uint64_t r = rnd();
-        if (i % 8 == 0) {
-            e[2 * i] = n / 2 + 2 * (int64_t)(r % (uint64_t)(n / 8));
-            e[2 * i + 1] = e[2 * i] + 1;
-        } else {
-            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)(n / 2));
-            e[2 * i + 1] = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)(n / 2));
-        }
-    }
-}
-
 /* The edge list fed piece by piece, as a stage that links while it reads:
  * the first piece takes the parallel path (empty forest), small later
  * pieces the scan path (the forest's bitmap, no sample), a piece of at
@@ -564,7 +548,7 @@ Test(cc_property, edges_fed_in_pieces_equal_one_call)
     const int64_t piece[] = {5000, 70001, n - 1, 3 * n};
     int64_t *e = malloc(2 * m * sizeof *e), nc1, nc2, *s1, *s2;
     int32_t *a = malloc(n * 4), *b = malloc(n * 4);
-    skewed_graph(n, m, e);
+    cct_skewed_graph(n, m, e, &rng_state);
     cc_forest *one, *f;
     cr_assert_eq(cc_forest_create(n, &one), G5_OK);
     cr_assert_eq(cc_forest_link_edges(one, e, m, 0, 1), G5_OK, "%s", g5_error_msg());

@@ -25,20 +25,6 @@ static void check_ok(const cc_forest *f, const char *when)
 static uint64_t rng_state;
 static uint64_t rnd(void) { return cct_rnd(&rng_state); }
 
-static void skewed_graph(int64_t n, int64_t m, int64_t *e)
-{
-    for (int64_t i = 0; i < m; i++) {
-        uint64_t r = rnd();
-        if (i % 8 == 0) {
-            e[2 * i] = n / 2 + 2 * (int64_t)(r % (uint64_t)(n / 8));
-            e[2 * i + 1] = e[2 * i] + 1;
-        } else {
-            e[2 * i] = (int64_t)((r & 0xffff) * (r >> 48 & 0xffff) % (uint64_t)(n / 2));
-            e[2 * i + 1] = (int64_t)((r >> 16 & 0xffff) * (r >> 32 & 0x7ff) % (uint64_t)(n / 2));
-        }
-    }
-}
-
 static void mpi_setup(void) { MPI_Init(NULL, NULL); }
 static void mpi_teardown(void) { MPI_Finalize(); }
 
@@ -103,7 +89,7 @@ Test(cc_tally, edges_per_component_equal_a_count_of_the_list)
     rng_state = 21;
     const int64_t n = 1 << 16, m = 12 * n;
     int64_t *e = malloc(2 * m * sizeof *e);
-    skewed_graph(n, m, e);
+    cct_skewed_graph(n, m, e, &rng_state);
     for (int64_t i = 0; i < m; i += 97) {  /* self-loops: giant side, pairs side, unseen side */
         const int64_t v = (int64_t)(rnd() % (uint64_t)n);
         e[2 * i] = e[2 * i + 1] = v;

@@ -11,6 +11,8 @@
 #include <inttypes.h>
 #include <omp.h>
 
+#define VALIDATE_AHEAD 16  /* endpoints between a record prefetch and its use */
+
 /* Check one edge between u and v for one key given both endpoints'
  * records; sets *cu / *cv when the edge confirms u's / v's tree edge. */
 static inline void check_edge(int sssp, int64_t key, int64_t u, int64_t v, double w, vrec iu,
@@ -138,6 +140,17 @@ static inline const vrec *recs_of(const vctx *c, int64_t v)
     return c->rec + (size_t)(v - c->first) * (size_t)c->stride;
 }
 
+/* Copy the records of query q[t] (a vertex of this rank's block) to dst,
+ * first asking for those of a query further on: the records are random
+ * loads from an array of n records per key. */
+static inline void answer_one(const vctx *c, char *dst, const int64_t *q, int64_t t, int64_t n,
+                              size_t rb)
+{
+    if (t + VALIDATE_AHEAD < n)
+        __builtin_prefetch(recs_of(c, q[t + VALIDATE_AHEAD]));
+    memcpy(dst, recs_of(c, q[t]), rb);
+}
+
 /* P > 1: route the slice's endpoint queries (ce[0..m)) to their owners and
  * answer them with the vertices' nk records; the answers, in query slot
  * order, land in ans (nk records per query). Collective; agreed status. */
@@ -163,11 +176,11 @@ static int answer_queries(vctx *c, const int64_t *ce, int64_t m, int64_t pfirst,
     {
         #pragma omp for schedule(static) nowait
         for (int64_t t = 0; t < nrecv; t++)
-            memcpy(a + (size_t)t * rb, recs_of(c, q[t]), rb);
+            answer_one(c, a + (size_t)t * rb, q, t, nrecv, rb);
         /* this rank's own endpoints, in place */
         #pragma omp for schedule(static) nowait
         for (int64_t t = 0; t < own_n; t++)
-            memcpy(own + (size_t)t * rb, recs_of(c, oq[t]), rb);
+            answer_one(c, own + (size_t)t * rb, oq, t, own_n, rb);
     }
     G5_TRY(vc_reply(c, ra->p, c->t_info, ans->p, "endpoint"));
 out:
@@ -262,6 +275,13 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
     #pragma omp for schedule(dynamic, 4096) nowait
     for (int64_t j = 0; j < m; j++) {
         int64_t u = ce[2 * j], v = ce[2 * j + 1];
+        /* one rank: the endpoints' records are random loads from an array
+         * of n records per key; ask for those of an edge further on */
+        if (!multi && j + VALIDATE_AHEAD < m) {
+            uint64_t pu = (uint64_t)ce[2 * (j + VALIDATE_AHEAD)], pv = (uint64_t)ce[2 * (j + VALIDATE_AHEAD) + 1];
+            __builtin_prefetch(recs_of(c, pu < (uint64_t)c->n ? (int64_t)pu : c->first));
+            __builtin_prefetch(recs_of(c, pv < (uint64_t)c->n ? (int64_t)pv : c->first));
+        }
         if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
             fb = j < fb ? j : fb;
             continue;

@@ -20,8 +20,9 @@
  * distance of l (an upper bound even under races); a candidate with
  * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
  * for remote targets. Entries are prefetched ahead (expand_range), heavy
- * edges relaxed eight at a time with AVX2 (relax_heavy) and compare-and-swaps
- * batched (relax_defer): the loops are bound by memory latency.
+ * edges filtered eight at a time with AVX2, ghost slots included (relax_heavy),
+ * and the relaxations that pass batched with their state or ghost words
+ * prefetched (relax_defer): the loops are bound by memory latency.
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
@@ -115,8 +116,9 @@ typedef struct rctx {
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
     int single;             /* one thread in the rank: plain stores, no compare-and-swap */
-    int ncand;              /* local relaxations waiting in cand (relax_defer) */
+    int ncand, nrcand;      /* relaxations waiting in cand, rcand (relax_defer) */
     struct cand { uint32_t l, p; float nd; } cand[NCAND];
+    struct rcand { uint32_t c, g, p; float nd; } rcand[NCAND];
     double inv_delta;
     float fdelta;
 } rctx;
@@ -161,26 +163,9 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
         }
 }
 
-/* Local relaxations that passed the bound byte wait in x->cand with their
- * state word prefetched, and are done in a batch: relax_local's compare-
- * and-swap is a full barrier on x86, so a miss on the state word would
- * stall every later load. The result does not depend on the order. */
-static void relax_flush(rctx *x)
-{
-    for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
-    x->ncand = 0;
-}
-
-static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
-{
-    __builtin_prefetch(&x->st[l], 1);
-    x->cand[x->ncand++] = (struct cand){(uint32_t)l, p, nd};
-    if (x->ncand == NCAND) relax_flush(x);
-}
-
 /* a remote target c (ghost slot g): queue it only if better than everything
  * sent to it */
-static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
+static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
                                                     uint32_t p)
 {
     uint64_t nbits = f2u(nd);
@@ -200,6 +185,35 @@ static __attribute__((noinline)) void relax_remote(rctx *x, uint32_t c, uint32_t
             if (b < x->minb) x->minb = b;
             return;
         }
+}
+
+/* Relaxations that passed a bound byte wait in x->cand (local) or
+ * x->rcand (remote) with their state or ghost word prefetched, and are done
+ * in a batch: relax_local's compare-and-swap is a full barrier on x86, so a
+ * miss on the word would stall every later load, and the ghost words of a
+ * rank's remote targets are as scattered as its state words. The result
+ * does not depend on the order. */
+static void relax_flush(rctx *x)
+{
+    for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
+    x->ncand = 0;
+    for (int i = 0; i < x->nrcand; i++)
+        relax_remote(x, x->rcand[i].c, x->rcand[i].g, x->rcand[i].nd, x->rcand[i].p);
+    x->nrcand = 0;
+}
+
+static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
+{
+    __builtin_prefetch(&x->st[l], 1);
+    x->cand[x->ncand++] = (struct cand){(uint32_t)l, p, nd};
+    if (x->ncand == NCAND) relax_flush(x);
+}
+
+static inline void relax_defer_remote(rctx *x, uint32_t c, uint32_t g, float nd, uint32_t p)
+{
+    __builtin_prefetch(&x->ghost[g], 1);
+    x->rcand[x->nrcand++] = (struct rcand){c, g, p, nd};
+    if (x->nrcand == NCAND) relax_flush(x);
 }
 
 /* Relax edges e0..e1-1 of a row, stopping at the first weight >= wmax when
@@ -229,22 +243,61 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else {
             uint32_t gs = ghost_slot(gidx, c);
-            if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_remote(x, c, gs, nd, upid);
+            if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_defer_remote(x, c, gs, nd, upid);
         }
     }
     x->nrel += e - e0;
 }
 
+#ifdef __AVX2__
+/* Population count of each 32-bit lane (nibble table, then the byte
+ * counts summed per lane). */
+static inline __m256i popcount8x32(__m256i v)
+{
+    const __m256i tab = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    __m256i b = _mm256_add_epi8(_mm256_shuffle_epi8(tab, _mm256_and_si256(v, low)),
+                                _mm256_shuffle_epi8(tab, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
+    __m256i w = _mm256_maddubs_epi16(b, _mm256_set1_epi8(1));
+    return _mm256_madd_epi16(w, _mm256_set1_epi16(1));
+}
+
+/* ghost_slot of the lanes of c in mask m (other lanes: 0): the index words
+ * gathered four at a time, their halves split into counts and bits. */
+static inline __m256i ghost_slot8(const uint64_t *gidx, __m256i c, __m256i m)
+{
+    const __m256i wi = _mm256_srli_epi32(c, 5);
+    const long long *base = (const long long *)(const void *)gidx;
+    __m256i a = _mm256_mask_i32gather_epi64(_mm256_setzero_si256(), base, _mm256_castsi256_si128(wi),
+                                            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(m)), 8);
+    __m256i b = _mm256_mask_i32gather_epi64(_mm256_setzero_si256(), base, _mm256_extracti128_si256(wi, 1),
+                                            _mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1)), 8);
+    /* in-lane even (bits) and odd (count) dwords of a and b, then the
+     * 64-bit quarters back into order 0..7 */
+    __m256 lo = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0));
+    __m256 hi = _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(3, 1, 3, 1));
+    __m256i bits = _mm256_permute4x64_epi64(_mm256_castps_si256(lo), _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i cnt = _mm256_permute4x64_epi64(_mm256_castps_si256(hi), _MM_SHUFFLE(3, 1, 2, 0));
+    __m256i below = _mm256_sub_epi32(
+        _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_and_si256(c, _mm256_set1_epi32(31))),
+        _mm256_set1_epi32(1));
+    return _mm256_add_epi32(cnt, popcount8x32(_mm256_and_si256(bits, below)));
+}
+#endif
+
 /* The heavy edges e0..e1-1 of a row: relax_edges, eight edges at a time
- * with AVX2 (the bound bytes of the local targets gathered as 32-bit words
- * at ub + l, of which the low byte is used; the other three bytes may be
- * changing under other threads and are ignored). Same tests, same results. */
+ * with AVX2: the bound bytes of the local targets gathered as 32-bit words
+ * at ub + l and those of the remote ones at gub + ghost slot (ghost_slot8),
+ * of which the low byte is used (the other three bytes may be changing
+ * under other threads and are ignored). Same tests, same results. */
 static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32_t upid)
 {
 #ifdef __AVX2__
     const kern_graph *g = x->g;
     const uint32_t *col = x->col;
     const int *ub = (const int *)(const void *)x->ub;
+    const int *gub = (const int *)(const void *)x->gub;
     const __m256 vdu = _mm256_set1_ps(du), vscale = _mm256_set1_ps(UB_SCALE);
     const __m256 vcap = _mm256_set1_ps(254.0f);
     const __m256i vbase = _mm256_set1_epi32((int)(uint32_t)x->base);
@@ -258,23 +311,27 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         __m256i l = _mm256_sub_epi32(c, vbase);   /* local iff 0 <= l < nl (nl < 2^31) */
         __m256i loc = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), l),
                                           _mm256_cmpgt_epi32(vnl, l));
-        __m256i b = _mm256_and_si256(
-            _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1), vbyte);
-        __m256i pass = _mm256_and_si256(_mm256_cmpgt_epi32(b, q), loc);
+        __m256i b = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1);
+        __m256i gs = _mm256_setzero_si256();
+        if (gub) {     /* P > 1 */
+            __m256i rem = _mm256_xor_si256(loc, vneg);
+            gs = ghost_slot8(x->gidx, c, rem);
+            b = _mm256_mask_i32gather_epi32(b, gub, gs, rem, 1);
+        }
+        __m256i pass = _mm256_cmpgt_epi32(_mm256_and_si256(b, vbyte), q);
         unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(pass));
-        unsigned rem = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_xor_si256(loc, vneg)));
-        if (!(m | rem)) continue;
+        if (!m) continue;
+        unsigned ml = m & (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(loc));
         float ndv[8];
+        uint32_t gsv[8];
         _mm256_storeu_ps(ndv, nd);
+        _mm256_storeu_si256((__m256i *)(void *)gsv, gs);
         for (; m; m &= m - 1) {
             int j = __builtin_ctz(m);
-            relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
-        }
-        for (; rem; rem &= rem - 1) {
-            int j = __builtin_ctz(rem);
-            uint32_t cj = col[e + j], gs = ghost_slot(x->gidx, cj);
-            if (ub_key(ndv[j]) < (int)__atomic_load_n(&x->gub[gs], __ATOMIC_RELAXED))
-                relax_remote(x, cj, gs, ndv[j], upid);
+            if (ml >> j & 1)
+                relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
+            else
+                relax_defer_remote(x, col[e + j], gsv[j], ndv[j], upid);
         }
     }
     x->nrel += e - e0;
@@ -342,7 +399,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;
-    x->ncand = 0;
+    x->ncand = x->nrcand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
 }
 

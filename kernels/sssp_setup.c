@@ -169,7 +169,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
             ghost_index_build(s, &ns, &nr);
             s->nghost = ns;
             s->ghost = malloc(((size_t)ns + 1) * 8);
-            s->gub = malloc((size_t)ns + 1);
+            s->gub = malloc((size_t)ns + 4);    /* + 3: relax_heavy reads 4 bytes at gub + slot */
             s->sendbuf = malloc(((size_t)ns + 1) * sizeof(sssp_msg));
             s->recv = malloc(((size_t)nr + 1) * sizeof(sssp_msg));
             s->sendcap = ns;

@@ -121,7 +121,8 @@ static inline void sort_bucket(uint64_t *a, int64_t n)
  * counting pass per row; a counting pass per (row, weight bucket), row r of
  * m entries taking 2^lb buckets (the top lb bits of the weight key, 2^lb
  * about m / 2); a scatter of the keys (weight key << 32 | column) into
- * ws->sc; and each bucket, about two keys, sorted. Walking a row in that
+ * ws->sc; and each bucket, about two keys, sorted (a pair by one branch-free
+ * compare and swap). Walking a row in that
  * order, a key whose column came earlier is dropped (the first, smallest
  * weight, stays: the entry a sort by column would keep). The kept entries
  * are written back as (column, weight key) records to the front of the
@@ -164,21 +165,35 @@ static int64_t merge_block(kc_build *b, int64_t blk, merge_ws *ws)
     }
     /* bc[j] is now the end of bucket j */
     uint64_t *seen = ws->seen;
+    uint8_t *q = b->pk + (size_t)b->rs * e0;
+    const int rs = b->rs;
     int64_t k = 0, s = 0;
     for (int64_t r = 0; r < nr; r++) {
         const int64_t k0 = k, s0 = s;
         for (int64_t j = boff[r]; j < boff[r + 1]; j++) {
-            if (bc[j] - s > 1) sort_bucket(sc + s, bc[j] - s);
+            int64_t m = bc[j] - s;
+            if (m == 2) {
+                uint64_t x = sc[s], y = sc[s + 1];
+                sc[s] = x < y ? x : y;
+                sc[s + 1] = x < y ? y : x;
+            } else if (m > 2) {
+                sort_bucket(sc + s, m);
+            }
             s = bc[j];
         }
+        /* branch-free: every key is stored at k, which moves past it only
+         * when its column is new; one 8-byte store per record (its 8th byte
+         * lands on the next record, rewritten later, or within the block's
+         * stretch: its records are all in sc by now), except where the
+         * block's stretch ends */
         for (int64_t i = s0; i < s; i++) {
-            uint64_t x = sc[i];
-            uint32_t c = (uint32_t)x;
-            uint64_t bit = (uint64_t)1 << (c & 63);
-            if (seen[c >> 6] & bit) continue;
-            seen[c >> 6] |= bit;
-            rec_put(b, e0 + k, c, (uint32_t)(x >> 32));
-            k++;
+            uint64_t x = sc[i], c = (uint32_t)x, word = seen[c >> 6];
+            uint64_t fresh = ~word >> (c & 63) & 1;
+            seen[c >> 6] = word | (uint64_t)1 << (c & 63);
+            uint64_t y = c | (x >> 32) << 32;
+            if (k + 1 < n) memcpy(q + (size_t)rs * k, &y, 8);
+            else rec_put(b, e0 + k, (uint32_t)c, (uint32_t)(x >> 32));
+            k += (int64_t)fresh;
         }
         for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
         const int64_t gone = (s - s0) - (k - k0), v = v0 + r;

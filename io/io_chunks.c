@@ -20,8 +20,11 @@
  * one row after it is read straight into the caller's buffer: its 4-byte
  * checksum lands on the first bytes of the next chunk's rows, is checked
  * at once and then overwritten by the next chunk. Other chunks (the first
- * and last, cut by the slab) go through one reused scratch chunk and only
- * their wanted rows are copied.
+ * and last, cut by the slab) go through the reader's one kept chunk and
+ * only their wanted rows are copied; the kept chunk stays for the next call,
+ * so a stream of slabs that do not fall on chunk boundaries (every rank's
+ * share starts mid-chunk, and the stages read in their own round sizes)
+ * reads and checks each boundary chunk once, not once per slab.
  *
  * Parallel use: H5Dread_chunk is documented as unsupported with parallel
  * HDF5, but on HDF5 1.10.8 with the MPI-IO driver (and collective metadata
@@ -36,6 +39,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct io_direct {
     hid_t dset;
@@ -45,7 +49,9 @@ struct io_direct {
     int64_t chunk_rows;
     size_t rowbytes;
     size_t chunk_bytes;     /* chunk_rows * rowbytes, without the checksum */
-    unsigned char *scratch; /* chunk_bytes + 4, during one io_direct_read */
+    unsigned char *kept;    /* chunk_bytes + 4: the last boundary chunk read, own mapping */
+    int64_t kept_chunk;     /* its index, -1: none */
+    int kept_verified;      /* its checksum was checked */
 };
 
 /* Whether the dataset's creation properties and type allow the direct path;
@@ -102,6 +108,7 @@ int io_direct_open(io_file *f, const char *name, hid_t memtype, io_direct **out)
         return G5_ERR_NOMEM;
     }
     x->dset = d;
+    x->kept_chunk = -1;
     x->path = io_file_path(f);
     snprintf(x->name, sizeof x->name, "%s", name);
     if (!eligible(d, memtype, x)) {
@@ -119,7 +126,8 @@ void io_direct_close(io_direct **dp)
     if (!d)
         return;
     H5Dclose(d->dset);
-    free(d->scratch);
+    if (d->kept)
+        munmap(d->kept, d->chunk_bytes + 4);
     free(d);
     *dp = NULL;
 }
@@ -143,6 +151,32 @@ static int read_chunk(io_direct *d, int verify, int64_t c, unsigned char *dst)
     return G5_OK;
 }
 
+/* Chunk c in the kept buffer, read only when it is not there already
+ * (checked when verify asks and it was not). The buffer is a mapping of its
+ * own, not the heap's: kept for the reader's life on the heap it would pin
+ * a chunk in the middle of it (components never trims it), and the arrays
+ * allocated after the reads would grow the heap past it. rc as read_chunk. */
+static int read_kept(io_direct *d, int verify, int64_t c)
+{
+    if (d->kept_chunk == c && (d->kept_verified || !verify))
+        return G5_OK;
+    if (!d->kept) {
+        void *p = mmap(NULL, d->chunk_bytes + 4, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return g5_error(G5_ERR_NOMEM, "%s: cannot map a chunk buffer of %zu bytes for %s",
+                            d->path, d->chunk_bytes + 4, d->name);
+        d->kept = p;
+    }
+    d->kept_chunk = -1;
+    int rc = read_chunk(d, verify, c, d->kept);
+    if (rc == G5_OK) {
+        d->kept_chunk = c;
+        d->kept_verified = verify;
+    }
+    return rc;
+}
+
 /* Rows [first, end) chunk by chunk (see the file comment); rc as read_chunk. */
 static int read_rows(io_direct *d, int verify, int64_t first, int64_t end, unsigned char *out)
 {
@@ -153,12 +187,10 @@ static int read_rows(io_direct *d, int verify, int64_t first, int64_t end, unsig
         if (r0 >= first && r1 < end) {
             rc = read_chunk(d, verify, c, out + (size_t)(r0 - first) * d->rowbytes);
         } else {
-            if (!d->scratch && !(d->scratch = g5_malloc(d->chunk_bytes + 4, "chunk buffer")))
-                return G5_ERR_NOMEM;
-            rc = read_chunk(d, verify, c, d->scratch);
+            rc = read_kept(d, verify, c);
             if (rc == G5_OK)
                 memcpy(out + (size_t)(lo - first) * d->rowbytes,
-                       d->scratch + (size_t)(lo - r0) * d->rowbytes, (size_t)(hi - lo) * d->rowbytes);
+                       d->kept + (size_t)(lo - r0) * d->rowbytes, (size_t)(hi - lo) * d->rowbytes);
         }
         if (rc != G5_OK)
             return rc;
@@ -178,11 +210,6 @@ int io_direct_read(io_direct *d, int verify, int64_t first, int64_t count, void 
         return G5_OK;
     }
     rc = read_rows(d, verify, first, first + count, buf);
-    /* The scratch chunk lives for one call only: kept across calls it would
-     * pin a chunk in the middle of the heap (components never trims it), and
-     * the arrays allocated after the reads would grow the heap past it. */
-    free(d->scratch);
-    d->scratch = NULL;
     if (rc == 1)
         return G5_OK;
     *handled = rc == G5_OK;

@@ -352,6 +352,33 @@ Test(io_direct, damaged_chunk_of_a_gen_file_is_named_by_the_direct_path)
     io_edges_close(&e);
 }
 
+Test(io_direct, a_kept_boundary_chunk_is_checked_when_a_read_asks)
+{
+    /* Slabs cut chunks at both ends; the reader keeps the last cut chunk
+     * for the next slab. A chunk kept from an unverified read must still be
+     * checked when a later read verifies, and a failed chunk is never kept. */
+    const char *path = fixture_path("kept.h5");
+    gen_file(path, 10, 1000, 1);
+    damage_chunk(path, "/edges", 5500, 1000);   /* chunk 5: rows 5000..6000 */
+    io_file *f;
+    io_direct *d;
+    int64_t buf[2 * 2000];
+    int handled = 0;
+    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, &f), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_direct_open(f, "/edges", H5T_NATIVE_INT64, &d), G5_OK);
+    cr_assert_not_null(d);
+    cr_expect_eq(io_direct_read(d, 0, 4500, 1000, buf, &handled), G5_OK, "unverified: %s", g5_error_msg());
+    cr_expect_eq(io_direct_read(d, 1, 5500, 100, buf, &handled), G5_ERR_FORMAT,
+                 "the kept chunk 5 is checked once a read verifies");
+    cr_expect(strstr(g5_error_msg(), "damaged chunk 5"), "%s", g5_error_msg());
+    cr_expect_eq(io_direct_read(d, 1, 5600, 100, buf, &handled), G5_ERR_FORMAT, "and again");
+    /* Consecutive cut slabs across good chunks equal the plain reads. */
+    for (int64_t first = 6100; first + 700 <= 9000; first += 700)
+        same_as_plain(f, d, "/edges", H5T_NATIVE_INT64, 16, first, 700);
+    io_direct_close(&d);
+    io_file_close(&f);
+}
+
 /* The whole file through io_edges_read_slab must equal the generator. */
 static void edges_equal_generator(const char *path, int scale, int64_t piece)
 {

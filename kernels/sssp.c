@@ -437,6 +437,7 @@ static void compose(kern_sssp *s)
                 if (t % nth == me) {
                     const uint32_t *c = (const uint32_t *)q->p;
                     for (size_t i = 0; i < q->n; i++) {
+                        if (i + PF_FAR < q->n) __builtin_prefetch(&s->ghost[ghost_slot(s->gidx, c[i + PF_FAR])], 1);
                         uint32_t gs = ghost_slot(s->gidx, c[i]);
                         uint64_t wd = s->ghost[gs] & ~GHOST_QUEUED;
                         s->ghost[gs] = wd;
@@ -629,7 +630,8 @@ static int exchange(kern_sssp *s, int64_t root, int64_t local_next, int fail, in
 }
 
 /* Relax the nrecv received messages into the local state words, through the
- * same bound bytes as a local candidate. */
+ * same bound bytes as a local candidate, batched as local candidates are
+ * (relax_defer), the bound bytes prefetched a few messages ahead. */
 static void apply_messages(kern_sssp *s, int64_t nrecv, int64_t kmin)
 {
     const sssp_msg *rv = s->recv;
@@ -640,10 +642,12 @@ static void apply_messages(kern_sssp *s, int64_t nrecv, int64_t kmin)
         x.kmin = kmin;
 #pragma omp for schedule(static) nowait
         for (int64_t i = 0; i < nrecv; i++) {
+            if (i + PF_FAR < nrecv) __builtin_prefetch(&x.ub[rv[i + PF_FAR].c - x.base]);
             uint64_t l = (uint64_t)((int64_t)rv[i].c - x.base);
             if (ub_key(rv[i].d) < (int)__atomic_load_n(&x.ub[l], __ATOMIC_RELAXED))
-                relax_local(&x, l, rv[i].d, rv[i].p);
+                relax_defer(&x, l, rv[i].d, rv[i].p);
         }
+        relax_flush(&x);
     }
 }
 

@@ -108,12 +108,22 @@ static inline uint64_t rec_get(const kc_build *b, int64_t i)
     return b->rs == 8 ? x : x & 0xFFFFFFFFFFFFFFull;
 }
 
-/* Sort the n keys of a bucket: insertion sort when short (the usual case:
- * about two keys), else quicksort (weights bunched into few buckets). */
-static inline void sort_bucket(uint64_t *a, int64_t n)
+/* Insertion sort of a row already in bucket order (every key a few places
+ * from its own), giving up once the keys moved more than a few places each
+ * on average (weights bunched into few buckets): 0 then, the keys still
+ * the same multiset, for a quicksort to finish. */
+static inline int insertion_bounded(uint64_t *a, int64_t n)
 {
-    if (n <= KERN_SHORT_ROW) insertion_u64(a, n);
-    else kern_sort_u64(a, n);
+    int64_t budget = 4 * n + 32;
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t x = a[i];
+        int64_t j = i - 1;
+        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
+        a[j + 1] = x;
+        budget -= i - 1 - j;
+        if (budget < 0) return 0;
+    }
+    return 1;
 }
 
 /* Merge block blk. Its records (in pass 2's arrival order) are sorted by
@@ -121,9 +131,9 @@ static inline void sort_bucket(uint64_t *a, int64_t n)
  * counting pass per row; a counting pass per (row, weight bucket), row r of
  * m entries taking 2^lb buckets (the top lb bits of the weight key, 2^lb
  * about m / 2); a scatter of the keys (weight key << 32 | column) into
- * ws->sc; and each bucket, about two keys, sorted (a pair by one branch-free
- * compare and swap). Walking a row in that
- * order, a key whose column came earlier is dropped (the first, smallest
+ * ws->sc; then each row, its buckets about two keys each, by an insertion
+ * sort (bounded: a quicksort finishes a row whose weights bunch). Walking a
+ * row in that order, a key whose column came earlier is dropped (the first, smallest
  * weight, stays: the entry a sort by column would keep). The kept entries
  * are written back as (column, weight key) records to the front of the
  * block's stretch; rowptr[v + 1] gets row v's kept length and dup[v] its
@@ -170,17 +180,8 @@ static int64_t merge_block(kc_build *b, int64_t blk, merge_ws *ws)
     int64_t k = 0, s = 0;
     for (int64_t r = 0; r < nr; r++) {
         const int64_t k0 = k, s0 = s;
-        for (int64_t j = boff[r]; j < boff[r + 1]; j++) {
-            int64_t m = bc[j] - s;
-            if (m == 2) {
-                uint64_t x = sc[s], y = sc[s + 1];
-                sc[s] = x < y ? x : y;
-                sc[s + 1] = x < y ? y : x;
-            } else if (m > 2) {
-                sort_bucket(sc + s, m);
-            }
-            s = bc[j];
-        }
+        s += rc[r];
+        if (!insertion_bounded(sc + s0, s - s0)) kern_sort_u64(sc + s0, s - s0);
         /* branch-free: every key is stored at k, which moves past it only
          * when its column is new; one 8-byte store per record (its 8th byte
          * lands on the next record, rewritten later, or within the block's

@@ -25,7 +25,9 @@
  *   At one rank with the cyclic distribution (a vertex is its own row)
  *   both passes take a short loop of their own (local_slice): counting is
  *   then two increments per edge, and the fill stores each record with one
- *   8-byte store where its 8th byte stays inside the slice's stretch.
+ *   8-byte store where its 8th byte stays inside the slice's stretch,
+ *   and a prefetch two lines ahead on the same front (the hardware
+ *   prefetchers do not follow a thousand interleaved fronts).
  *   Merge: construct_merge.c.
  *
  * Timing: when streaming, the file reads (untimed per the spec) happen here,
@@ -348,11 +350,13 @@ static int local_slice(kc_build *b, sink *K, const int64_t *e, const float *wt, 
         uint64_t wv = (uint64_t)w << K->pbits;
         uint64_t pu = (uint64_t)cur[u >> rb]++, pv, x;
         if (pu >= nraw) { K->overflow = 1; return 1; }
+        __builtin_prefetch(pk + rs * pu + 128, 1);
         x = v | wv | (u & mask) << sh;
         if ((int64_t)pu + 1 < end[u >> rb]) memcpy(pk + rs * pu, &x, 8);
         else rec_store(pk + rs * pu, x, rs);
         pv = (uint64_t)cur[v >> rb]++;
         if (pv >= nraw) { K->overflow = 1; return 1; }
+        __builtin_prefetch(pk + rs * pv + 128, 1);
         x = u | wv | (v & mask) << sh;
         if ((int64_t)pv + 1 < end[v >> rb]) memcpy(pk + rs * pv, &x, 8);
         else rec_store(pk + rs * pv, x, rs);

@@ -29,7 +29,7 @@
 
 /* ---- validation ----------------------------------------------------------
  * Both validators are collective on comm, stream the edge list from the file
- * in bounded chunks (one stored chunk of the file, IO_EDGES_CHUNK_ROWS
+ * in bounded chunks (whole stored chunks of the file, about IO_EDGES_CHUNK_ROWS
  * edges, per rank at a time, never all M edges on one rank), and return G5_OK or G5_ERR_VALIDATE with
  * the message
  *   "BFS root R: check 'NAME' failed: vertex/edge ..."

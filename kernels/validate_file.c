@@ -2,8 +2,9 @@
 /*
  * validate_file.c - kern_validate_bfs and kern_validate_sssp: the checks of
  * validate_core.c on the edges file, read slab by slab with
- * io_edges_read_slab, one stored chunk of the file (IO_EDGES_CHUNK_ROWS
- * edges) at a time, for one key or a batch. BFS passes no distances (every edge counts as weight 1);
+ * io_edges_read_slab in pieces of whole stored chunks of the file (one
+ * chunk of the default layout, IO_EDGES_CHUNK_ROWS edges), for one key or
+ * a batch. BFS passes no distances (every edge counts as weight 1);
  * SSSP passes them and the reader fills the float32 weights too.
  */
 #include "kern_validate.h"
@@ -18,8 +19,12 @@ static int read_edges_file(void *ctx, int64_t first, int64_t count, int64_t *edg
 static kern_edge_reader file_reader(io_edges *edges)
 {
     const io_edges_meta *m = io_edges_get_meta(edges);
+    /* whole chunks, about IO_EDGES_CHUNK_ROWS edges (a contiguous file: that many) */
+    int64_t c = io_edges_chunk_rows(edges), piece = IO_EDGES_CHUNK_ROWS;
+    if (c > 0)
+        piece = (IO_EDGES_CHUNK_ROWS / c > 0 ? IO_EDGES_CHUNK_ROWS / c : 1) * c;
     return (kern_edge_reader){.nvertices = m->nvertices, .nedges = m->nedges,
-                              .chunk = IO_EDGES_CHUNK_ROWS, .read = read_edges_file, .ctx = edges};
+                              .chunk = piece, .read = read_edges_file, .ctx = edges};
 }
 
 static int validate_file(MPI_Comm comm, io_edges *edges, int64_t root, const int64_t *parent,

@@ -115,13 +115,21 @@ static inline uint64_t rec_get(const kc_build *b, int64_t i)
 static inline int insertion_bounded(uint64_t *a, int64_t n)
 {
     int64_t budget = 4 * n + 32;
+    uint64_t prev = n > 0 ? a[0] : 0;
     for (int64_t i = 1; i < n; i++) {
-        uint64_t x = a[i];
+        /* branch-free: the key and its left neighbour in order; only a key
+         * below its two left neighbours (a bucket of three or more) walks
+         * further left */
+        uint64_t x = a[i], lo = x < prev ? x : prev, hi = x < prev ? prev : x;
         int64_t j = i - 1;
-        while (j >= 0 && a[j] > x) { a[j + 1] = a[j]; j--; }
-        a[j + 1] = x;
-        budget -= i - 1 - j;
-        if (budget < 0) return 0;
+        a[i] = hi;
+        prev = hi;
+        if (j > 0 && lo < a[j - 1]) {
+            do { a[j] = a[j - 1]; j--; } while (j > 0 && a[j - 1] > lo);
+            budget -= i - 1 - j;
+            if (budget < 0) { a[j] = lo; return 0; }
+        }
+        a[j] = lo;
     }
     return 1;
 }
@@ -153,7 +161,10 @@ static int64_t merge_block(kc_build *b, int64_t blk, merge_ws *ws)
     uint8_t *lb = ws->lb;
     uint64_t *sc = ws->sc;
     memset(rc, 0, ((size_t)nr + 1) * sizeof(int64_t));
-    for (int64_t i = 0; i < n; i++) rc[rec_get(b, e0 + i) >> sh & rmask]++;
+    for (int64_t i = 0; i < n; i++) {
+        __builtin_prefetch(b->pk + (size_t)b->rs * (e0 + i) + 1024);
+        rc[rec_get(b, e0 + i) >> sh & rmask]++;
+    }
     int64_t nbk = 0;
     for (int64_t r = 0; r < nr; r++) {
         int l = 0;

@@ -484,8 +484,9 @@ int kern_vbatch_create(MPI_Comm comm, int64_t nvertices, int kmax, int sssp, ker
         MPI_Comm_rank(comm, &b->rank);
         MPI_Comm_size(comm, &b->nranks);
         g5_range_split(nvertices, b->rank, b->nranks, &b->first, &b->count);
-        b->rec = g5_malloc((size_t)(b->count ? b->count : 1) * (size_t)kmax * sizeof(vrec),
-                           "validation records");
+        /* huge pages where the system gives them: the edge checks load two
+         * records at random per edge, a TLB miss each on small pages */
+        b->rec = kc_big_malloc((size_t)(b->count ? b->count : 1) * (size_t)kmax * sizeof(vrec));
     }
     int rc = g5_agree(comm, b && b->rec ? G5_OK
                       : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",

@@ -406,11 +406,26 @@ int kc_split(kc_build *b, kern_graph *g, const int64_t *kept)
 #pragma omp parallel for schedule(dynamic, 1)
         for (int64_t blk = lo; blk < hi; blk++) {
             int64_t s = bptr[blk], o = kept[blk], m = kept[blk + 1] - o;
-            for (int64_t i = 0; i < m; i++) {
-                col[o + i] = col_at(b, s + i);
-                uint32_t k = wkey_at(b, s + i);
-                if (w3) w3_put(w3, o + i, k);
-                else memcpy(&w[o + i], &k, 4);
+            if (w3) {
+                /* one 8-byte load per record, one 4-byte store per weight
+                 * (its 4th byte is the next weight's, rewritten next) but
+                 * the block's last */
+                for (int64_t i = 0; i + 1 < m; i++) {
+                    uint64_t x = rec_get(b, s + i);
+                    uint32_t k = (uint32_t)(x >> 32);
+                    col[o + i] = (uint32_t)x;
+                    memcpy(w3 + 3 * (o + i), &k, 4);
+                }
+                if (m > 0) {
+                    col[o + m - 1] = col_at(b, s + m - 1);
+                    w3_put(w3, o + m - 1, wkey_at(b, s + m - 1));
+                }
+            } else {
+                for (int64_t i = 0; i < m; i++) {
+                    col[o + i] = col_at(b, s + i);
+                    uint32_t k = wkey_at(b, s + i);
+                    memcpy(&w[o + i], &k, 4);
+                }
             }
         }
         donor_take(&dn, b->pk + (size_t)b->rs * bptr[lo]);

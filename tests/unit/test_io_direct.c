@@ -317,19 +317,26 @@ static void damage_chunk(const char *path, const char *name, int64_t row, int64_
     fclose(fp);
 }
 
+/* A gen file at path (chunks of 1000 rows) whose chunk 5 of /edges (rows
+ * 5000..6000) is damaged, opened with a direct reader of /edges. */
+static void open_damaged(const char *path, io_file **f, io_direct **d)
+{
+    gen_file(path, 10, 1000, 1);
+    damage_chunk(path, "/edges", 5500, 1000);
+    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, f), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_direct_open(*f, "/edges", H5T_NATIVE_INT64, d), G5_OK);
+    cr_assert_not_null(*d, "gen's layout takes the direct path");
+}
+
 Test(io_direct, damaged_chunk_of_a_gen_file_is_named_by_the_direct_path)
 {
     const char *path = fixture_path("damaged.h5");
-    gen_file(path, 10, 1000, 1);
-    damage_chunk(path, "/edges", 5500, 1000);   /* chunk 5: rows 5000..6000 */
     io_file *f;
     io_direct *d;
     int64_t buf[2 * 2000];
     int handled = 0;
     /* The direct reader itself names the file, dataset, rows and chunk. */
-    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, &f), G5_OK, "%s", g5_error_msg());
-    cr_assert_eq(io_direct_open(f, "/edges", H5T_NATIVE_INT64, &d), G5_OK);
-    cr_assert_not_null(d, "gen's layout takes the direct path");
+    open_damaged(path, &f, &d);
     cr_expect_eq(io_direct_read(d, 1, 3000, 2000, buf, &handled), G5_OK, "chunks 3 and 4 are fine: %s",
                  g5_error_msg());
     cr_expect(handled);
@@ -357,16 +364,11 @@ Test(io_direct, a_kept_boundary_chunk_is_checked_when_a_read_asks)
     /* Slabs cut chunks at both ends; the reader keeps the last cut chunk
      * for the next slab. A chunk kept from an unverified read must still be
      * checked when a later read verifies, and a failed chunk is never kept. */
-    const char *path = fixture_path("kept.h5");
-    gen_file(path, 10, 1000, 1);
-    damage_chunk(path, "/edges", 5500, 1000);   /* chunk 5: rows 5000..6000 */
     io_file *f;
     io_direct *d;
     int64_t buf[2 * 2000];
     int handled = 0;
-    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, &f), G5_OK, "%s", g5_error_msg());
-    cr_assert_eq(io_direct_open(f, "/edges", H5T_NATIVE_INT64, &d), G5_OK);
-    cr_assert_not_null(d);
+    open_damaged(fixture_path("kept.h5"), &f, &d);
     cr_expect_eq(io_direct_read(d, 0, 4500, 1000, buf, &handled), G5_OK, "unverified: %s", g5_error_msg());
     cr_expect_eq(io_direct_read(d, 1, 5500, 100, buf, &handled), G5_ERR_FORMAT,
                  "the kept chunk 5 is checked once a read verifies");

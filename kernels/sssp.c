@@ -8,9 +8,10 @@
  * GAP Benchmark Suite (Beamer, Asanovic, Patterson, arXiv:1508.03619) and
  * GraphIt (Zhang et al., CGO 2020). Buckets have width delta; light edges
  * have w < delta. A round takes the lowest non-empty bucket k over all ranks
- * and relaxes its light edges until it is empty here (a thread expands its
- * own few new bucket-k entries at once: fusion), exchanging while any rank
- * holds bucket-k work; then its settled vertices relax their heavy edges
+ * and relaxes its light edges (a thread expands its own few new bucket-k
+ * entries at once: fusion), until bucket k is empty here at P == 1, one
+ * pass per round at P > 1 (relax_round), exchanging while any rank holds
+ * bucket-k work; then its settled vertices relax their heavy edges
  * once, fused with bucket k+1's light edges. Rows are sorted by weight
  * (csr_sort.c), so light edges are a prefix. Stale entries are skipped. No
  * entry goes below the lowest open bucket, so float rounding loses nothing:
@@ -570,15 +571,20 @@ static int any_failed(const kern_sssp *s)
     return fail;
 }
 
-/* The local part of a round: bucket k's light frontier (fn entries) to
- * convergence on this rank, with the heavy list (hn entries) in the first
- * pass; in a heavy-only round the heavy list alone. fail: a failure is
- * pending, so no further pass is made. */
+/* The local part of a round: the heavy list (hn entries) and bucket k's
+ * light frontier (fn entries); in a heavy-only round the heavy list alone.
+ * At P == 1 the light frontier is relaxed to convergence here. At P > 1 a
+ * round makes one pass (with fusion) and the next bucket-k entries wait
+ * for the next round: the ranks then advance a bucket's light frontier in
+ * step, each rank's messages reaching the others after one pass rather
+ * than after its whole local flood (which left the ranks taking turns,
+ * one working while the others waited, in the first large buckets).
+ * fail: a failure is pending, so no further pass is made. */
 static void relax_round(kern_sssp *s, int64_t k, int64_t kmin, int heavy_only, int64_t fn,
                         int64_t hn, int fail, int64_t *nrel, int64_t *minb)
 {
     local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, nrel, minb);
-    while (!heavy_only && !fail) {
+    while (s->P == 1 && !heavy_only && !fail) {
         fn = gather_list(s, 0, k, s->fseg);
         if (fn == 0) break;
         local_pass(s, k, kmin, fn, 0, nrel, minb);
@@ -700,7 +706,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     }
     search_reset(s);
 
-    /* A round: bucket k's light edges to local convergence, together with
+    /* A round: bucket k's light edges (relax_round), together with
      * the heavy edges of bucket k-1 when that bucket has just finished
      * (fused); or, when the next bucket is not k+1, the heavy edges of k
      * alone. Entries never go below the lowest open bucket kmin (a heavy

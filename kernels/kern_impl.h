@@ -331,11 +331,15 @@ struct kern_sssp {
     int nt, P;
     int64_t nl;
     uint64_t *st;           /* [nl] state words */
-    uint8_t *ub;            /* [nl] bound byte of l's distance (file comment) */
+    uint8_t *ub;            /* [nl] bound byte of l's distance (file comment); when
+                             * gdirect, ubx + base */
     sssp_tctx *tc;               /* [nt] */
     uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
     uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
-    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte */
+    uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte;
+                             * when gdirect, ubx: indexed by pid */
+    uint8_t *ubx;           /* [npid + 4] when gdirect: every pid's bound byte */
+    int gdirect;            /* P > 1 and npid <= local CSR entries / 4 (kern_sssp_create) */
     int64_t npid, nghost;
     kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
     int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */

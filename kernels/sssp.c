@@ -20,7 +20,8 @@
  * Filters: ub[l], one byte per vertex, is ceil(64 d) of a past tentative
  * distance of l (an upper bound even under races); a candidate with
  * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
- * for remote targets. Entries are prefetched ahead (expand_range), heavy
+ * for remote targets, by pid while P is small (gdirect: one load, where a
+ * ghost slot is two dependent ones), else by ghost slot. Entries are prefetched ahead (expand_range), heavy
  * edges filtered eight at a time with AVX2, ghost slots included (relax_heavy),
  * and the relaxations that pass batched with their state or ghost words
  * prefetched (relax_defer): the loops are bound by memory latency.
@@ -28,8 +29,7 @@
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
  * come from a rank/select index of one 64-bit word per 32 pids (Jacobson,
- * "Space-efficient static trees and graphs", FOCS 1989): nothing grows with
- * N times P. A round ends with one MPI_Allgather (counts, lowest bucket,
+ * "Space-efficient static trees and graphs", FOCS 1989). A round ends with one MPI_Allgather (counts, lowest bucket,
  * failure flag, capacity) and, when some rank has messages, one
  * MPI_Alltoallv of 12-byte (target, parent, distance) messages; buffers are
  * sized in kern_sssp_create. P == 1 communicates nothing.
@@ -41,8 +41,10 @@
  * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
  *
  * Memory per rank: 9 bytes per local vertex; at P > 1, N/4 bytes of ghost
- * index, 9 per ghost, 12 per message slot; during a search 8 bytes per bucket
- * entry, lists trimmed to 64 KiB per thread afterwards (workspace_trim).
+ * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
+ * 4 local CSR entries) N bound bytes replace nl + nghost; during a search
+ * 8 bytes per bucket entry, lists trimmed to 64 KiB per thread afterwards
+ * (workspace_trim).
  */
 #include "kern_impl.h"
 
@@ -117,6 +119,7 @@ typedef struct rctx {
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
     int single;             /* one thread in the rank: plain stores, no compare-and-swap */
+    int gdirect;            /* gub indexed by pid, not by ghost slot (kern_impl.h) */
     int ncand, nrcand;      /* relaxations waiting in cand, rcand (relax_defer) */
     struct cand { uint32_t l, p; float nd; } cand[NCAND];
     struct rcand { uint32_t c, g, p; float nd; } rcand[NCAND];
@@ -176,7 +179,7 @@ static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
                       : __atomic_compare_exchange_n(&x->ghost[g], &old, GHOST_QUEUED | nbits << 32 | p, 1,
                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
-            __atomic_store_n(&x->gub[g], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
+            __atomic_store_n(&x->gub[x->gdirect ? c : g], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             if (!(old & GHOST_QUEUED)) {
                 uint32_t *q = kvec_push(&x->tc->queued[kern_owner_of_pid(x->d, c)]);
                 if (q) *q = c; else x->tc->fail = 1;
@@ -229,6 +232,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
     const kern_wts wt = kern_weights(x->g);
     const uint8_t *ub = x->ub, *gub = x->gub;
     const uint64_t *gidx = x->gidx;
+    const int gdirect = x->gdirect;
     const uint64_t nl = (uint64_t)x->nl;
     const int64_t base = x->base;
     const float wmax = x->fdelta;
@@ -242,6 +246,9 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         int q = ub_key(nd);
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
+        } else if (gdirect) {
+            if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED))
+                relax_defer_remote(x, c, ghost_slot(gidx, c), nd, upid);
         } else {
             uint32_t gs = ghost_slot(gidx, c);
             if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_defer_remote(x, c, gs, nd, upid);
@@ -290,7 +297,8 @@ static inline __m256i ghost_slot8(const uint64_t *gidx, __m256i c, __m256i m)
 /* The heavy edges e0..e1-1 of a row: relax_edges, eight edges at a time
  * with AVX2: the bound bytes of the local targets gathered as 32-bit words
  * at ub + l and those of the remote ones at gub + ghost slot (ghost_slot8),
- * of which the low byte is used (the other three bytes may be changing
+ * or all of them at gub + pid when the bytes are by pid (gdirect), of
+ * which the low byte is used (the other three bytes may be changing
  * under other threads and are ignored). Same tests, same results. */
 static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32_t upid)
 {
@@ -299,6 +307,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
     const uint32_t *col = x->col;
     const int *ub = (const int *)(const void *)x->ub;
     const int *gub = (const int *)(const void *)x->gub;
+    const int gdirect = x->gdirect;
     const __m256 vdu = _mm256_set1_ps(du), vscale = _mm256_set1_ps(UB_SCALE);
     const __m256 vcap = _mm256_set1_ps(254.0f);
     const __m256i vbase = _mm256_set1_epi32((int)(uint32_t)x->base);
@@ -312,12 +321,16 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
         __m256i l = _mm256_sub_epi32(c, vbase);   /* local iff 0 <= l < nl (nl < 2^31) */
         __m256i loc = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), l),
                                           _mm256_cmpgt_epi32(vnl, l));
-        __m256i b = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1);
-        __m256i gs = _mm256_setzero_si256();
-        if (gub) {     /* P > 1 */
-            __m256i rem = _mm256_xor_si256(loc, vneg);
-            gs = ghost_slot8(x->gidx, c, rem);
-            b = _mm256_mask_i32gather_epi32(b, gub, gs, rem, 1);
+        __m256i b, gs = _mm256_setzero_si256();
+        if (gdirect) {      /* bound bytes by pid: one gather for all lanes */
+            b = _mm256_i32gather_epi32(gub, c, 1);
+        } else {
+            b = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), ub, l, loc, 1);
+            if (gub) {      /* P > 1: the remote lanes by ghost slot */
+                __m256i rem = _mm256_xor_si256(loc, vneg);
+                gs = ghost_slot8(x->gidx, c, rem);
+                b = _mm256_mask_i32gather_epi32(b, gub, gs, rem, 1);
+            }
         }
         __m256i pass = _mm256_cmpgt_epi32(_mm256_and_si256(b, vbyte), q);
         unsigned m = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(pass));
@@ -332,7 +345,8 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
             if (ml >> j & 1)
                 relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
             else
-                relax_defer_remote(x, col[e + j], gsv[j], ndv[j], upid);
+                relax_defer_remote(x, col[e + j], gdirect ? ghost_slot(x->gidx, col[e + j]) : gsv[j],
+                                   ndv[j], upid);
         }
     }
     x->nrel += e - e0;
@@ -396,7 +410,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->gidx = s->gidx;
+    x->gidx = s->gidx; x->gdirect = s->gdirect;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;
@@ -546,11 +560,11 @@ static void search_reset(kern_sssp *s)
     uint64_t *st = s->st;
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
-    memset(s->ub, 255, (size_t)s->nl);
+    memset(s->gdirect ? s->gub : s->ub, 255, (size_t)(s->gdirect ? s->npid : s->nl));
     if (P > 1) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < s->nghost; i++) s->ghost[i] = GHOST_INIT;
-        memset(s->gub, 255, (size_t)s->nghost);
+        if (!s->gdirect) memset(s->gub, 255, (size_t)s->nghost);
     }
     for (int t = 0; t < nt; t++) {
         sssp_tctx *tc = &s->tc[t];

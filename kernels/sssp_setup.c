@@ -70,11 +70,11 @@ int64_t sssp_lists_bytes(const kern_sssp *s)
 /* Bytes of the whole workspace (fixed arrays and lists). */
 int64_t sssp_workspace_bytes(const kern_sssp *s)
 {
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)s->nl + 4 +
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
                ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
     if (s->P > 1)
-        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * 9 +
+        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * (s->gdirect ? 8 : 9) +
              ((size_t)s->sendcap + s->recvcap + 2) * sizeof(sssp_msg);
     return (int64_t)b + sssp_lists_bytes(s);
 }
@@ -135,7 +135,24 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
         s->st = malloc(((size_t)s->nl + 1) * 8);
-        s->ub = malloc((size_t)s->nl + 4);     /* + 3: relax_heavy reads 4 bytes at ub + l */
+        if (P > 1) {
+            /* Bound bytes by pid when they cost at most a byte per 4 local
+             * CSR entries: a remote target's byte is then one load at its
+             * pid, not a ghost-index word and then a ghost slot (two
+             * dependent misses per remote edge, most of a heavy pass at
+             * P > 1); larger P keep the ghost-slot bytes (nothing N-sized
+             * beyond the index). Pids fit the vector gather's signed index. */
+            s->npid = g->dist->base[P];
+            s->gdirect = s->npid < INT32_MAX && 4 * s->npid <= g->rowptr[s->nl];
+        }
+        /* + 3: relax_heavy reads 4 bytes at ub + l and gub + slot or pid */
+        if (s->gdirect) {
+            s->ubx = malloc((size_t)s->npid + 4);
+            s->ub = s->ubx ? s->ubx + g->base : NULL;
+            s->gub = s->ubx;
+        } else {
+            s->ub = malloc((size_t)s->nl + 4);
+        }
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -161,7 +178,6 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         for (int r = 0; r < P; r++) kvec_init(&tc->queued[r], 4);
     }
     if (ok && P > 1) {
-        s->npid = g->dist->base[P];
         s->gidx = malloc(((size_t)s->npid / 32 + 1) * 8);
         ok = s->gidx != NULL;
         if (ok) {
@@ -169,7 +185,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
             ghost_index_build(s, &ns, &nr);
             s->nghost = ns;
             s->ghost = malloc(((size_t)ns + 1) * 8);
-            s->gub = malloc((size_t)ns + 4);    /* + 3: relax_heavy reads 4 bytes at gub + slot */
+            if (!s->gdirect) s->gub = malloc((size_t)ns + 4);
             s->sendbuf = malloc(((size_t)ns + 1) * sizeof(sssp_msg));
             s->recv = malloc(((size_t)nr + 1) * sizeof(sssp_msg));
             s->sendcap = ns;
@@ -211,7 +227,13 @@ void kern_sssp_free(kern_sssp **sp)
     if (s->hseg)
         for (int t = 0; t < s->nt; t++) kvec_free(&s->hseg[t]);
     free(s->fseg); free(s->hseg); free(s->fck); free(s->hck);
-    free(s->tc); free(s->st); free(s->ub); free(s->gidx); free(s->ghost); free(s->gub); free(s->sendbuf);
+    if (s->gdirect) {
+        free(s->ubx);
+    } else {
+        free(s->ub);
+        free(s->gub);
+    }
+    free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);

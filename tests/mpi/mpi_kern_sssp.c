@@ -10,7 +10,8 @@
  * give each distance exactly), and on one with a hub of degree ~2000, whose
  * single expansion improves more targets than a thread defers in one batch
  * and whose heavy edges span many eight-edge vector blocks with local and
- * remote targets mixed. Runs at 1, 2 and 4 ranks, cyclic and block.
+ * remote targets mixed; at P > 1 with the remote bound bytes both by pid
+ * and by ghost slot. Runs at 1, 2 and 4 ranks, cyclic and block.
  * The ghost index: each rank indexes exactly the distinct remote targets of
  * its rows (counted here from the edge list), on a path-like graph whose
  * block distribution leaves a handful of remote targets and whose cyclic one
@@ -170,6 +171,9 @@ static void sfix_free(sfix *x)
 }
 
 /* ---- SSSP against Dijkstra for several deltas ------------------------------ */
+/* bound-byte layouts sssp_matches ran: [0] by ghost slot, [1] by pid */
+static int layouts_seen[2];
+
 static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, const char *what)
 {
     int ok = 1, me;
@@ -191,6 +195,7 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
     for (int j = 0; j < nd && ok && rc == G5_OK; j++) {
         rc = kern_sssp_create(g, deltas[j], &s);
         MT_CHECK(rc == G5_OK, "%s: create with delta %g failed: %s", what, deltas[j], g5_error_msg());
+        if (rc == G5_OK && s->P > 1) layouts_seen[s->gdirect] = 1;
         for (int i = 0; i < nroots && ok && rc == G5_OK; i++) {
             rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, roots[i]));
             MT_CHECK(rc == G5_OK, "%s: delta %g root %lld failed: %s", what, deltas[j],
@@ -262,6 +267,27 @@ static int zero_and_tied_weights_keep_a_parent_tree(void)
 static int a_hub_expansion_larger_than_a_batch_is_exact(void)
 {
     return sssp_matches_cyclic_and_block(2500, 4000, 2, 13, "hub");
+}
+
+/* dense: 40 CSR entries per vertex, so at 4 ranks too every rank holds more
+ * than 4 per pid and keeps the remote bound bytes by pid */
+static int a_dense_graph_is_exact(void)
+{
+    return sssp_matches_cyclic_and_block(300, 6000, 0, 31, "dense, uniform weights");
+}
+
+/* At P > 1 the graphs above cover both layouts of the remote bound bytes
+ * on every rank: by pid (the dense graph, many CSR entries per pid) and by
+ * ghost slot (the hub graph, fewer than 4 entries per pid), so both filters
+ * were checked against Dijkstra. */
+static int both_bound_byte_layouts_were_checked(void)
+{
+    int ok = 1, P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MT_CHECK(P == 1 || (layouts_seen[0] && layouts_seen[1]),
+             "bound bytes by ghost slot %s, by pid %s", layouts_seen[0] ? "run" : "never run",
+             layouts_seen[1] ? "run" : "never run");
+    return ok;
 }
 
 /* ---- the ghost index --------------------------------------------------------- */
@@ -394,6 +420,8 @@ int main(int argc, char **argv)
     MT_RUN(light_heavy_sssp_equals_dijkstra_for_any_delta);
     MT_RUN(zero_and_tied_weights_keep_a_parent_tree);
     MT_RUN(a_hub_expansion_larger_than_a_batch_is_exact);
+    MT_RUN(a_dense_graph_is_exact);
+    MT_RUN(both_bound_byte_layouts_were_checked);
     MT_RUN(ghosts_are_the_distinct_remote_targets_few_or_many);
     MT_RUN(many_searches_on_one_workspace_equal_fresh_ones);
     return mt_finish();

@@ -199,6 +199,12 @@ static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
  * does not depend on the order. */
 static void relax_flush(rctx *x)
 {
+    if (x->gdirect)     /* the remote candidates' slots (relax_defer_pid) */
+        for (int i = 0; i < x->nrcand; i++) {
+            uint32_t g = ghost_slot(x->gidx, x->rcand[i].c);
+            x->rcand[i].g = g;
+            __builtin_prefetch(&x->ghost[g], 1);
+        }
     for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
     x->ncand = 0;
     for (int i = 0; i < x->nrcand; i++)
@@ -217,6 +223,17 @@ static inline void relax_defer_remote(rctx *x, uint32_t c, uint32_t g, float nd,
 {
     __builtin_prefetch(&x->ghost[g], 1);
     x->rcand[x->nrcand++] = (struct rcand){c, g, p, nd};
+    if (x->nrcand == NCAND) relax_flush(x);
+}
+
+/* With the bound bytes by pid (gdirect) a remote candidate's ghost slot is
+ * not known yet: its index word is prefetched here, the slot found and the
+ * ghost word prefetched at the start of the batch (relax_flush), so
+ * neither lookup stalls the filter loop. */
+static inline void relax_defer_pid(rctx *x, uint32_t c, float nd, uint32_t p)
+{
+    __builtin_prefetch(&x->gidx[c >> 5]);
+    x->rcand[x->nrcand++] = (struct rcand){c, 0, p, nd};
     if (x->nrcand == NCAND) relax_flush(x);
 }
 
@@ -247,8 +264,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else if (gdirect) {
-            if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED))
-                relax_defer_remote(x, c, ghost_slot(gidx, c), nd, upid);
+            if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) relax_defer_pid(x, c, nd, upid);
         } else {
             uint32_t gs = ghost_slot(gidx, c);
             if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_defer_remote(x, c, gs, nd, upid);
@@ -344,9 +360,10 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
             int j = __builtin_ctz(m);
             if (ml >> j & 1)
                 relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
+            else if (gdirect)
+                relax_defer_pid(x, col[e + j], ndv[j], upid);
             else
-                relax_defer_remote(x, col[e + j], gdirect ? ghost_slot(x->gidx, col[e + j]) : gsv[j],
-                                   ndv[j], upid);
+                relax_defer_remote(x, col[e + j], gsv[j], ndv[j], upid);
         }
     }
     x->nrel += e - e0;

@@ -40,7 +40,9 @@
  * all ranks return the same status.
  *
  * Memory per vertex of the rank's block and key of the batch: an 8-byte
- * record (a vertex's records for all keys side by side) and one bit; while
+ * record (a vertex's records for all keys side by side; held from a
+ * batch's first key to the end of its check, so none is held while the
+ * caller searches for the first key of the next batch) and one bit; while
  * a key is added, its jump words (8 bytes, SSSP 4) in the caller's idle
  * `work` when large enough (kern_validate_work_bytes), else in the record
  * slots of a batch of one, else in their own array. The edge stream's
@@ -169,16 +171,43 @@ static int agree_fail(vctx *c, const vfail *f, int64_t root, int rc)
 }
 
 
+/* A key's results as the validator reads them: the caller's parent[] (and
+ * dist[] for SSSP) arrays, or SSSP's state words (kern_vbatch_add_words:
+ * distance bits << 32 | parent, all ones when unreached). */
+typedef struct vres {
+    const int64_t *parent;
+    const float *dist;
+    const uint64_t *words;
+} vres;
+
+static inline int64_t res_parent(vres r, int64_t i)
+{
+    if (!r.words)
+        return r.parent[i];
+    uint64_t x = r.words[i];
+    return x == UINT64_MAX ? -1 : (int64_t)(x & 0xffffffffu);
+}
+
+static inline float res_dist(vres r, int64_t i)
+{
+    if (!r.words)
+        return r.dist[i];
+    uint64_t x = r.words[i];
+    uint32_t bits = (uint32_t)(x >> 32);
+    float d;
+    memcpy(&d, &bits, sizeof d);
+    return x == UINT64_MAX ? INFINITY : d;
+}
+
 /* Phase 1: checks of each rank's own block. */
-static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
-                        vfail *f)
+static void check_local(vctx *c, int64_t root, vres r, vfail *f)
 {
     #pragma omp parallel
     {
         vfail tf = {.check = C_NONE};
         #pragma omp for schedule(static)
         for (int64_t i = 0; i < c->count; i++) {
-            int64_t v = c->first + i, p = parent[i];
+            int64_t v = c->first + i, p = res_parent(r, i);
             if (p < -1 || p >= c->n) {
                 vc_fail(&tf, C_RANGE, i, "vertex %" PRId64 " has parent %" PRId64
                      ", outside [-1, %" PRId64 ")", v, p, c->n);
@@ -186,9 +215,9 @@ static void check_local(vctx *c, int64_t root, const int64_t *parent, const floa
             }
             if (v == root && p != root)
                 vc_fail(&tf, C_ROOT, i, "parent of root %" PRId64 " is %" PRId64, v, p);
-            if (!dist)
+            if (!c->sssp)
                 continue;
-            double d = dist[i];
+            double d = res_dist(r, i);
             if (v == root && d != 0.0)
                 vc_fail(&tf, C_ROOTDIST, i, "distance of root %" PRId64 " is %.17g", v, d);
             if (p == -1 && !(isinf(d) && d > 0))
@@ -282,8 +311,7 @@ static int64_t route_ancestors(vctx *c, jwords jw, int64_t lo, int64_t hi, uint3
  * answered in place before the words change, and the words are then
  * replaced in one parallel pass reading every answer from one array, so
  * no pass branches on an owner. */
-static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
-                vfail *f)
+static int jump(vctx *c, int64_t root, vres r, jwords jw, int64_t batch, vfail *f)
 {
     int rc = G5_OK;
     const uint32_t r32 = (uint32_t)root;
@@ -307,7 +335,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
     int64_t pending = 0, newly = 0;
     #pragma omp parallel for schedule(static) reduction(+ : pending, newly)
     for (int64_t i = 0; i < c->count; i++) {
-        int64_t v = c->first + i, p = parent[i];
+        int64_t v = c->first + i, p = res_parent(r, i);
         if (p == -1) {
             jw_set(jw, i, j_word(J_UNREACHED, 0));
         } else if (v == root) {
@@ -378,7 +406,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
         if (a != J_UNREACHED && a != r32) {
             vc_fail(f, C_CHAIN, i, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %"
                  PRId64 " following parents: a cycle, or an unreached vertex (parent -1) on the"
-                 " way", c->first + i, parent[i], root);
+                 " way", c->first + i, res_parent(r, i), root);
             break;
         }
     }
@@ -484,13 +512,9 @@ int kern_vbatch_create(MPI_Comm comm, int64_t nvertices, int kmax, int sssp, ker
         MPI_Comm_rank(comm, &b->rank);
         MPI_Comm_size(comm, &b->nranks);
         g5_range_split(nvertices, b->rank, b->nranks, &b->first, &b->count);
-        /* huge pages where the system gives them: the edge checks load two
-         * records at random per edge, a TLB miss each on small pages */
-        b->rec = kc_big_malloc((size_t)(b->count ? b->count : 1) * (size_t)kmax * sizeof(vrec));
     }
-    int rc = g5_agree(comm, b && b->rec ? G5_OK
-                      : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",
-                                 kind, kmax));
+    int rc = g5_agree(comm, b ? G5_OK : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate a batch",
+                                                 kind));
     if (rc != G5_OK) {
         kern_vbatch_free(&b);
         return rc;
@@ -515,20 +539,32 @@ const char *kern_vbatch_message(const kern_vbatch *b, int k)
     return k >= 0 && k < b->nchecked && b->status[k] != G5_OK ? b->msg[k] : "";
 }
 
-int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
-                    void *work, size_t work_bytes)
+static int add_key(kern_vbatch *b, int64_t root, vres res, void *work, size_t work_bytes)
 {
     const char *kind = b->sssp ? "SSSP" : "BFS";
+    const int sssp = res.dist || res.words;
     if (b->nk >= b->kmax)
         return g5_error(G5_ERR_ARG, "%s validation: the batch is full (%d keys)", kind, b->kmax);
-    if ((dist != NULL) != b->sssp)
+    if (sssp != b->sssp)
         return g5_error(G5_ERR_ARG, "%s validation: distances %s", kind,
                         b->sssp ? "missing" : "given for BFS");
     if (root < 0 || root >= b->n)
         return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
                         kind, root, b->n);
-    if (b->nk == 0)
+    if (b->nk == 0) {
         b->nchecked = 0;
+        /* huge pages where the system gives them: the edge checks load two
+         * records at random per edge, a TLB miss each on small pages */
+        b->rec = kc_big_malloc((size_t)(b->count ? b->count : 1) * (size_t)b->kmax * sizeof(vrec));
+        int rc = g5_agree(b->comm, b->rec ? G5_OK
+                          : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",
+                                     kind, b->kmax));
+        if (rc != G5_OK) {
+            free(b->rec);
+            b->rec = NULL;
+            return rc;
+        }
+    }
     const int k = b->nk++;
     b->root[k] = root;
     b->status[k] = G5_OK;
@@ -541,24 +577,24 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
      * (kern_validate.h); else in a batch of one in the key's record slots
      * (8 bytes each, replaced by the records once the depths are known);
      * else allocated (contiguous: strided words made the jump 4x slower) */
-    size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
+    size_t wsize = sssp ? sizeof(uint32_t) : sizeof(uint64_t);
     void *own_jw = NULL;
     jwords jw = {.w = (uint64_t *)(void *)b->rec, .a = NULL};
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize) {
-        jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL};
+        jw = (jwords){.w = sssp ? NULL : work, .a = sssp ? work : NULL};
     } else if (b->kmax > 1) {
         own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
-        jw = (jwords){.w = dist ? NULL : own_jw, .a = dist ? own_jw : NULL};
+        jw = (jwords){.w = sssp ? NULL : own_jw, .a = sssp ? own_jw : NULL};
         rc = g5_agree(c.comm, own_jw ? G5_OK : G5_ERR_NOMEM);
         if (rc != G5_OK)
             goto out;
     }
 
-    check_local(&c, root, parent, dist, &f);
+    check_local(&c, root, res, &f);
     G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
     if (b->status[k] == G5_OK) {
         int64_t batch = KERN_VALIDATE_CHUNK;
-        rc = jump(&c, root, parent, jw, batch, &f);
+        rc = jump(&c, root, res, jw, batch, &f);
         G5_TRY(key_verdict(b, &c, k, &f, rc));
     }
     /* the key's records: a failed key's read as unreached, so the edge
@@ -569,11 +605,13 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < c.count; i++) {
         vrec x = {.parent = J_UNREACHED, .val = 0};
-        if (ok && parent[i] != -1) {
-            x.parent = (uint32_t)parent[i];
-            if (dist)
-                memcpy(&x.val, &dist[i], sizeof x.val);
-            else
+        int64_t p = ok ? res_parent(res, i) : -1;
+        if (p != -1) {
+            x.parent = (uint32_t)p;
+            if (sssp) {
+                float d = res_dist(res, i);
+                memcpy(&x.val, &d, sizeof x.val);
+            } else
                 x.val = j_hops(jw_get(jw, i));
         }
         r[i * st] = x;
@@ -582,6 +620,18 @@ out:
     ctx_close(&c);
     free(own_jw);
     return rc;
+}
+
+int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
+                    void *work, size_t work_bytes)
+{
+    return add_key(b, root, (vres){.parent = parent, .dist = dist}, work, work_bytes);
+}
+
+int kern_vbatch_add_words(kern_vbatch *b, int64_t root, const uint64_t *words, void *work,
+                          size_t work_bytes)
+{
+    return add_key(b, root, (vres){.words = words}, work, work_bytes);
 }
 
 int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, int64_t *nedge)
@@ -638,6 +688,8 @@ int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, i
 out:
     b->nk = 0;             /* the batch is empty for the next keys */
     b->nchecked = nk;      /* their messages stay until the next add */
+    free(b->rec);
+    b->rec = NULL;
     ctx_close(&c);
     free(confirmed);
     return rc;

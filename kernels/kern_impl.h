@@ -312,6 +312,7 @@ typedef struct sssp_msg { uint32_t c, p; float d; } sssp_msg;
 #define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
 #define PF_FAR 16               /* prefetch distances of expand_range, in entries */
 #define PF_NEAR 8
+#define PF_CAND 16              /* state words prefetched ahead in relax_flush, in candidates */
 #define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */
 
 typedef struct sssp_tctx {

@@ -21,10 +21,14 @@
  * distance of l (an upper bound even under races); a candidate with
  * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
  * for remote targets, by pid while P is small (gdirect: one load, where a
- * ghost slot is two dependent ones), else by ghost slot. Entries are prefetched ahead (expand_range), heavy
- * edges filtered eight at a time with AVX2, ghost slots included (relax_heavy),
- * and the relaxations that pass batched with their state or ghost words
- * prefetched (relax_defer): the loops are bound by memory latency.
+ * ghost slot is two dependent ones), else by ghost slot. Entries are
+ * prefetched ahead (expand_range), edges filtered sixteen at a time with
+ * AVX-512, the passing lanes compressed into a batch without a branch per
+ * lane (relax_row16), else heavy edges eight at a time with AVX2
+ * (relax_heavy), ghost slots included; the relaxations that pass are
+ * batched with their state or ghost words prefetched (relax_defer,
+ * relax_flush). The loops are bound by memory latency, so st and ub sit on
+ * huge pages (a random byte per edge would also miss the TLB).
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
@@ -52,6 +56,9 @@
 #include <omp.h>
 #ifdef __AVX2__
 #include <immintrin.h>
+#endif
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VBMI__) && defined(__AVX512VPOPCNTDQ__)
+#define SSSP_AVX512 1
 #endif
 
 
@@ -120,8 +127,11 @@ typedef struct rctx {
     int64_t kmin;           /* lowest open bucket: entries never go below it */
     int single;             /* one thread in the rank: plain stores, no compare-and-swap */
     int gdirect;            /* gub indexed by pid, not by ghost slot (kern_impl.h) */
-    int ncand, nrcand;      /* relaxations waiting in cand, rcand (relax_defer) */
-    struct cand { uint32_t l, p; float nd; } cand[NCAND];
+    int ncand, nrcand;      /* relaxations waiting in cl/cp/cnd, rcand (relax_defer) */
+    /* local candidates: target, parent, distance; 16 slots of slack for
+     * the 16-lane stores of relax_row16 */
+    uint32_t cl[NCAND + 16], cp[NCAND + 16];
+    float cnd[NCAND + 16];
     struct rcand { uint32_t c, g, p; float nd; } rcand[NCAND];
     double inv_delta;
     float fdelta;
@@ -205,7 +215,12 @@ static void relax_flush(rctx *x)
             x->rcand[i].g = g;
             __builtin_prefetch(&x->ghost[g], 1);
         }
-    for (int i = 0; i < x->ncand; i++) relax_local(x, x->cand[i].l, x->cand[i].nd, x->cand[i].p);
+    const int n = x->ncand;
+    for (int i = 0; i < n && i < PF_CAND; i++) __builtin_prefetch(&x->st[x->cl[i]], 1);
+    for (int i = 0; i < n; i++) {
+        if (i + PF_CAND < n) __builtin_prefetch(&x->st[x->cl[i + PF_CAND]], 1);
+        relax_local(x, x->cl[i], x->cnd[i], x->cp[i]);
+    }
     x->ncand = 0;
     for (int i = 0; i < x->nrcand; i++)
         relax_remote(x, x->rcand[i].c, x->rcand[i].g, x->rcand[i].nd, x->rcand[i].p);
@@ -215,7 +230,10 @@ static void relax_flush(rctx *x)
 static inline void relax_defer(rctx *x, uint64_t l, float nd, uint32_t p)
 {
     __builtin_prefetch(&x->st[l], 1);
-    x->cand[x->ncand++] = (struct cand){(uint32_t)l, p, nd};
+    const int n = x->ncand++;
+    x->cl[n] = (uint32_t)l;
+    x->cp[n] = p;
+    x->cnd[n] = nd;
     if (x->ncand == NCAND) relax_flush(x);
 }
 
@@ -373,6 +391,118 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
 #endif
 }
 
+#ifdef SSSP_AVX512
+/* Weights of entries e..e+n-1 (1 <= n <= 16) in lanes 0..n-1, the others
+ * 0: a masked load of 3n bytes spread into 32-bit lanes by a byte
+ * permutation; exact as kern_w. Masked loads never touch bytes past the
+ * row, so no padding is needed. */
+static inline __m512 sssp_w16(const kern_graph *g, int64_t e, int n)
+{
+    if (!g->w24) return _mm512_maskz_loadu_ps((__mmask16)((1u << n) - 1), &g->w[e]);
+    static const uint8_t spread[64] = {
+        0, 1, 2, 63, 3, 4, 5, 63, 6, 7, 8, 63, 9, 10, 11, 63, 12, 13, 14, 63, 15, 16, 17, 63,
+        18, 19, 20, 63, 21, 22, 23, 63, 24, 25, 26, 63, 27, 28, 29, 63, 30, 31, 32, 63,
+        33, 34, 35, 63, 36, 37, 38, 63, 39, 40, 41, 63, 42, 43, 44, 63, 45, 46, 47, 63};
+    const __m512i raw = _mm512_maskz_loadu_epi8((__mmask64)(((uint64_t)1 << (3 * n)) - 1), g->w3 + 3 * e);
+    const __m512i k = _mm512_permutexvar_epi8(_mm512_loadu_si512(spread), raw);   /* byte 63 is 0 */
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(k), _mm512_set1_ps(0x1p-24f));
+}
+
+/* ghost_slot of the lanes of c in m (others 0): the index words gathered
+ * eight at a time, split into bits (even dwords) and counts (odd ones). */
+static inline __m512i ghost_slot16(const uint64_t *gidx, __m512i c, __mmask16 m)
+{
+    const __m512i wi = _mm512_srli_epi32(c, 5);
+    const __m512i a = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)m,
+                                                  _mm512_castsi512_si256(wi), gidx, 8);
+    const __m512i b = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), (__mmask8)(m >> 8),
+                                                  _mm512_extracti64x4_epi64(wi, 1), gidx, 8);
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i bits = _mm512_permutex2var_epi32(a, even, b);
+    const __m512i cnt = _mm512_permutex2var_epi32(a, _mm512_add_epi32(even, _mm512_set1_epi32(1)), b);
+    const __m512i one = _mm512_set1_epi32(1);
+    const __m512i below = _mm512_sub_epi32(_mm512_sllv_epi32(one, _mm512_and_si512(c, _mm512_set1_epi32(31))), one);
+    return _mm512_add_epi32(cnt, _mm512_popcnt_epi32(_mm512_and_si512(bits, below)));
+}
+
+/* relax_edges and relax_heavy in one, sixteen entries at a time from the
+ * row's start: the lanes with w < delta (light) or w >= delta (heavy;
+ * rows are sorted, so no scan for the first heavy entry), the row's tail
+ * by masks. The bound bytes are gathered as in relax_heavy, and the local
+ * targets that pass are compressed into cl/cnd/cp without a branch per
+ * lane, so that no branch waits on a gathered byte and the next rows'
+ * gathers overlap this one's misses; relax_flush prefetches their state
+ * words. Same tests, same results. */
+static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float du, uint32_t upid)
+{
+    const kern_graph *g = x->g;
+    const uint32_t *col = x->col;
+    const uint8_t *ub = x->ub, *gub = x->gub;
+    const __m512 vdu = _mm512_set1_ps(du), vlim = _mm512_set1_ps(x->fdelta);
+    const __m512 vscale = _mm512_set1_ps(UB_SCALE), vcap = _mm512_set1_ps(254.0f);
+    const __m512i vbase = _mm512_set1_epi32((int)(uint32_t)x->base), vnl = _mm512_set1_epi32((int)x->nl);
+    const __m512i vbyte = _mm512_set1_epi32(0xff), vp = _mm512_set1_epi32((int)upid);
+    int64_t nrel = 0;
+    for (int64_t e = e0; e < e1; e += 16) {
+        const int n = e1 - e < 16 ? (int)(e1 - e) : 16;
+        const __mmask16 in = (__mmask16)((1u << n) - 1);
+        const __m512 w = sssp_w16(g, e, n);
+        const __mmask16 m = light ? _mm512_mask_cmp_ps_mask(in, w, vlim, _CMP_LT_OQ)
+                                  : _mm512_mask_cmp_ps_mask(in, w, vlim, _CMP_NLT_UQ);
+        nrel += __builtin_popcount(m);
+        if (m) {
+            const __m512i c = _mm512_maskz_loadu_epi32(m, &col[e]);
+            const __m512 nd = _mm512_add_ps(vdu, w);
+            const __m512i q = _mm512_cvttps_epi32(_mm512_min_ps(_mm512_mul_ps(nd, vscale), vcap));  /* ub_key */
+            const __m512i l = _mm512_sub_epi32(c, vbase);
+            const __mmask16 loc = _mm512_mask_cmplt_epu32_mask(m, l, vnl);
+            /* bound bytes by pid (gdirect): one gather for all lanes */
+            const __m512i b = x->gdirect ? _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, c, gub, 1)
+                                         : _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), loc, l, ub, 1);
+            const __mmask16 pm = _mm512_mask_cmpgt_epi32_mask(m, _mm512_and_si512(b, vbyte), q);
+            const __mmask16 pass = pm & loc;
+            const int k = x->ncand;
+            _mm512_storeu_si512(&x->cl[k], _mm512_maskz_compress_epi32(pass, l));
+            _mm512_storeu_ps(&x->cnd[k], _mm512_maskz_compress_ps(pass, nd));
+            _mm512_storeu_si512(&x->cp[k], vp);
+            x->ncand = k + __builtin_popcount(pass);
+            if (x->ncand >= NCAND) relax_flush(x);
+            const __mmask16 rem = m & (__mmask16)~loc;
+            if (rem && x->gdirect) {    /* P > 1, the remote lanes that passed */
+                unsigned rp = pm & rem;
+                if (rp) {
+                    uint32_t cv[16];
+                    float ndv[16];
+                    _mm512_storeu_si512(cv, c);
+                    _mm512_storeu_ps(ndv, nd);
+                    for (; rp; rp &= rp - 1) {
+                        int j = __builtin_ctz(rp);
+                        relax_defer_pid(x, cv[j], ndv[j], upid);
+                    }
+                }
+            } else if (rem) {           /* P > 1, by ghost slot */
+                const __m512i gs = ghost_slot16(x->gidx, c, rem);
+                const __m512i gb = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), rem, gs, gub, 1);
+                unsigned rp = _mm512_mask_cmpgt_epi32_mask(rem, _mm512_and_si512(gb, vbyte), q);
+                if (rp) {
+                    uint32_t cv[16], gv[16];
+                    float ndv[16];
+                    _mm512_storeu_si512(cv, c);
+                    _mm512_storeu_si512(gv, gs);
+                    _mm512_storeu_ps(ndv, nd);
+                    for (; rp; rp &= rp - 1) {
+                        int j = __builtin_ctz(rp);
+                        relax_defer_remote(x, cv[j], gv[j], ndv[j], upid);
+                    }
+                }
+            }
+        }
+        if (light && m != in) break;
+    }
+    x->nrel += nrel;
+}
+#endif
+
 /* light edges of a bucket entry, if not stale; remembers it as settled */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
@@ -380,7 +510,11 @@ static inline void expand_light(rctx *x, uint64_t ent)
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
     uint64_t *sp = kvec_push(&x->tc->settled);
     if (sp) *sp = ent; else x->tc->fail = 1;
+#ifdef SSSP_AVX512
+    relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
+#else
     relax_edges(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
+#endif
 }
 
 /* heavy edges of a settled entry, if it is still the vertex's distance */
@@ -388,20 +522,27 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 {
     uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+#ifdef SSSP_AVX512
+    relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
+#else
     /* the first weight >= delta, by a forward scan: the light prefix is
      * short (a fraction delta of the row) and its lines are the row's first,
      * prefetched, where a binary search would miss on a farther line */
     int64_t lo = x->rowptr[u], hi = x->rowptr[u + 1];
     while (lo < hi && sssp_w(x->g, lo) < x->fdelta) lo++;
     relax_heavy(x, lo, hi, u2f(dbits), (uint32_t)(x->base + u));
+#endif
 }
 
 /* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
  * The entries' state words and row bounds are prefetched PF_FAR entries
  * ahead and their rows' first lines PF_NEAR entries ahead (by then the row
  * bound is cached): these are the dependent misses of an expansion (the CSR
- * at SCALE 20 far exceeds the last-level cache). Prefetches run past i1
- * (into another thread's chunk, harmlessly) so that short chunks get them. */
+ * at SCALE 20 far exceeds the last-level cache). The row lines are
+ * prefetched non-temporally: read once per expansion, they would otherwise
+ * evict the bound bytes and state words, which are reused. Prefetches run
+ * past i1 (into another thread's chunk, harmlessly) so that short chunks
+ * get them. */
 static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int64_t n,
                                 int heavy)
 {
@@ -415,8 +556,8 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
         if (i + PF_NEAR < n) {
             uint32_t u = (uint32_t)ent[i + PF_NEAR];
             int64_t e = rowptr[u];
-            __builtin_prefetch(&x->col[e]);
-            __builtin_prefetch(sssp_w_addr(x->g, e));
+            __builtin_prefetch(&x->col[e], 0, 0);
+            __builtin_prefetch(sssp_w_addr(x->g, e), 0, 0);
         }
         if (heavy) expand_heavy(x, ent[i]); else expand_light(x, ent[i]);
     }

@@ -134,7 +134,10 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->fdelta = (float)delta;
         s->nt = omp_get_max_threads();
         s->nl = g->nlocal;
-        s->st = malloc(((size_t)s->nl + 1) * 8);
+        /* huge pages (kc_big_malloc): every relaxation reads a bound byte
+         * at random, and with 4 KiB pages most of those reads at SCALE 24
+         * would miss the TLB as well as the caches */
+        s->st = kc_big_malloc(((size_t)s->nl + 1) * 8);
         if (P > 1) {
             /* Bound bytes by pid when they cost at most a byte per 4 local
              * CSR entries: a remote target's byte is then one load at its
@@ -145,13 +148,13 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
             s->npid = g->dist->base[P];
             s->gdirect = s->npid < INT32_MAX && 4 * s->npid <= g->rowptr[s->nl];
         }
-        /* + 3: relax_heavy reads 4 bytes at ub + l and gub + slot or pid */
+        /* + 3: the gathers read 4 bytes at ub + l and gub + slot or pid */
         if (s->gdirect) {
-            s->ubx = malloc((size_t)s->npid + 4);
+            s->ubx = kc_big_malloc((size_t)s->npid + 4);
             s->ub = s->ubx ? s->ubx + g->base : NULL;
             s->gub = s->ubx;
         } else {
-            s->ub = malloc((size_t)s->nl + 4);
+            s->ub = kc_big_malloc((size_t)s->nl + 4);
         }
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));

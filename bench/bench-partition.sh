@@ -17,9 +17,9 @@ NP=${NP:-2}
 SCALES=${BENCH_SCALES:-20 22}
 ORDERS=${BENCH_ORDERS:-leaves id bfs degree}
 DIR=${BENCH_DIR:-results/bench-cache}
+# scripts/mpi-launch unbinds, and oversubscribes with yielding ranks only
+# where NP exceeds the cores, so the ranks run as users run them
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
-export OMPI_MCA_hwloc_base_binding_policy=none
 mkdir -p "$DIR" results
 LOG=results/bench-partition-$(date +%Y%m%d-%H%M%S).txt
 {

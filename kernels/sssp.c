@@ -21,14 +21,12 @@
  * distance of l (an upper bound even under races); a candidate with
  * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
  * for remote targets, by pid while P is small (gdirect: one load, where a
- * ghost slot is two dependent ones), else by ghost slot. Entries are
- * prefetched ahead (expand_range), edges filtered sixteen at a time with
- * AVX-512, the passing lanes compressed into a batch without a branch per
- * lane (relax_row16), else heavy edges eight at a time with AVX2
- * (relax_heavy), ghost slots included; the relaxations that pass are
- * batched with their state or ghost words prefetched (relax_defer,
- * relax_flush). The loops are bound by memory latency, so st and ub sit on
- * huge pages (a random byte per edge would also miss the TLB).
+ * ghost slot is two dependent ones), else by ghost slot. The loops are bound
+ * by memory latency: entries are prefetched ahead (expand_range), a row's
+ * edges filtered 16 at a time with AVX-512 (relax_row16; else heavy ones 8
+ * at a time with AVX2, relax_heavy), the candidates that pass batched with
+ * their state or ghost words prefetched (relax_flush), st and ub on huge
+ * pages (a random byte per edge would also miss the TLB).
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
@@ -201,12 +199,13 @@ static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
         }
 }
 
-/* Relaxations that passed a bound byte wait in x->cand (local) or
- * x->rcand (remote) with their state or ghost word prefetched, and are done
- * in a batch: relax_local's compare-and-swap is a full barrier on x86, so a
- * miss on the word would stall every later load, and the ghost words of a
- * rank's remote targets are as scattered as its state words. The result
- * does not depend on the order. */
+/* Relaxations that passed a bound byte wait in x->cl/cp/cnd (local) or
+ * x->rcand (remote) with their state or ghost word prefetched (the state
+ * words again PF_CAND ahead here, for relax_row16's, which are not), and
+ * are done in a batch: relax_local's compare-and-swap is a full barrier on
+ * x86, so a miss on the word would stall every later load, and the ghost
+ * words of a rank's remote targets are as scattered as its state words.
+ * The result does not depend on the order. */
 static void relax_flush(rctx *x)
 {
     if (x->gdirect)     /* the remote candidates' slots (relax_defer_pid) */

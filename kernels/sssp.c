@@ -31,10 +31,11 @@
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
  * come from a rank/select index of one 64-bit word per 32 pids (Jacobson,
- * "Space-efficient static trees and graphs", FOCS 1989). A round ends with one MPI_Allgather (counts, lowest bucket,
- * failure flag, capacity) and, when some rank has messages, one
- * MPI_Alltoallv of 12-byte (target, parent, distance) messages; buffers are
- * sized in kern_sssp_create. P == 1 communicates nothing.
+ * "Space-efficient static trees and graphs", FOCS 1989). A round ends with
+ * one MPI_Allgather (counts, lowest bucket, failure flag, capacity) and,
+ * when some rank has messages, one MPI_Alltoallv of 12-byte (target,
+ * parent, distance) messages; buffers are sized in kern_sssp_create. P == 1
+ * communicates nothing.
  *
  * Encoding: vertex state is one 64-bit word (float32 distance bits << 32 |
  * parent pid), all ones when unreached, replaced by compare-and-swap only

@@ -310,7 +310,9 @@ typedef struct sssp_msg { uint32_t c, p; float d; } sssp_msg;
 #define PAR_MIN 64              /* fewer entries than this: one thread (no fork/join) */
 #define CHUNK 256               /* list entries a thread takes at a time */
 #define NCAND 128               /* deferred local relaxations per thread (relax_defer) */
-#define PF_FAR 16               /* prefetch distances of expand_range, in entries */
+#define PF_FAR 16               /* prefetch distance of compose and apply_messages, in entries */
+#define PF_STATE 24             /* prefetch distances of expand_range, in entries */
+#define PF_BOUND 16
 #define PF_NEAR 8
 #define PF_CAND 16              /* state words prefetched ahead in relax_flush, in candidates */
 #define RESERVE 65536           /* bytes a list keeps between searches (workspace_trim) */

@@ -534,28 +534,32 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 #endif
 }
 
+/* 1 when list entry en is still its vertex's distance (not stale). */
+static inline int entry_current(const rctx *x, uint64_t en)
+{
+    return (uint32_t)(__atomic_load_n(&x->st[(uint32_t)en], __ATOMIC_RELAXED) >> 32) == (uint32_t)(en >> 32);
+}
+
 /* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
- * The entries' state words and row bounds are prefetched PF_FAR entries
- * ahead and their rows' first lines PF_NEAR entries ahead (by then the row
- * bound is cached): these are the dependent misses of an expansion (the CSR
- * at SCALE 20 far exceeds the last-level cache). The row lines are
- * prefetched non-temporally: read once per expansion, they would otherwise
- * evict the bound bytes and state words, which are reused. Prefetches run
- * past i1 (into another thread's chunk, harmlessly) so that short chunks
- * get them. */
+ * These are the dependent misses of an expansion (the CSR at SCALE 20 far
+ * exceeds the last-level cache), prefetched in three stages: the entry's
+ * state word PF_STATE entries ahead; its row bound PF_BOUND ahead and its
+ * row's first lines PF_NEAR ahead, both only when the state word (cached
+ * by then) shows the entry current: a stale entry (about half of a light
+ * pass's) costs its state word alone. The row lines are prefetched
+ * non-temporally: read once per expansion, they would otherwise evict the
+ * bound bytes and state words, which are reused. Prefetches run past i1
+ * (into another thread's chunk, harmlessly) so that short chunks get them. */
 static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int64_t n,
                                 int heavy)
 {
     const int64_t *rowptr = x->rowptr;
     for (int64_t i = i0; i < i1; i++) {
-        if (i + PF_FAR < n) {
-            uint32_t u = (uint32_t)ent[i + PF_FAR];
-            __builtin_prefetch(&x->st[u]);
-            __builtin_prefetch(&rowptr[u]);
-        }
-        if (i + PF_NEAR < n) {
-            uint32_t u = (uint32_t)ent[i + PF_NEAR];
-            int64_t e = rowptr[u];
+        if (i + PF_STATE < n) __builtin_prefetch(&x->st[(uint32_t)ent[i + PF_STATE]]);
+        if (i + PF_BOUND < n && entry_current(x, ent[i + PF_BOUND]))
+            __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
+        if (i + PF_NEAR < n && entry_current(x, ent[i + PF_NEAR])) {
+            int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
             __builtin_prefetch(&x->col[e], 0, 0);
             __builtin_prefetch(sssp_w_addr(x->g, e), 0, 0);
         }

@@ -202,9 +202,9 @@ static void note_bad(kc_build *b, int64_t i, int64_t u, int64_t v)
  * stretch of the block (the stretches of a block are laid out slice after
  * slice, so no two threads ever write the same cursor or record: no
  * atomics, no sorting of a round by owner thread). A block's records are a
- * contiguous stretch of pk, so a pass writes to S nb fronts (about 2^10
- * rows each, a few thousand at SCALE 20-24) instead of one random line per
- * entry; the stores wait in a small ring after a prefetch of their target,
+ * contiguous stretch of pk, so a pass writes to S nb fronts (blocks of
+ * 2^min(10, 32 - pbits) rows: a few thousand up to SCALE 22, 64 Ki at 24)
+ * instead of one random line per entry; the stores wait in a small ring after a prefetch of their target,
  * so misses overlap when the fronts outgrow the caches. Slices are the
  * same in both passes (the same edges, the same received records in the
  * same order), so every stretch gets exactly its counted entries when both

@@ -23,8 +23,7 @@
  *
  * Memory: one search workspace at a time (BFS's is freed before SSSP's is
  * made). At one rank with cyclic or block ids the local results are the
- * validator's input as they are (SSSP's state words, read in place);
- * otherwise they are converted into block
+ * validator's input as they are; otherwise they are converted into block
  * arrays in original ids. Idle kernel memory is lent between searches:
  * BFS's queues hold the validator's words; at P > 1 SSSP's ghost words
  * (kern_sssp_scratch) hold the block results when they fit, and SSSP's
@@ -149,19 +148,16 @@ static int sssp_run(void *ctx, int key, int64_t root)
     return rc;
 }
 
-/* With the results already in original ids, the validator reads SSSP's
- * state words in place (kern_vbatch_add_words): no parent or distance
- * array exists beside them, which at one rank is the run's peak. */
 static int sssp_reached(void *ctx, int64_t *nedge)
 {
     search_state *s = ctx;
-    if (s->same_ids)
-        return kern_reached_edges_words(s->g, kern_sssp_words(s->sssp), nedge);
-    /* validating (results to convert to original ids): the distances too */
     free(s->dist);
-    s->dist = malloc(((size_t)s->nlocal + 1) * sizeof(float));
-    if (g5_agree(s->comm, s->dist ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate distances")))
-        return G5_ERR_NOMEM;
+    s->dist = NULL;
+    if (s->validate) {     /* the validator takes the distances */
+        s->dist = malloc(((size_t)s->nlocal + 1) * sizeof(float));
+        if (g5_agree(s->comm, s->dist ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate distances")))
+            return G5_ERR_NOMEM;
+    }
     s->parent = kern_sssp_take_result(s->sssp, s->dist);
     return kern_reached_edges(s->g, s->parent, nedge);
 }
@@ -171,7 +167,7 @@ static int sssp_keep(void *ctx, kern_vbatch *b, int64_t root)
     search_state *s = ctx;
     int rc;
     if (s->same_ids) {
-        rc = kern_vbatch_add_words(b, root, kern_sssp_words(s->sssp), NULL, 0);
+        rc = kern_vbatch_add(b, root, s->parent, s->dist, NULL, 0);
     } else if ((rc = kern_to_original(s->g, s->parent, s->dist, s->block_parent, s->block_dist)) == G5_OK) {
         free(s->dist);
         s->dist = NULL;

@@ -815,29 +815,15 @@ int64_t kern_graph_bytes(const kern_graph *g)
     return (g->nlocal + 1) * 8 + g->nlocal + g->ndup_big * 8 + g->nnz * (g->w24 ? 7 : 8);
 }
 
-/* Each tuple's two directed entries are counted at their rows, so the
- * reached rows' raw degrees sum to twice the count. Exactly one of parent
- * and words is given. */
-static int reached_edges(kern_graph *g, const int64_t *parent, const uint64_t *words,
-                         int64_t *nedge)
+int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
 {
     int64_t s = 0, t = 0;
 #pragma omp parallel for reduction(+ : s)
     for (int64_t v = 0; v < g->nlocal; v++)
-        if (words ? words[v] != UINT64_MAX : parent[v] >= 0) s += kern_rawdeg(g, v);
+        if (parent[v] >= 0) s += kern_rawdeg(g, v);
     MPI_Allreduce(&s, &t, 1, MPI_INT64_T, MPI_SUM, g->comm);
     *nedge = t / 2;
     return G5_OK;
-}
-
-int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge)
-{
-    return reached_edges(g, parent, NULL, nedge);
-}
-
-int kern_reached_edges_words(kern_graph *g, const uint64_t *words, int64_t *nedge)
-{
-    return reached_edges(g, NULL, words, nedge);
 }
 void kern_graph_build_times(const kern_graph *g, double t[6])
 {

@@ -122,9 +122,6 @@ int64_t kern_graph_bytes(const kern_graph *g);       /* memory of the CSR here (
  * the row lengths before merging; parent: in, [nlocal], -1 = unreached. The
  * validator counts the same from the file; the driver checks they agree. */
 int kern_reached_edges(kern_graph *g, const int64_t *parent, int64_t *nedge);
-/* The same count from SSSP's state words (kern_sssp_words: all ones =
- * unreached). */
-int kern_reached_edges_words(kern_graph *g, const uint64_t *words, int64_t *nedge);
 /* Local degree of local vertex l (CSR row length). */
 int64_t kern_graph_degree(const kern_graph *g, int64_t l);
 
@@ -216,12 +213,6 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist);
  * size is 8 (nlocal + 1) bytes). Call once per search: the words are
  * results afterwards, not state. */
 int64_t *kern_sssp_take_result(kern_sssp *s, float *dist);
-/* Not collective. The last search's result as it stands in the search
- * state, read in place ([nlocal], owned by s): per local vertex the
- * distance's float bits << 32 | the parent pid, all ones when unreached
- * (kern_vbatch_add_words reads this layout). Valid until the next
- * kern_sssp_run or kern_sssp_take_result. */
-const uint64_t *kern_sssp_words(const kern_sssp *s);
 /* Not collective, untimed. Memory of s that only kern_sssp_run uses and
  * reinitialises (at P > 1 the ghost words; *bytes: out, its size, 0 and
  * NULL at one rank): between searches the caller may use it as scratch,

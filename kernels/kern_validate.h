@@ -120,12 +120,6 @@ void kern_vbatch_free(kern_vbatch **b);
 int kern_vbatch_keys(const kern_vbatch *b);
 int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
                     void *work, size_t work_bytes);
-/* Collective. kern_vbatch_add for SSSP from one 64-bit word per vertex of
- * the block instead of two arrays: the distance's float bits << 32 | the
- * parent, all ones when unreached (kern_sssp_words, whose search state has
- * this layout, so the run hands it over without a copy). */
-int kern_vbatch_add_words(kern_vbatch *b, int64_t root, const uint64_t *words, void *work,
-                          size_t work_bytes);
 int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, int64_t *nedge);
 int kern_vbatch_check_file(kern_vbatch *b, io_edges *edges, int *status, int64_t *nedge);
 const char *kern_vbatch_message(const kern_vbatch *b, int k);

@@ -962,8 +962,6 @@ void *kern_sssp_scratch(kern_sssp *s, size_t *bytes)
     return s->ghost;
 }
 
-const uint64_t *kern_sssp_words(const kern_sssp *s) { return s->st; }
-
 /* In place: word v is read, then overwritten by parent v only (same index,
  * same thread), so no word is read after another thread rewrote it. */
 int64_t *kern_sssp_take_result(kern_sssp *s, float *dist)

@@ -171,43 +171,16 @@ static int agree_fail(vctx *c, const vfail *f, int64_t root, int rc)
 }
 
 
-/* A key's results as the validator reads them: the caller's parent[] (and
- * dist[] for SSSP) arrays, or SSSP's state words (kern_vbatch_add_words:
- * distance bits << 32 | parent, all ones when unreached). */
-typedef struct vres {
-    const int64_t *parent;
-    const float *dist;
-    const uint64_t *words;
-} vres;
-
-static inline int64_t res_parent(vres r, int64_t i)
-{
-    if (!r.words)
-        return r.parent[i];
-    uint64_t x = r.words[i];
-    return x == UINT64_MAX ? -1 : (int64_t)(x & 0xffffffffu);
-}
-
-static inline float res_dist(vres r, int64_t i)
-{
-    if (!r.words)
-        return r.dist[i];
-    uint64_t x = r.words[i];
-    uint32_t bits = (uint32_t)(x >> 32);
-    float d;
-    memcpy(&d, &bits, sizeof d);
-    return x == UINT64_MAX ? INFINITY : d;
-}
-
 /* Phase 1: checks of each rank's own block. */
-static void check_local(vctx *c, int64_t root, vres r, vfail *f)
+static void check_local(vctx *c, int64_t root, const int64_t *parent, const float *dist,
+                        vfail *f)
 {
     #pragma omp parallel
     {
         vfail tf = {.check = C_NONE};
         #pragma omp for schedule(static)
         for (int64_t i = 0; i < c->count; i++) {
-            int64_t v = c->first + i, p = res_parent(r, i);
+            int64_t v = c->first + i, p = parent[i];
             if (p < -1 || p >= c->n) {
                 vc_fail(&tf, C_RANGE, i, "vertex %" PRId64 " has parent %" PRId64
                      ", outside [-1, %" PRId64 ")", v, p, c->n);
@@ -215,9 +188,9 @@ static void check_local(vctx *c, int64_t root, vres r, vfail *f)
             }
             if (v == root && p != root)
                 vc_fail(&tf, C_ROOT, i, "parent of root %" PRId64 " is %" PRId64, v, p);
-            if (!c->sssp)
+            if (!dist)
                 continue;
-            double d = res_dist(r, i);
+            double d = dist[i];
             if (v == root && d != 0.0)
                 vc_fail(&tf, C_ROOTDIST, i, "distance of root %" PRId64 " is %.17g", v, d);
             if (p == -1 && !(isinf(d) && d > 0))
@@ -311,7 +284,8 @@ static int64_t route_ancestors(vctx *c, jwords jw, int64_t lo, int64_t hi, uint3
  * answered in place before the words change, and the words are then
  * replaced in one parallel pass reading every answer from one array, so
  * no pass branches on an owner. */
-static int jump(vctx *c, int64_t root, vres r, jwords jw, int64_t batch, vfail *f)
+static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
+                vfail *f)
 {
     int rc = G5_OK;
     const uint32_t r32 = (uint32_t)root;
@@ -335,7 +309,7 @@ static int jump(vctx *c, int64_t root, vres r, jwords jw, int64_t batch, vfail *
     int64_t pending = 0, newly = 0;
     #pragma omp parallel for schedule(static) reduction(+ : pending, newly)
     for (int64_t i = 0; i < c->count; i++) {
-        int64_t v = c->first + i, p = res_parent(r, i);
+        int64_t v = c->first + i, p = parent[i];
         if (p == -1) {
             jw_set(jw, i, j_word(J_UNREACHED, 0));
         } else if (v == root) {
@@ -406,7 +380,7 @@ static int jump(vctx *c, int64_t root, vres r, jwords jw, int64_t batch, vfail *
         if (a != J_UNREACHED && a != r32) {
             vc_fail(f, C_CHAIN, i, "vertex %" PRId64 " (parent %" PRId64 ") never reaches root %"
                  PRId64 " following parents: a cycle, or an unreached vertex (parent -1) on the"
-                 " way", c->first + i, res_parent(r, i), root);
+                 " way", c->first + i, parent[i], root);
             break;
         }
     }
@@ -539,13 +513,13 @@ const char *kern_vbatch_message(const kern_vbatch *b, int k)
     return k >= 0 && k < b->nchecked && b->status[k] != G5_OK ? b->msg[k] : "";
 }
 
-static int add_key(kern_vbatch *b, int64_t root, vres res, void *work, size_t work_bytes)
+int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
+                    void *work, size_t work_bytes)
 {
     const char *kind = b->sssp ? "SSSP" : "BFS";
-    const int sssp = res.dist || res.words;
     if (b->nk >= b->kmax)
         return g5_error(G5_ERR_ARG, "%s validation: the batch is full (%d keys)", kind, b->kmax);
-    if (sssp != b->sssp)
+    if ((dist != NULL) != b->sssp)
         return g5_error(G5_ERR_ARG, "%s validation: distances %s", kind,
                         b->sssp ? "missing" : "given for BFS");
     if (root < 0 || root >= b->n)
@@ -577,24 +551,24 @@ static int add_key(kern_vbatch *b, int64_t root, vres res, void *work, size_t wo
      * (kern_validate.h); else in a batch of one in the key's record slots
      * (8 bytes each, replaced by the records once the depths are known);
      * else allocated (contiguous: strided words made the jump 4x slower) */
-    size_t wsize = sssp ? sizeof(uint32_t) : sizeof(uint64_t);
+    size_t wsize = dist ? sizeof(uint32_t) : sizeof(uint64_t);
     void *own_jw = NULL;
     jwords jw = {.w = (uint64_t *)(void *)b->rec, .a = NULL};
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize) {
-        jw = (jwords){.w = sssp ? NULL : work, .a = sssp ? work : NULL};
+        jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL};
     } else if (b->kmax > 1) {
         own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
-        jw = (jwords){.w = sssp ? NULL : own_jw, .a = sssp ? own_jw : NULL};
+        jw = (jwords){.w = dist ? NULL : own_jw, .a = dist ? own_jw : NULL};
         rc = g5_agree(c.comm, own_jw ? G5_OK : G5_ERR_NOMEM);
         if (rc != G5_OK)
             goto out;
     }
 
-    check_local(&c, root, res, &f);
+    check_local(&c, root, parent, dist, &f);
     G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
     if (b->status[k] == G5_OK) {
         int64_t batch = KERN_VALIDATE_CHUNK;
-        rc = jump(&c, root, res, jw, batch, &f);
+        rc = jump(&c, root, parent, jw, batch, &f);
         G5_TRY(key_verdict(b, &c, k, &f, rc));
     }
     /* the key's records: a failed key's read as unreached, so the edge
@@ -605,13 +579,11 @@ static int add_key(kern_vbatch *b, int64_t root, vres res, void *work, size_t wo
     #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < c.count; i++) {
         vrec x = {.parent = J_UNREACHED, .val = 0};
-        int64_t p = ok ? res_parent(res, i) : -1;
-        if (p != -1) {
-            x.parent = (uint32_t)p;
-            if (sssp) {
-                float d = res_dist(res, i);
-                memcpy(&x.val, &d, sizeof x.val);
-            } else
+        if (ok && parent[i] != -1) {
+            x.parent = (uint32_t)parent[i];
+            if (dist)
+                memcpy(&x.val, &dist[i], sizeof x.val);
+            else
                 x.val = j_hops(jw_get(jw, i));
         }
         r[i * st] = x;
@@ -620,18 +592,6 @@ out:
     ctx_close(&c);
     free(own_jw);
     return rc;
-}
-
-int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
-                    void *work, size_t work_bytes)
-{
-    return add_key(b, root, (vres){.parent = parent, .dist = dist}, work, work_bytes);
-}
-
-int kern_vbatch_add_words(kern_vbatch *b, int64_t root, const uint64_t *words, void *work,
-                          size_t work_bytes)
-{
-    return add_key(b, root, (vres){.words = words}, work, work_bytes);
 }
 
 int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, int64_t *nedge)

@@ -124,24 +124,9 @@ static void batch_keys(int sssp)
     }
 }
 
-/* Key k's SSSP result as search state words (kern_vbatch_add_words): the
- * distance's bits << 32 | the parent, all ones when unreached. */
-static uint64_t bk_words[BK][N];
-static void batch_words(void)
-{
-    for (int k = 0; k < BK; k++)
-        for (int64_t v = 0; v < N; v++) {
-            uint32_t bits;
-            memcpy(&bits, &bk_dist[k][v], sizeof bits);
-            bk_words[k][v] = bk_parent[k][v] == -1 ? UINT64_MAX
-                             : (uint64_t)bits << 32 | (uint32_t)bk_parent[k][v];
-        }
-}
-
-/* Validate the keys [0, BK) in batches of kmax (SSSP from the arrays, or
- * from the words when words is set); per key the status, the message and
- * the edge count. */
-static int run_batch(int sssp, int words, int kmax, int *st, char msg[][1024], int64_t *nedge)
+/* Validate the keys [0, BK) in batches of kmax; per key the status, the
+ * message and the edge count. */
+static int run_batch(int sssp, int kmax, int *st, char msg[][1024], int64_t *nedge)
 {
     int rank, p, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -156,9 +141,8 @@ static int run_batch(int sssp, int words, int kmax, int *st, char msg[][1024], i
     for (int lo = 0; lo < BK && rc == G5_OK; lo += kmax) {
         int hi = lo + kmax < BK ? lo + kmax : BK;
         for (int k = lo; k < hi && rc == G5_OK; k++)
-            rc = words ? kern_vbatch_add_words(b, bk_root[k], bk_words[k] + first, NULL, 0)
-                 : kern_vbatch_add(b, bk_root[k], bk_parent[k] + first,
-                                   sssp ? bk_dist[k] + first : NULL, NULL, 0);
+            rc = kern_vbatch_add(b, bk_root[k], bk_parent[k] + first,
+                                 sssp ? bk_dist[k] + first : NULL, NULL, 0);
         if (rc == G5_OK && kern_vbatch_keys(b) != hi - lo)
             rc = G5_ERR_ARG;
         if (rc == G5_OK)
@@ -173,18 +157,15 @@ static int run_batch(int sssp, int words, int kmax, int *st, char msg[][1024], i
 /* A batch gives every key the status, message and edge count that one-key
  * validation gives; the planted faults of keys 4 and 5 are reported for
  * those keys alone (named by their root), the other keys pass; batches of
- * 1, 4 (a full batch, then one of 2) and 6 keys; both chunk sizes; SSSP
- * keys given as arrays and as state words alike. */
+ * 1, 4 (a full batch, then one of 2) and 6 keys; both chunk sizes. */
 static int t_batch_equals_one_key_validation(void)
 {
     int ok = 1;
     int64_t keep = ROOT;
     for (int sssp = 0; sssp < 2; sssp++) {
         batch_keys(sssp);
-        batch_words();
-        for (int c = 0; c < 2 * (1 + sssp); c++) {
-            const int words = c >= 2;
-            chunk = c % 2 ? 1 << 20 : 5;
+        for (int c = 0; c < 2; c++) {
+            chunk = c ? 1 << 20 : 5;
             int rc1[BK];
             int64_t n1[BK];
             static char m1[BK][1024], mb[BK][1024];
@@ -209,14 +190,14 @@ static int t_batch_equals_one_key_validation(void)
                     nb[k] = -7;
                     mb[k][0] = '\0';
                 }
-                int rc = run_batch(sssp, words, sizes[z], st, mb, nb);
+                int rc = run_batch(sssp, sizes[z], st, mb, nb);
                 MT_CHECK(rc == G5_OK, "%s batch of %d: %s", sssp ? "SSSP" : "BFS", sizes[z],
                          g5_error_msg());
                 for (int k = 0; k < BK; k++) {
                     MT_CHECK(st[k] == rc1[k] && strcmp(mb[k], m1[k]) == 0,
-                             "%s%s batch of %d, chunk %lld, key %d: status %d '%s', one key %d '%s'",
-                             sssp ? "SSSP" : "BFS", words ? " words" : "", sizes[z],
-                             (long long)chunk, k, st[k], mb[k], rc1[k], m1[k]);
+                             "%s batch of %d, chunk %lld, key %d: status %d '%s', one key %d '%s'",
+                             sssp ? "SSSP" : "BFS", sizes[z], (long long)chunk, k, st[k], mb[k],
+                             rc1[k], m1[k]);
                     MT_CHECK(rc1[k] != G5_OK ? nb[k] == -1 : nb[k] == n1[k],
                              "%s batch of %d, key %d: nedge %lld, one key %lld",
                              sssp ? "SSSP" : "BFS", sizes[z], k, (long long)nb[k], (long long)n1[k]);

@@ -546,10 +546,8 @@ static inline int entry_current(const rctx *x, uint64_t en)
  * state word PF_STATE entries ahead; its row bound PF_BOUND ahead and its
  * row's first lines PF_NEAR ahead, both only when the state word (cached
  * by then) shows the entry current: a stale entry (about half of a light
- * pass's) costs its state word alone. The row lines are prefetched
- * non-temporally: read once per expansion, they would otherwise evict the
- * bound bytes and state words, which are reused. Prefetches run past i1
- * (into another thread's chunk, harmlessly) so that short chunks get them. */
+ * pass's) costs its state word alone. Prefetches run past i1 (into another
+ * thread's chunk, harmlessly) so that short chunks get them. */
 static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_t i1, int64_t n,
                                 int heavy)
 {
@@ -560,8 +558,8 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
             __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
         if (i + PF_NEAR < n && entry_current(x, ent[i + PF_NEAR])) {
             int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
-            __builtin_prefetch(&x->col[e], 0, 0);
-            __builtin_prefetch(sssp_w_addr(x->g, e), 0, 0);
+            __builtin_prefetch(&x->col[e]);
+            __builtin_prefetch(sssp_w_addr(x->g, e));
         }
         if (heavy) expand_heavy(x, ent[i]); else expand_light(x, ent[i]);
     }

@@ -336,6 +336,7 @@ struct kern_sssp {
     uint64_t *st;           /* [nl] state words */
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment); when
                              * gdirect, ubx + base */
+    uint64_t *lbit;         /* [nl / 64 + 1] bit l: row l has a light edge (w < delta) */
     sssp_tctx *tc;               /* [nt] */
     uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
     uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */

@@ -26,7 +26,9 @@
  * edges filtered 16 at a time with AVX-512 (relax_row16; else heavy ones 8
  * at a time with AVX2, relax_heavy), the candidates that pass batched with
  * their state or ghost words prefetched (relax_flush), st and ub on huge
- * pages (a random byte per edge would also miss the TLB).
+ * pages (a random byte per edge would also miss the TLB). A bit per vertex
+ * (lbit: the row has a light edge) spares the light passes the row bound and
+ * row lines of the majority of rows, which have none.
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
@@ -43,7 +45,7 @@
  * and zero-weight edges make no cycle. The result (least fixpoint of
  * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
  *
- * Memory per rank: 9 bytes per local vertex; at P > 1, N/4 bytes of ghost
+ * Memory per rank: 9 bytes and a bit per local vertex; at P > 1, N/4 bytes of ghost
  * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
  * 4 local CSR entries) N bound bytes replace nl + nghost; during a search
  * 8 bytes per bucket entry, lists trimmed to 64 KiB per thread afterwards
@@ -118,6 +120,7 @@ typedef struct rctx {
     uint64_t *st, *ghost;
     const uint64_t *gidx;
     uint8_t *ub, *gub;
+    const uint64_t *lbit;
     const kern_graph *g;
     const int64_t *rowptr;
     const uint32_t *col;
@@ -503,6 +506,9 @@ static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float
 }
 #endif
 
+/* 1 when row u has a light edge (s->lbit) */
+static inline int has_light(const rctx *x, uint32_t u) { return x->lbit[u >> 6] >> (u & 63) & 1; }
+
 /* light edges of a bucket entry, if not stale; remembers it as settled */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
@@ -510,6 +516,7 @@ static inline void expand_light(rctx *x, uint64_t ent)
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
     uint64_t *sp = kvec_push(&x->tc->settled);
     if (sp) *sp = ent; else x->tc->fail = 1;
+    if (!has_light(x, u)) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
 #else
@@ -554,9 +561,11 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
     const int64_t *rowptr = x->rowptr;
     for (int64_t i = i0; i < i1; i++) {
         if (i + PF_STATE < n) __builtin_prefetch(&x->st[(uint32_t)ent[i + PF_STATE]]);
-        if (i + PF_BOUND < n && entry_current(x, ent[i + PF_BOUND]))
+        if (i + PF_BOUND < n && (heavy || has_light(x, (uint32_t)ent[i + PF_BOUND])) &&
+            entry_current(x, ent[i + PF_BOUND]))
             __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
-        if (i + PF_NEAR < n && entry_current(x, ent[i + PF_NEAR])) {
+        if (i + PF_NEAR < n && (heavy || has_light(x, (uint32_t)ent[i + PF_NEAR])) &&
+            entry_current(x, ent[i + PF_NEAR])) {
             int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
             __builtin_prefetch(&x->col[e]);
             __builtin_prefetch(sssp_w_addr(x->g, e));
@@ -570,7 +579,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->gidx = s->gidx; x->gdirect = s->gdirect;
+    x->gidx = s->gidx; x->gdirect = s->gdirect; x->lbit = s->lbit;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;

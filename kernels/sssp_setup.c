@@ -52,6 +52,24 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
     *nrecv = nr;
 }
 
+/* Bit l of s->lbit: row l has a light edge, that is (rows sorted by
+ * weight) its first weight is below delta. Most rows reached have none
+ * (a light edge is a fraction delta of a row), and their light expansions
+ * then cost the bit alone, not the row bound and the row's first line. */
+static void light_bits_build(kern_sssp *s)
+{
+    const kern_graph *g = s->g;
+    const int64_t nw = s->nl / 64 + 1;
+    const int64_t *rowptr = g->rowptr;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t w = 0;
+        for (int64_t l = 64 * i; l < 64 * i + 64 && l < s->nl; l++)
+            if (rowptr[l] < rowptr[l + 1] && kern_w(g, rowptr[l]) < s->fdelta) w |= (uint64_t)1 << (l & 63);
+        s->lbit[i] = w;
+    }
+}
+
 /* Bytes held by the buckets, the settled lists, the fusion scratch, the
  * queues and the frontier segments (their capacities). */
 int64_t sssp_lists_bytes(const kern_sssp *s)
@@ -70,7 +88,8 @@ int64_t sssp_lists_bytes(const kern_sssp *s)
 /* Bytes of the whole workspace (fixed arrays and lists). */
 int64_t sssp_workspace_bytes(const kern_sssp *s)
 {
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 64 + 1) * 8 +
+               (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
                ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
     if (s->P > 1)
@@ -156,6 +175,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         } else {
             s->ub = kc_big_malloc((size_t)s->nl + 4);
         }
+        s->lbit = malloc(((size_t)s->nl / 64 + 1) * 8);
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -167,9 +187,10 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->hseg = calloc((size_t)s->nt, sizeof(kvec));
         s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
         s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
-        ok = s->st && s->ub && s->tc && s->row && s->gat && s->sc && s->sd && s->rc && s->rd &&
-             s->fseg && s->hseg && s->fck && s->hck;
+        ok = s->st && s->ub && s->lbit && s->tc && s->row && s->gat && s->sc && s->sd && s->rc &&
+             s->rd && s->fseg && s->hseg && s->fck && s->hck;
     }
+    if (ok) light_bits_build(s);
     for (int t = 0; ok && t < s->nt; t++) {
         sssp_tctx *tc = &s->tc[t];
         kvec_init(&tc->settled, 8);
@@ -236,7 +257,7 @@ void kern_sssp_free(kern_sssp **sp)
         free(s->ub);
         free(s->gub);
     }
-    free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
+    free(s->lbit); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);

@@ -336,7 +336,8 @@ struct kern_sssp {
     uint64_t *st;           /* [nl] state words */
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment); when
                              * gdirect, ubx + base */
-    uint64_t *lbit;         /* [nl / 64 + 1] bit l: row l has a light edge (w < delta) */
+    uint64_t *rbits;        /* [nl / 32 + 1] two bits per row: a light edge, a heavy one
+                             * (sssp_row_bits) */
     sssp_tctx *tc;               /* [nt] */
     uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
     uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
@@ -372,6 +373,7 @@ static inline uint32_t ghost_slot(const uint64_t *gidx, uint32_t c)
 int64_t sssp_lists_bytes(const kern_sssp *s);
 int64_t sssp_workspace_bytes(const kern_sssp *s);
 void sssp_bucket_release(kern_sssp *s, int64_t k);
+uint64_t sssp_row_bits(const kern_sssp *s, int64_t l, int alone);
 void sssp_workspace_trim(kern_sssp *s);
 
 /* ---- the validators' state (validate_core.c, validate_edges.c) ---- */

@@ -26,9 +26,11 @@
  * edges filtered 16 at a time with AVX-512 (relax_row16; else heavy ones 8
  * at a time with AVX2, relax_heavy), the candidates that pass batched with
  * their state or ghost words prefetched (relax_flush), st and ub on huge
- * pages (a random byte per edge would also miss the TLB). A bit per vertex
- * (lbit: the row has a light edge) spares the light passes the row bound and
- * row lines of the majority of rows, which have none.
+ * pages (a random byte per edge would also miss the TLB). Two bits per
+ * vertex (rbits: the row has a light edge, a heavy one; neither for a row
+ * of one entry, whose edge leads back to the parent) spare the light passes
+ * the row of the majority of entries and the settled lists the rows with
+ * nothing heavy to relax (sssp_row_bits).
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). Ghost slots
@@ -45,7 +47,7 @@
  * and zero-weight edges make no cycle. The result (least fixpoint of
  * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
  *
- * Memory per rank: 9 bytes and a bit per local vertex; at P > 1, N/4 bytes of ghost
+ * Memory per rank: 9 bytes and 2 bits per local vertex; at P > 1, N/4 bytes of ghost
  * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
  * 4 local CSR entries) N bound bytes replace nl + nghost; during a search
  * 8 bytes per bucket entry, lists trimmed to 64 KiB per thread afterwards
@@ -120,7 +122,7 @@ typedef struct rctx {
     uint64_t *st, *ghost;
     const uint64_t *gidx;
     uint8_t *ub, *gub;
-    const uint64_t *lbit;
+    const uint64_t *rbits;
     const kern_graph *g;
     const int64_t *rowptr;
     const uint32_t *col;
@@ -506,17 +508,24 @@ static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float
 }
 #endif
 
-/* 1 when row u has a light edge (s->lbit) */
-static inline int has_light(const rctx *x, uint32_t u) { return x->lbit[u >> 6] >> (u & 63) & 1; }
+/* row u's bits (sssp_row_bits): ROW_LIGHT, it has a light edge; ROW_HEAVY,
+ * a heavy one; 0 for a row of one entry (nothing to relax) */
+enum { ROW_LIGHT = 1, ROW_HEAVY = 2 };
+static inline unsigned row_bits(const rctx *x, uint32_t u) { return x->rbits[u >> 5] >> (2 * (u & 31)) & 3; }
 
-/* light edges of a bucket entry, if not stale; remembers it as settled */
+/* light edges of a bucket entry, if not stale; remembers it as settled
+ * when its row has heavy edges */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
     uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
+    const unsigned rb = row_bits(x, u);
+    if (!rb) return;
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
-    uint64_t *sp = kvec_push(&x->tc->settled);
-    if (sp) *sp = ent; else x->tc->fail = 1;
-    if (!has_light(x, u)) return;
+    if (rb & ROW_HEAVY) {
+        uint64_t *sp = kvec_push(&x->tc->settled);
+        if (sp) *sp = ent; else x->tc->fail = 1;
+    }
+    if (!(rb & ROW_LIGHT)) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
 #else
@@ -561,10 +570,10 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
     const int64_t *rowptr = x->rowptr;
     for (int64_t i = i0; i < i1; i++) {
         if (i + PF_STATE < n) __builtin_prefetch(&x->st[(uint32_t)ent[i + PF_STATE]]);
-        if (i + PF_BOUND < n && (heavy || has_light(x, (uint32_t)ent[i + PF_BOUND])) &&
+        if (i + PF_BOUND < n && (heavy || row_bits(x, (uint32_t)ent[i + PF_BOUND]) & ROW_LIGHT) &&
             entry_current(x, ent[i + PF_BOUND]))
             __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
-        if (i + PF_NEAR < n && (heavy || has_light(x, (uint32_t)ent[i + PF_NEAR])) &&
+        if (i + PF_NEAR < n && (heavy || row_bits(x, (uint32_t)ent[i + PF_NEAR]) & ROW_LIGHT) &&
             entry_current(x, ent[i + PF_NEAR])) {
             int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
             __builtin_prefetch(&x->col[e]);
@@ -579,7 +588,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
 {
     kern_graph *g = s->g;
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
-    x->gidx = s->gidx; x->gdirect = s->gdirect; x->lbit = s->lbit;
+    x->gidx = s->gidx; x->gdirect = s->gdirect; x->rbits = s->rbits;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
     x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;
@@ -879,8 +888,9 @@ static int next_round(kern_sssp *s, int64_t next, int64_t *k, int *heavy_only, i
 int kern_sssp_run(kern_sssp *s, int64_t root)
 {
     kern_graph *g = s->g;
-    int owner, rc = G5_OK;
+    int owner = -1, rc = G5_OK;
     int64_t rl;
+    uint64_t root_word = 0;
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.ghosts = s->nghost;
     if (!kern_dist_locate(g->dist, root, &owner, &rl)) {
@@ -897,6 +907,10 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     int64_t k = 0, fn = 0, hn = 0;
     int heavy_only = 0, fail = 0;
     if (owner == g->rank) {
+        /* the root's row is expanded even when it has one entry (sssp_row_bits) */
+        root_word = s->rbits[rl >> 5];
+        s->rbits[rl >> 5] = (root_word & ~((uint64_t)3 << 2 * (rl & 31))) |
+                            sssp_row_bits(s, rl, 1) << 2 * (rl & 31);
         s->st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
         uint64_t *e = kvec_push(&s->fseg[0]);
@@ -943,6 +957,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
 out:
+    if (owner == g->rank) s->rbits[rl >> 5] = root_word;
     sssp_workspace_trim(s);
     s->stats.held = sssp_workspace_bytes(s);
     return rc;

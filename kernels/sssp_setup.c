@@ -52,21 +52,32 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
     *nrecv = nr;
 }
 
-/* Bit l of s->lbit: row l has a light edge, that is (rows sorted by
- * weight) its first weight is below delta. Most rows reached have none
- * (a light edge is a fraction delta of a row), and their light expansions
- * then cost the bit alone, not the row bound and the row's first line. */
-static void light_bits_build(kern_sssp *s)
+/* The two bits of row l in s->rbits (word l / 32, bits 2 (l % 32) and
+ * 2 (l % 32) + 1): 1 when the row has a light edge (rows are sorted by
+ * weight: its first weight is below delta), 2 when it has a heavy one (its
+ * last weight is not). A row of one entry gets neither unless `alone`
+ * (the root's row): its vertex is reached through that entry's edge, from
+ * a distance no larger than its own, so relaxing it back never improves.
+ * Most rows reached have no light edge and a fifth at SCALE 20 have one
+ * entry; their expansions then cost the bits alone, not the state word,
+ * the row bound and the row's first lines. */
+uint64_t sssp_row_bits(const kern_sssp *s, int64_t l, int alone)
 {
     const kern_graph *g = s->g;
-    const int64_t nw = s->nl / 64 + 1;
-    const int64_t *rowptr = g->rowptr;
+    const int64_t e0 = g->rowptr[l], e1 = g->rowptr[l + 1];
+    if (e1 - e0 < (alone ? 1 : 2)) return 0;
+    return (uint64_t)(kern_w(g, e0) < s->fdelta) | (uint64_t)!(kern_w(g, e1 - 1) < s->fdelta) << 1;
+}
+
+static void row_bits_build(kern_sssp *s)
+{
+    const int64_t nw = s->nl / 32 + 1;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < nw; i++) {
         uint64_t w = 0;
-        for (int64_t l = 64 * i; l < 64 * i + 64 && l < s->nl; l++)
-            if (rowptr[l] < rowptr[l + 1] && kern_w(g, rowptr[l]) < s->fdelta) w |= (uint64_t)1 << (l & 63);
-        s->lbit[i] = w;
+        for (int64_t l = 32 * i; l < 32 * i + 32 && l < s->nl; l++)
+            w |= sssp_row_bits(s, l, 0) << (2 * (l & 31));
+        s->rbits[i] = w;
     }
 }
 
@@ -88,7 +99,7 @@ int64_t sssp_lists_bytes(const kern_sssp *s)
 /* Bytes of the whole workspace (fixed arrays and lists). */
 int64_t sssp_workspace_bytes(const kern_sssp *s)
 {
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 64 + 1) * 8 +
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 32 + 1) * 8 +
                (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
                ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
@@ -175,7 +186,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         } else {
             s->ub = kc_big_malloc((size_t)s->nl + 4);
         }
-        s->lbit = malloc(((size_t)s->nl / 64 + 1) * 8);
+        s->rbits = malloc(((size_t)s->nl / 32 + 1) * 8);
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
@@ -187,10 +198,10 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->hseg = calloc((size_t)s->nt, sizeof(kvec));
         s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
         s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
-        ok = s->st && s->ub && s->lbit && s->tc && s->row && s->gat && s->sc && s->sd && s->rc &&
+        ok = s->st && s->ub && s->rbits && s->tc && s->row && s->gat && s->sc && s->sd && s->rc &&
              s->rd && s->fseg && s->hseg && s->fck && s->hck;
     }
-    if (ok) light_bits_build(s);
+    if (ok) row_bits_build(s);
     for (int t = 0; ok && t < s->nt; t++) {
         sssp_tctx *tc = &s->tc[t];
         kvec_init(&tc->settled, 8);
@@ -257,7 +268,7 @@ void kern_sssp_free(kern_sssp **sp)
         free(s->ub);
         free(s->gub);
     }
-    free(s->lbit); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
+    free(s->rbits); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
     free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);

@@ -174,7 +174,9 @@ static void sfix_free(sfix *x)
 /* bound-byte layouts sssp_matches ran: [0] by ghost slot, [1] by pid */
 static int layouts_seen[2];
 
-static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, const char *what)
+/* from 4 sampled roots, or from `root` alone when it is >= 0 */
+static int sssp_matches_from(const tg *t, int kind, const double *deltas, int nd, int64_t root,
+                             const char *what)
 {
     int ok = 1, me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -182,8 +184,8 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
     sfix x;
     int rc = sfix_make(&x, t, kind, 11, 4, 0);
     kern_graph *g = x.g;
-    const int64_t *roots = x.roots;
-    int nroots = x.nroots;
+    const int64_t *roots = root >= 0 ? &root : x.roots;
+    int nroots = root >= 0 ? 1 : x.nroots;
     MT_CHECK(rc == G5_OK, "%s: build or roots failed: %s", what, g5_error_msg());
     int64_t N = t->n, bf, bc, nl = rc == G5_OK ? kern_graph_nlocal(g) : 0;
     int P;
@@ -236,6 +238,11 @@ static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, con
     return ok && rc == G5_OK;
 }
 
+static int sssp_matches(const tg *t, int kind, const double *deltas, int nd, const char *what)
+{
+    return sssp_matches_from(t, kind, deltas, nd, -1, what);
+}
+
 static const double deltas[] = {0.004, 0.05, 0.3, 1.5};
 
 /* sssp_matches for every delta, cyclic then block, on tg_make(n, m, coarse,
@@ -267,6 +274,27 @@ static int zero_and_tied_weights_keep_a_parent_tree(void)
 static int a_hub_expansion_larger_than_a_batch_is_exact(void)
 {
     return sssp_matches_cyclic_and_block(2500, 4000, 2, 13, "hub");
+}
+
+/* A row of one entry is never expanded (its edge leads back to the
+ * vertex's parent), except the root's: from a root with one neighbour
+ * (whose own row is longer) the search reaches the rest of the graph. */
+static int a_root_with_one_neighbour_is_expanded(void)
+{
+    tg t;
+    tg_make(&t, 600, 900, 0, 17);
+    int64_t root = -1;
+    for (int64_t v = 0; v < t.n && root < 0; v++)
+        if (t.off[v + 1] - t.off[v] == 1) {
+            int64_t u = t.adj[t.off[v]];
+            if (u != v && t.off[u + 1] - t.off[u] >= 3) root = v;
+        }
+    int ok = 1;
+    MT_CHECK(root >= 0, "the test graph has no vertex of one neighbour");
+    ok = ok && sssp_matches_from(&t, KERN_DIST_CYCLIC, deltas, 4, root, "root of one neighbour, cyclic") &&
+         sssp_matches_from(&t, KERN_DIST_BLOCK, deltas, 4, root, "root of one neighbour, block");
+    tg_free(&t);
+    return ok;
 }
 
 /* dense: 40 CSR entries per vertex, so at 4 ranks too every rank holds more
@@ -421,6 +449,7 @@ int main(int argc, char **argv)
     MT_RUN(zero_and_tied_weights_keep_a_parent_tree);
     MT_RUN(a_hub_expansion_larger_than_a_batch_is_exact);
     MT_RUN(a_dense_graph_is_exact);
+    MT_RUN(a_root_with_one_neighbour_is_expanded);
     MT_RUN(both_bound_byte_layouts_were_checked);
     MT_RUN(ghosts_are_the_distinct_remote_targets_few_or_many);
     MT_RUN(many_searches_on_one_workspace_equal_fresh_ones);

@@ -24,12 +24,13 @@ static double per_rank(int64_t n, int P)
 
 double cli_mem_gen(int scale, int edgefactor, int64_t chunk_rows, int P)
 {
-    /* docs/gen.md: two batches of rows at 20 bytes (edge and weight), and
-     * the chunk index of /edges and /weights */
+    /* docs/gen.md: two batches of rows at 20 bytes (edge and weight), the
+     * writer's narrowed ids (8 bytes per row of a batch) and the chunk
+     * index of /edges and /weights */
     double m = (double)((int64_t)edgefactor << scale), rows = per_rank((int64_t)m, P);
     double batch = rows < (double)GEN_BATCH_ROWS ? rows : (double)GEN_BATCH_ROWS;
     double chunks = chunk_rows > 0 ? 2.0 * (m / (double)chunk_rows + 1) : 0;
-    return 2 * 20 * batch + HDF5_BYTES_PER_CHUNK * chunks;
+    return (2 * 20 + 8) * batch + HDF5_BYTES_PER_CHUNK * chunks;
 }
 
 /* docs/components.md, "Memory per rank": the tree merge's 20 N + N/8

@@ -126,7 +126,8 @@ static int print_edges(MPI_Comm comm, const char *path, const struct stats_cfg *
         rc = io_attr_read_uint64(f, "/", "content_id", &m.content_id);
     if (rc == G5_OK) {
         dims[0] = m.nedges;
-        rc = io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, dims);
+        rc = io_dataset_check(f, "/edges", H5T_INTEGER, io_edges_id_bytes((int)version, (int)scale), 2,
+                              dims);
     }
     m.version = (int)version;
     m.scale = (int)scale;

@@ -258,7 +258,7 @@ int io_placement_read_vertices(io_file *f, int64_t first, int64_t count,
                                int64_t *new_label, int32_t *owner);
 
 #define IO_EDGES_FORMAT "g500-edges"
-#define IO_EDGES_VERSION 1
+#define IO_EDGES_VERSION 2
 
 typedef struct io_edges_meta {
     int version;
@@ -275,11 +275,16 @@ typedef struct io_edges_meta {
 
 /* Rows per chunk of /edges and /weights (see docs/gen.md for the
  * measurement behind it). 2^18 - 1 rows, not 2^18: with the 4-byte
- * Fletcher32 suffix a chunk is then at most 4 MiB (/edges) or exactly 1 MiB
- * (/weights), so the 1 MiB file alignment wastes nothing (2^18 rows made the
+ * Fletcher32 suffix a chunk is then at most 2 MiB (/edges with uint32 ids;
+ * 4 MiB with int64) or 1 MiB (/weights), so the 1 MiB file alignment wastes
+ * nothing (2^18 rows made the
  * SCALE-22 file 1.75 GiB instead of 1.25 GiB). Writers that give each rank
  * whole chunks avoid shared chunks in collective filtered writes. */
 #define IO_EDGES_CHUNK_ROWS (((int64_t)1 << 18) - 1)
+
+/* Bytes per vertex id in /edges of a file of this version and scale: 4
+ * (uint32) from version 2 on when scale <= 32, else 8 (int64). */
+size_t io_edges_id_bytes(int version, int scale);
 
 /* ---- edges: writing --------------------------------------------------- */
 typedef struct io_edges_writer io_edges_writer;

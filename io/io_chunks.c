@@ -8,10 +8,12 @@
  *
  * Applies only to the layout gen writes: chunked along dim 0 (a chunk holds
  * whole rows), exactly one filter, Fletcher32, file type equal to the
- * memory type asked for. Everything else (deflate, no checksum, contiguous,
- * conversions) is left to the plain collective H5Dread path, decided once
- * at open from the dataset's creation properties, which are the same on
- * every rank.
+ * memory type asked for, or unsigned 32-bit little-endian integers read as
+ * int64 (the edges file's vertex ids: each chunk is read and checked in the
+ * kept buffer and its rows widened into the caller's). Everything else
+ * (deflate, no checksum, contiguous, other conversions) is left to the
+ * plain collective H5Dread path, decided once at open from the dataset's
+ * creation properties, which are the same on every rank.
  *
  * Reading rows [first, first+count): for each chunk c overlapping them, the
  * stored size must be the full chunk plus the 4-byte checksum (HDF5 stores
@@ -47,8 +49,10 @@ struct io_direct {
     char name[64];
     int64_t nrows;          /* dim 0 */
     int64_t chunk_rows;
-    size_t rowbytes;
+    size_t rowbytes;        /* in the file */
     size_t chunk_bytes;     /* chunk_rows * rowbytes, without the checksum */
+    int widen;              /* file uint32, caller int64: rows go through kept */
+    int cols;               /* values per row */
     unsigned char *kept;    /* chunk_bytes + 4: the last boundary chunk read, own mapping */
     int64_t kept_chunk;     /* its index, -1: none */
     int kept_verified;      /* its checksum was checked */
@@ -75,11 +79,14 @@ static int eligible(hid_t d, hid_t memtype, io_direct *x)
     if (H5Pget_nfilters(dcpl) != 1 ||
         H5Pget_filter2(dcpl, 0, &flags, &ncd, cd_values, 0, NULL, NULL) != H5Z_FILTER_FLETCHER32)
         goto out;
-    if (H5Tequal(ftype, memtype) <= 0)
+    x->widen = H5Tequal(memtype, H5T_NATIVE_INT64) > 0 && H5Tequal(ftype, H5T_STD_U32LE) > 0 &&
+               H5Tequal(H5T_NATIVE_UINT32, H5T_STD_U32LE) > 0;
+    if (!x->widen && H5Tequal(ftype, memtype) <= 0)
         goto out;
     x->nrows = (int64_t)dims[0];
     x->chunk_rows = (int64_t)cd[0];
-    x->rowbytes = H5Tget_size(memtype) * (size_t)(ndims == 2 ? dims[1] : 1);
+    x->cols = ndims == 2 ? (int)dims[1] : 1;
+    x->rowbytes = H5Tget_size(ftype) * (size_t)x->cols;
     x->chunk_bytes = (size_t)x->chunk_rows * x->rowbytes;
     ok = x->rowbytes >= 4;   /* the spilled checksum must fit in the next row */
 out:
@@ -177,6 +184,17 @@ static int read_kept(io_direct *d, int verify, int64_t c)
     return rc;
 }
 
+/* Values [lo, hi) of the kept chunk, each uint32 widened to int64 at out. */
+static void widen_rows(const io_direct *d, size_t lo, size_t hi, int64_t *out)
+{
+    const unsigned char *k = d->kept;
+    for (size_t i = lo; i < hi; i++) {
+        uint32_t x;
+        memcpy(&x, k + 4 * i, 4);
+        out[i - lo] = (int64_t)x;
+    }
+}
+
 /* Rows [first, end) chunk by chunk (see the file comment); rc as read_chunk. */
 static int read_rows(io_direct *d, int verify, int64_t first, int64_t end, unsigned char *out)
 {
@@ -184,7 +202,12 @@ static int read_rows(io_direct *d, int verify, int64_t first, int64_t end, unsig
         int64_t r0 = c * d->chunk_rows, r1 = r0 + d->chunk_rows;
         int64_t lo = r0 > first ? r0 : first, hi = r1 < end ? r1 : end;
         int rc;
-        if (r0 >= first && r1 < end) {
+        if (d->widen) {
+            rc = read_kept(d, verify, c);
+            if (rc == G5_OK)
+                widen_rows(d, (size_t)(lo - r0) * (size_t)d->cols, (size_t)(hi - r0) * (size_t)d->cols,
+                           (int64_t *)out + (size_t)(lo - first) * (size_t)d->cols);
+        } else if (r0 >= first && r1 < end) {
             rc = read_chunk(d, verify, c, out + (size_t)(r0 - first) * d->rowbytes);
         } else {
             rc = read_kept(d, verify, c);

@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * io_edges.c - the edges file (edges.h5, format "g500-edges" version 1):
+ * io_edges.c - the edges file (edges.h5, format "g500-edges" version 2):
  * the writer gen uses and the checked reader every later stage uses. Built
  * on the generic io_file layer (io_file.c), which does the HDF5 plumbing,
  * atomic rename and collective transfers.
  *
- * Layout: /edges int64 [M][2] (u, v) and /weights float32 [M], both chunked
- * by IO_EDGES_CHUNK_ROWS rows with Fletcher32 checksums, so a damaged chunk
+ * Layout: /edges [M][2] (u, v) and /weights float32 [M], both chunked by
+ * IO_EDGES_CHUNK_ROWS rows with Fletcher32 checksums, so a damaged chunk
  * of a cached file is reported on read instead of feeding wrong edges to a
- * kernel. Root attributes: see io.h; generation_seconds (double) and
+ * kernel. The ids are uint32 when scale <= 32, int64 above (version 1
+ * files: int64 at every scale): the stages that stream the edges from
+ * storage read 12 bytes per edge instead of 20. Readers always get int64
+ * ids. Root attributes: see io.h; generation_seconds (double) and
  * content_id (uint64) are written at commit.
  *
  * Checks on open: format and version (io_file_open); every attribute present
  * with its type; scale in 1..42, edgefactor >= 1, nvertices == 2^scale,
- * nedges == edgefactor * nvertices; datasets of the right class, size, rank
- * and extents. Each slab read checks that every vertex id lies in [0, N)
+ * nedges == edgefactor * nvertices; datasets of the right class, size (the
+ * id width of the version and scale), rank and extents. Each slab read checks that every vertex id lies in [0, N)
  * and every weight in [0, 1), so a file that passes its checksums but was
  * written wrongly cannot crash a later stage.
  */
@@ -33,7 +36,14 @@ struct io_edges_writer {
     io_file *f;
     io_edges_meta meta;
     double seconds;
+    uint32_t *narrow;       /* uint32 ids: a slab's ids on their way to the file */
+    int64_t narrow_rows;    /* its capacity */
 };
+
+size_t io_edges_id_bytes(int version, int scale)
+{
+    return version >= 2 && scale <= 32 ? 4 : 8;
+}
 
 struct io_edges {
     io_file *f;
@@ -75,12 +85,13 @@ int io_edges_check_space(MPI_Comm comm, const char *path, const io_edges_meta *m
 {
     /* Stored size: every chunk at full size plus its checksum, the
      * partial last one too (io_chunks.c); contiguous: the rows. */
-    double rows = (double)meta->nedges, bytes = rows * 20.0;
+    double row = 2.0 * (double)io_edges_id_bytes(IO_EDGES_VERSION, meta->scale) + 4.0;
+    double rows = (double)meta->nedges, bytes = rows * row;
     char what[96];
     if (chunk_rows > 0) {
         double cr = (double)(chunk_rows < meta->nedges ? chunk_rows : meta->nedges);
         double nch = cr > 0 ? (double)((meta->nedges + (int64_t)cr - 1) / (int64_t)cr) : 0;
-        bytes = nch * (cr * 20.0 + (checksums ? 8.0 : 0.0));
+        bytes = nch * (cr * row + (checksums ? 8.0 : 0.0));
     }
     snprintf(what, sizeof what, "SCALE %d, edgefactor %d", meta->scale, meta->edgefactor);
     return io_file_check_space(comm, path ? path : "", what, bytes, force);
@@ -121,7 +132,9 @@ int io_edges_create_ex(MPI_Comm comm, const char *path, const io_edges_meta *met
     G5_TRY(io_attr_write_double(f, "/", "rmat_c", meta->rmat_c));
     G5_TRY(io_attr_write_string(f, "/", "generator", meta->generator));
     hsize_t dims[2] = {(hsize_t)meta->nedges, 2};
-    G5_TRY(io_dataset_create_ex(f, "/edges", H5T_STD_I64LE, 2, dims, (hsize_t)chunk_rows, checksums));
+    G5_TRY(io_dataset_create_ex(f, "/edges",
+                                io_edges_id_bytes(IO_EDGES_VERSION, meta->scale) == 4 ? H5T_STD_U32LE : H5T_STD_I64LE,
+                                2, dims, (hsize_t)chunk_rows, checksums));
     G5_TRY(io_dataset_create_ex(f, "/weights", H5T_IEEE_F32LE, 1, dims, (hsize_t)chunk_rows, checksums));
 out:
     /* The attribute and dataset calls are collective metadata operations:
@@ -150,7 +163,39 @@ void io_edges_set_seconds(io_edges_writer *w, double seconds)
 int io_edges_write_slab(io_edges_writer *w, int64_t first, int64_t count,
                         const int64_t *edges, const float *weights)
 {
-    int rc = io_write_rows(w->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
+    int rc = G5_OK;
+    if (io_edges_id_bytes(IO_EDGES_VERSION, w->meta.scale) == 4) {
+        /* Narrowed here: HDF5's own conversion would make the collective
+         * write independent. One agreement for every rank (some have no
+         * rows), on the buffer and on ids that do not fit. */
+        if (count > w->narrow_rows) {
+            uint32_t *p = realloc(w->narrow, (size_t)count * 2 * sizeof *p);
+            if (p) {
+                w->narrow = p;
+                w->narrow_rows = count;
+            } else {
+                rc = g5_error(G5_ERR_NOMEM, "%s: cannot allocate %lld rows to write", io_file_path(w->f),
+                              (long long)count);
+            }
+        }
+        uint64_t all = 0;
+        if (rc == G5_OK) {
+#pragma omp parallel for schedule(static) reduction(| : all) if (count > 65536)
+            for (int64_t k = 0; k < 2 * count; k++) {
+                all |= (uint64_t)edges[k];
+                w->narrow[k] = (uint32_t)edges[k];
+            }
+        }
+        if (all >> 32)
+            rc = g5_error(G5_ERR_ARG, "%s: rows %lld..%lld hold a vertex id outside [0, 2^32)",
+                          io_file_path(w->f), (long long)first, (long long)(first + count));
+        rc = io_file_agree(w->f, rc);
+        if (rc == G5_OK)
+            rc = io_write_rows(w->f, "/edges", H5T_NATIVE_UINT32, first, count,
+                               w->narrow ? (const void *)w->narrow : (const void *)edges);
+    } else {
+        rc = io_write_rows(w->f, "/edges", H5T_NATIVE_INT64, first, count, edges);
+    }
     if (rc != G5_OK)
         return rc;
     return io_write_rows(w->f, "/weights", H5T_NATIVE_FLOAT, first, count, weights);
@@ -179,6 +224,7 @@ int io_edges_commit(io_edges_writer **wp, uint64_t content_id)
         io_file_abort(&w->f);
     else
         rc = io_file_commit(&w->f);
+    free(w->narrow);
     free(w);
     *wp = NULL;
     return rc;
@@ -190,6 +236,7 @@ void io_edges_abort(io_edges_writer **wp)
     if (!w)
         return;
     io_file_abort(&w->f);
+    free(w->narrow);
     free(w);
     *wp = NULL;
 }
@@ -262,7 +309,7 @@ int io_edges_open(MPI_Comm comm, const char *path, io_edges **out)
         G5_TRY(io_attr_read_double(f, "/", "generation_seconds", &m->generation_seconds));
     G5_TRY(check_meta(path, m));
     int64_t de[2] = {m->nedges, 2}, dw[1] = {m->nedges};
-    G5_TRY(io_dataset_check(f, "/edges", H5T_INTEGER, 8, 2, de));
+    G5_TRY(io_dataset_check(f, "/edges", H5T_INTEGER, io_edges_id_bytes(m->version, m->scale), 2, de));
     G5_TRY(io_dataset_check(f, "/weights", H5T_FLOAT, 4, 1, dw));
     e->chunk_rows = edges_chunk_rows(f);
     e->verify = 1;

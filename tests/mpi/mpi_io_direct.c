@@ -50,7 +50,7 @@ static int read_matches(const char *p, int64_t first, int64_t count, int64_t pie
     gp.seed = 11;
     gen_init(&g, &gp);
     MT_CHECK(io_edges_open(MPI_COMM_WORLD, p, &e) == G5_OK, "%s", g5_error_msg());
-    MT_CHECK(io_file_open(MPI_COMM_WORLD, p, IO_EDGES_FORMAT, 1, &f) == G5_OK, "%s", g5_error_msg());
+    MT_CHECK(io_file_open(MPI_COMM_WORLD, p, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f) == G5_OK, "%s", g5_error_msg());
     int64_t *got = malloc(sizeof(int64_t) * 2 * (size_t)(piece + 1));
     int64_t *want = malloc(sizeof(int64_t) * 2 * (size_t)(piece + 1));
     int64_t *pl = malloc(sizeof(int64_t) * 2 * (size_t)(piece + 1));

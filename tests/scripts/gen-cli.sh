@@ -84,7 +84,7 @@ for np in 1 2 4; do
         sum="$cid $(cat "$f.edges" "$f.weights" 2>/dev/null | md5sum | cut -d' ' -f1) $(stat -c %s "$f.edges" 2>/dev/null)"
         if [ $rc -ne 0 ] || [ -z "$cid" ]; then bad "gen at $np ranks, $t threads (exit $rc)"; continue; fi
         if [ -z "$ref" ]; then ref=$sum
-            [ "$(stat -c %s "$f.edges")" = $((5 * 4096 * 16)) ] && ok "h5dump reads 5*2^12 edges of 16 bytes" \
+            [ "$(stat -c %s "$f.edges")" = $((5 * 4096 * 8)) ] && ok "h5dump reads 5*2^12 edges of two uint32 ids" \
                 || bad "h5dump size $(stat -c %s "$f.edges")"
         elif [ "$sum" = "$ref" ]; then ok "datasets at $np ranks, $t threads equal 1 rank, 1 thread"
         else bad "datasets at $np ranks, $t threads differ: $sum vs $ref"; fi

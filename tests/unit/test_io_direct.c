@@ -120,8 +120,9 @@ Test(io_direct, a_changed_byte_changes_the_checksum)
     cr_expect_not(io_fletcher32_matches(b, sizeof b, stored), "a flipped bit is caught");
 }
 
-/* Write a chunked dataset of n rows of `cols` int64 (cols 0: 1-D float)
- * through the io layer, with the given creation properties. */
+/* Write a chunked dataset of n rows of `cols` integers of ftype (int64 or
+ * uint32; cols 0: 1-D float) through the io layer, with the given creation
+ * properties. */
 static void write_rows_dataset(io_file *f, const char *name, int64_t n, int cols, hsize_t chunk_rows,
                                int fletcher, int deflate, hid_t ftype)
 {
@@ -140,7 +141,13 @@ static void write_rows_dataset(io_file *f, const char *name, int64_t n, int cols
     H5Dclose(d);
     H5Pclose(dcpl);
     H5Sclose(sp);
-    if (cols) {
+    if (cols && H5Tget_size(ftype) == 4) {
+        uint32_t *v = malloc(sizeof(uint32_t) * (size_t)(n * cols));
+        for (int64_t i = 0; i < n * cols; i++)
+            v[i] = (uint32_t)(i * 2654435761u + 5);   /* high bit set in about half */
+        cr_assert_eq(io_write_rows(f, name, ftype, 0, n, v), G5_OK, "%s", g5_error_msg());
+        free(v);
+    } else if (cols) {
         int64_t *v = malloc(sizeof(int64_t) * (size_t)(n * cols));
         for (int64_t i = 0; i < n * cols; i++)
             v[i] = i * 7919 - 3;
@@ -183,10 +190,12 @@ Test(io_direct, direct_reads_equal_plain_reads_for_any_slab)
     io_file *f;
     cr_assert_eq(io_file_create(MPI_COMM_WORLD, path, "g500-test", 1, 0, &f), G5_OK, "%s", g5_error_msg());
     for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {
-        char e[32], w[32];
+        char e[32], u[32], w[32];
         snprintf(e, sizeof e, "/e%zu", k);
+        snprintf(u, sizeof u, "/u%zu", k);
         snprintf(w, sizeof w, "/w%zu", k);
         write_rows_dataset(f, e, n, 2, chunks[k] < (hsize_t)n ? chunks[k] : (hsize_t)n, 1, 0, H5T_STD_I64LE);
+        write_rows_dataset(f, u, n, 2, chunks[k] < (hsize_t)n ? chunks[k] : (hsize_t)n, 1, 0, H5T_STD_U32LE);
         write_rows_dataset(f, w, n, 0, chunks[k] < (hsize_t)n ? chunks[k] : (hsize_t)n, 1, 0, H5T_IEEE_F32LE);
     }
     cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
@@ -194,19 +203,24 @@ Test(io_direct, direct_reads_equal_plain_reads_for_any_slab)
     static const int64_t slabs[][2] = {{0, 2345}, {0, 1}, {2344, 1}, {3, 5}, {89, 2}, {90, 90},
                                        {1, 2000}, {999, 1346}, {1000, 1000}, {6, 1500}, {100, 0}};
     for (size_t k = 0; k < sizeof chunks / sizeof *chunks; k++) {
-        char e[32], w[32];
-        io_direct *de = NULL, *dw = NULL;
+        char e[32], u[32], w[32];
+        io_direct *de = NULL, *du = NULL, *dw = NULL;
         snprintf(e, sizeof e, "/e%zu", k);
+        snprintf(u, sizeof u, "/u%zu", k);
         snprintf(w, sizeof w, "/w%zu", k);
         cr_assert_eq(io_direct_open(f, e, H5T_NATIVE_INT64, &de), G5_OK);
+        cr_assert_eq(io_direct_open(f, u, H5T_NATIVE_INT64, &du), G5_OK);
         cr_assert_eq(io_direct_open(f, w, H5T_NATIVE_FLOAT, &dw), G5_OK);
         cr_assert_not_null(de, "Fletcher32 int64 rows take the direct path");
+        cr_assert_not_null(du, "Fletcher32 uint32 rows read as int64 take the direct path");
         cr_assert_not_null(dw, "Fletcher32 float rows take the direct path");
         for (size_t s = 0; s < sizeof slabs / sizeof *slabs; s++) {
             same_as_plain(f, de, e, H5T_NATIVE_INT64, 16, slabs[s][0], slabs[s][1]);
+            same_as_plain(f, du, u, H5T_NATIVE_INT64, 16, slabs[s][0], slabs[s][1]);
             same_as_plain(f, dw, w, H5T_NATIVE_FLOAT, 4, slabs[s][0], slabs[s][1]);
         }
         io_direct_close(&de);
+        io_direct_close(&du);
         io_direct_close(&dw);
     }
     io_file_close(&f);
@@ -223,11 +237,12 @@ Test(io_direct, other_layouts_fall_back_to_the_plain_path)
     write_rows_dataset(f, "/unfiltered", 3000, 2, 512, 0, 0, H5T_STD_I64LE);
     write_rows_dataset(f, "/contiguous", 3000, 2, 0, 0, 0, H5T_STD_I64LE);
     write_rows_dataset(f, "/big_endian", 3000, 2, 512, 1, 0, H5T_STD_I64BE);
+    write_rows_dataset(f, "/unfiltered_u32", 3000, 2, 512, 0, 0, H5T_STD_U32LE);
     write_rows_dataset(f, "/ok", 3000, 2, 512, 1, 0, H5T_STD_I64LE);
     cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
     cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, "g500-test", 1, &f), G5_OK, "%s", g5_error_msg());
     static const char *plain[] = {"/deflate", "/deflate_only", "/unfiltered", "/contiguous", "/big_endian",
-                                  "/missing"};
+                                  "/unfiltered_u32", "/missing"};
     for (size_t k = 0; k < sizeof plain / sizeof *plain; k++) {
         cr_expect_eq(io_direct_open(f, plain[k], H5T_NATIVE_INT64, &d), G5_OK);
         cr_expect_null(d, "%s is left to the plain path", plain[k]);
@@ -323,7 +338,8 @@ static void open_damaged(const char *path, io_file **f, io_direct **d)
 {
     gen_file(path, 10, 1000, 1);
     damage_chunk(path, "/edges", 5500, 1000);
-    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, f), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_file_open(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, f), G5_OK, "%s",
+                 g5_error_msg());
     cr_assert_eq(io_direct_open(*f, "/edges", H5T_NATIVE_INT64, d), G5_OK);
     cr_assert_not_null(*d, "gen's layout takes the direct path");
 }

@@ -211,10 +211,15 @@ Test(io_edges, truncated_file_is_refused)
 /* A file of format g500-edges with every attribute of small_meta, then the
  * datasets as asked: edges of type et with ecols columns and erows rows
  * (erows < 0: no /edges), weights of type wt (wt < 0: no /weights). */
-static void write_custom(const char *path, io_edges_meta m, hid_t et, int ecols, int64_t erows, hid_t wt)
+/* A file of the given version whose datasets have the given types and
+ * shapes (erows < 0 or wt < 0: that dataset missing); with ed and wd its
+ * rows, given as int64 ids and float weights. */
+static void write_version(const char *path, io_edges_meta m, int version, hid_t et, int ecols,
+                          int64_t erows, hid_t wt, const int64_t *ed, const float *wd)
 {
     io_file *f;
-    cr_assert_eq(io_file_create(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, 1, 1, &f), G5_OK, "%s", g5_error_msg());
+    cr_assert_eq(io_file_create(MPI_COMM_WORLD, path, IO_EDGES_FORMAT, version, 1, &f), G5_OK, "%s",
+                 g5_error_msg());
     io_attr_write_int64(f, "/", "scale", m.scale);
     io_attr_write_int64(f, "/", "edgefactor", m.edgefactor);
     io_attr_write_int64(f, "/", "nvertices", m.nvertices);
@@ -228,12 +233,24 @@ static void write_custom(const char *path, io_edges_meta m, hid_t et, int ecols,
     if (erows >= 0) {
         hsize_t d[2] = {(hsize_t)erows, (hsize_t)ecols};
         cr_assert_eq(io_dataset_create(f, "/edges", et, 2, d, 8), G5_OK, "%s", g5_error_msg());
+        if (ed)
+            cr_assert_eq(io_write_rows(f, "/edges", H5T_NATIVE_INT64, 0, erows, ed), G5_OK, "%s",
+                         g5_error_msg());
     }
     if (wt >= 0) {
         hsize_t d[1] = {(hsize_t)m.nedges};
         cr_assert_eq(io_dataset_create(f, "/weights", wt, 1, d, 8), G5_OK, "%s", g5_error_msg());
+        if (wd)
+            cr_assert_eq(io_write_rows(f, "/weights", H5T_NATIVE_FLOAT, 0, m.nedges, wd), G5_OK, "%s",
+                         g5_error_msg());
     }
     cr_assert_eq(io_file_commit(&f), G5_OK, "%s", g5_error_msg());
+}
+
+/* A version 1 file (int64 ids) without rows. */
+static void write_custom(const char *path, io_edges_meta m, hid_t et, int ecols, int64_t erows, hid_t wt)
+{
+    write_version(path, m, 1, et, ecols, erows, wt, NULL, NULL);
 }
 
 Test(io_edges, missing_datasets_and_wrong_types_or_shapes_are_refused)
@@ -258,6 +275,32 @@ Test(io_edges, missing_datasets_and_wrong_types_or_shapes_are_refused)
     open_fails(fixture_path("cols.h5"), G5_ERR_FORMAT, "extent 3 in dimension 1");
     write_custom(fixture_path("rows.h5"), m, H5T_STD_I64LE, 2, 15, H5T_IEEE_F32LE);
     open_fails(fixture_path("rows.h5"), G5_ERR_FORMAT, "extent 15 in dimension 0");
+    /* version 2: uint32 ids up to scale 32, int64 above */
+    write_version(fixture_path("v2.h5"), m, 2, H5T_STD_U32LE, 2, 16, H5T_IEEE_F32LE, NULL, NULL);
+    cr_expect_eq(io_edges_open(MPI_COMM_WORLD, fixture_path("v2.h5"), &e), G5_OK, "uint32 ids at version 2: %s",
+                 g5_error_msg());
+    io_edges_close(&e);
+    write_version(fixture_path("v2w.h5"), m, 2, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE, NULL, NULL);
+    open_fails(fixture_path("v2w.h5"), G5_ERR_FORMAT, "/edges has type integer of 8 bytes, expected integer of 4");
+    write_custom(fixture_path("v1n.h5"), m, H5T_STD_U32LE, 2, 16, H5T_IEEE_F32LE);
+    open_fails(fixture_path("v1n.h5"), G5_ERR_FORMAT, "/edges has type integer of 4 bytes, expected integer of 8");
+}
+
+/* The writer stores ids as uint32 (scale <= 32) and refuses one that does
+ * not fit, rather than wrapping it; nothing is left behind. */
+Test(io_edges, the_writer_refuses_ids_that_do_not_fit_uint32)
+{
+    io_edges_meta m = small_meta();
+    io_edges_writer *w;
+    int64_t ed[32] = {0};
+    float wt[16] = {0};
+    ed[2 * 12] = INT64_C(1) << 32;   /* row 12 */
+    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("big.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
+    cr_expect_eq(io_edges_write_slab(w, 0, 8, ed, wt), G5_OK, "%s", g5_error_msg());
+    cr_expect_eq(io_edges_write_slab(w, 0, 16, ed, wt), G5_ERR_ARG);
+    cr_expect(strstr(g5_error_msg(), "big.h5") && strstr(g5_error_msg(), "outside [0, 2^32)"), "%s", g5_error_msg());
+    io_edges_abort(&w);
+    cr_expect_eq(count_files(), 0, "nothing left behind");
 }
 
 Test(io_edges, inconsistent_attributes_are_refused)
@@ -292,8 +335,9 @@ Test(io_edges, corrupted_chunk_is_reported_on_read)
     gen_init(&g, &gp);
     gen_file(path, 10, 16, 1);
     /* Locate edge 9000 (in the 9th of 16 chunks) by its bytes, flip one. */
-    int64_t pair[2];
-    gen_slab(&g, 9000, 1, pair, NULL, NULL);
+    int64_t wide[2];
+    gen_slab(&g, 9000, 1, wide, NULL, NULL);
+    uint32_t pair[2] = {(uint32_t)wide[0], (uint32_t)wide[1]};   /* version 2: uint32 ids */
     FILE *fp = fopen(path, "r+b");
     fseek(fp, 0, SEEK_END);
     long size = ftell(fp);
@@ -343,16 +387,14 @@ Test(io_edges, vertex_ids_out_of_range_are_refused)
 Test(io_edges, the_first_bad_edge_or_weight_of_the_slab_is_named)
 {
     io_edges_meta m = small_meta();
-    io_edges_writer *w;
     int64_t ed[32] = {0};
     float wt[16] = {0};
     ed[2 * 5] = -1;
     ed[2 * 9 + 1] = INT64_MAX;
     wt[3] = 1.0f;
     wt[12] = NAN;
-    cr_assert_eq(io_edges_create(MPI_COMM_WORLD, fixture_path("r2.h5"), &m, 0, &w), G5_OK, "%s", g5_error_msg());
-    cr_assert_eq(io_edges_write_slab(w, 0, 16, ed, wt), G5_OK, "%s", g5_error_msg());
-    cr_assert_eq(io_edges_commit(&w, 0), G5_OK, "%s", g5_error_msg());
+    /* int64 ids (version 1) can be negative or huge */
+    write_version(fixture_path("r2.h5"), m, 1, H5T_STD_I64LE, 2, 16, H5T_IEEE_F32LE, ed, wt);
     io_edges *e;
     int64_t got[32];
     float wg[16];

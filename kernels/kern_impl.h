@@ -339,13 +339,14 @@ struct kern_sssp {
     uint64_t *rbits;        /* [nl / 32 + 1] two bits per row: a light edge, a heavy one
                              * (sssp_row_bits) */
     sssp_tctx *tc;               /* [nt] */
-    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1: ghost index (ghost_slot) */
-    uint64_t *ghost;        /* [nghost] when P > 1: best (distance, parent) sent */
+    uint64_t *gidx;         /* [npid / 32 + 1] when P > 1 and not gdirect: ghost index (ghost_slot) */
+    uint64_t *ghost;        /* [nghw] when P > 1: best (distance, parent) sent; by ghost
+                             * slot, or when gdirect by pid without the local range */
     uint8_t *gub;           /* [nghost] when P > 1: ghost's distance as a ub byte;
                              * when gdirect, ubx: indexed by pid */
     uint8_t *ubx;           /* [npid + 4] when gdirect: every pid's bound byte */
     int gdirect;            /* P > 1 and npid <= local CSR entries / 4 (kern_sssp_create) */
-    int64_t npid, nghost;
+    int64_t npid, nghost, nghw;   /* pids, ghosts, ghost words (npid - nl when gdirect) */
     kvec *fseg, *hseg;      /* [nt] light entries of bucket k; heavy list (gather_list) */
     int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
     sssp_msg *sendbuf, *recv;

@@ -33,13 +33,14 @@
  * nothing heavy to relax (sssp_row_bits).
  *
  * Distribution: a remote target gets at most one message per round, and only
- * for a distance better than its `ghost` word (the best sent). Ghost slots
- * come from a rank/select index of one 64-bit word per 32 pids (Jacobson,
- * "Space-efficient static trees and graphs", FOCS 1989). A round ends with
- * one MPI_Allgather (counts, lowest bucket, failure flag, capacity) and,
- * when some rank has messages, one MPI_Alltoallv of 12-byte (target,
- * parent, distance) messages; buffers are sized in kern_sssp_create. P == 1
- * communicates nothing.
+ * for a distance better than its `ghost` word (the best sent). The ghost
+ * words are by pid with gdirect (the local range left out: ghost_pid), else
+ * by ghost slot from a rank/select index of one 64-bit word per 32 pids
+ * (Jacobson, "Space-efficient static trees and graphs", FOCS 1989). A
+ * round ends with one MPI_Allgather (counts, lowest bucket, failure flag,
+ * capacity) and, when some rank has messages, one MPI_Alltoallv of 12-byte
+ * (target, parent, distance) messages; buffers are sized in
+ * kern_sssp_create. P == 1 communicates nothing.
  *
  * Encoding: vertex state is one 64-bit word (float32 distance bits << 32 |
  * parent pid), all ones when unreached, replaced by compare-and-swap only
@@ -49,7 +50,8 @@
  *
  * Memory per rank: 9 bytes and 2 bits per local vertex; at P > 1, N/4 bytes of ghost
  * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
- * 4 local CSR entries) N bound bytes replace nl + nghost; during a search
+ * 4 local CSR entries) N bound bytes and 8 (N - nl) of ghost words replace
+ * the index, nl and 9 nghost; during a search
  * 8 bytes per bucket entry, lists trimmed to 64 KiB per thread afterwards
  * (workspace_trim).
  */
@@ -181,7 +183,7 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
         }
 }
 
-/* a remote target c (ghost slot g): queue it only if better than everything
+/* a remote target c (ghost word g): queue it only if better than everything
  * sent to it */
 static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
                                                     uint32_t p)
@@ -205,6 +207,15 @@ static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
         }
 }
 
+/* The ghost word of remote pid c when the bound bytes are by pid
+ * (gdirect): the ghost words are by pid too, the local range base..base+nl
+ * left out, so a remote candidate's word is known without an index lookup
+ * (a dependent miss on the way to the word). */
+static inline uint32_t ghost_pid(int64_t base, int64_t nl, uint32_t c)
+{
+    return (uint32_t)((int64_t)c < base ? (int64_t)c : (int64_t)c - nl);
+}
+
 /* Relaxations that passed a bound byte wait in x->cl/cp/cnd (local) or
  * x->rcand (remote) with their state or ghost word prefetched (the state
  * words again PF_CAND ahead here, for relax_row16's, which are not), and
@@ -214,12 +225,6 @@ static void relax_remote(rctx *x, uint32_t c, uint32_t g, float nd,
  * The result does not depend on the order. */
 static void relax_flush(rctx *x)
 {
-    if (x->gdirect)     /* the remote candidates' slots (relax_defer_pid) */
-        for (int i = 0; i < x->nrcand; i++) {
-            uint32_t g = ghost_slot(x->gidx, x->rcand[i].c);
-            x->rcand[i].g = g;
-            __builtin_prefetch(&x->ghost[g], 1);
-        }
     const int n = x->ncand;
     for (int i = 0; i < n && i < PF_CAND; i++) __builtin_prefetch(&x->st[x->cl[i]], 1);
     for (int i = 0; i < n; i++) {
@@ -246,17 +251,6 @@ static inline void relax_defer_remote(rctx *x, uint32_t c, uint32_t g, float nd,
 {
     __builtin_prefetch(&x->ghost[g], 1);
     x->rcand[x->nrcand++] = (struct rcand){c, g, p, nd};
-    if (x->nrcand == NCAND) relax_flush(x);
-}
-
-/* With the bound bytes by pid (gdirect) a remote candidate's ghost slot is
- * not known yet: its index word is prefetched here, the slot found and the
- * ghost word prefetched at the start of the batch (relax_flush), so
- * neither lookup stalls the filter loop. */
-static inline void relax_defer_pid(rctx *x, uint32_t c, float nd, uint32_t p)
-{
-    __builtin_prefetch(&x->gidx[c >> 5]);
-    x->rcand[x->nrcand++] = (struct rcand){c, 0, p, nd};
     if (x->nrcand == NCAND) relax_flush(x);
 }
 
@@ -287,7 +281,7 @@ static inline void relax_edges(rctx *x, int64_t e0, int64_t e1, int light, float
         if (l < nl) {
             if (q < (int)__atomic_load_n(&ub[l], __ATOMIC_RELAXED)) relax_defer(x, l, nd, upid);
         } else if (gdirect) {
-            if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) relax_defer_pid(x, c, nd, upid);
+            if (q < (int)__atomic_load_n(&gub[c], __ATOMIC_RELAXED)) relax_defer_remote(x, c, ghost_pid(x->base, x->nl, c), nd, upid);
         } else {
             uint32_t gs = ghost_slot(gidx, c);
             if (q < (int)__atomic_load_n(&gub[gs], __ATOMIC_RELAXED)) relax_defer_remote(x, c, gs, nd, upid);
@@ -384,7 +378,7 @@ static inline void relax_heavy(rctx *x, int64_t e0, int64_t e1, float du, uint32
             if (ml >> j & 1)
                 relax_defer(x, (uint64_t)((int64_t)col[e + j] - x->base), ndv[j], upid);
             else if (gdirect)
-                relax_defer_pid(x, col[e + j], ndv[j], upid);
+                relax_defer_remote(x, col[e + j], ghost_pid(x->base, x->nl, col[e + j]), ndv[j], upid);
             else
                 relax_defer_remote(x, col[e + j], gsv[j], ndv[j], upid);
         }
@@ -482,7 +476,7 @@ static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float
                     _mm512_storeu_ps(ndv, nd);
                     for (; rp; rp &= rp - 1) {
                         int j = __builtin_ctz(rp);
-                        relax_defer_pid(x, cv[j], ndv[j], upid);
+                        relax_defer_remote(x, cv[j], ghost_pid(x->base, x->nl, cv[j]), ndv[j], upid);
                     }
                 }
             } else if (rem) {           /* P > 1, by ghost slot */
@@ -608,6 +602,12 @@ static int64_t lowest_bucket(const kern_sssp *s, int64_t k)
     return next;
 }
 
+/* The ghost word of remote pid c: ghost_pid when gdirect, else its slot. */
+static inline uint32_t ghost_at(const kern_sssp *s, uint32_t c)
+{
+    return s->gdirect ? ghost_pid(s->g->base, s->nl, c) : ghost_slot(s->gidx, c);
+}
+
 /* Gather messages into sendbuf by destination and clear their queued marks;
  * fills row[0..P-1] with the counts. */
 static void compose(kern_sssp *s)
@@ -630,8 +630,8 @@ static void compose(kern_sssp *s)
                 if (t % nth == me) {
                     const uint32_t *c = (const uint32_t *)q->p;
                     for (size_t i = 0; i < q->n; i++) {
-                        if (i + PF_FAR < q->n) __builtin_prefetch(&s->ghost[ghost_slot(s->gidx, c[i + PF_FAR])], 1);
-                        uint32_t gs = ghost_slot(s->gidx, c[i]);
+                        if (i + PF_FAR < q->n) __builtin_prefetch(&s->ghost[ghost_at(s, c[i + PF_FAR])], 1);
+                        uint32_t gs = ghost_at(s, c[i]);
                         uint64_t wd = s->ghost[gs] & ~GHOST_QUEUED;
                         s->ghost[gs] = wd;
                         sssp_msg *m = &s->sendbuf[off + (int64_t)i];
@@ -741,7 +741,7 @@ static void search_reset(kern_sssp *s)
     memset(s->gdirect ? s->gub : s->ub, 255, (size_t)(s->gdirect ? s->npid : s->nl));
     if (P > 1) {
 #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < s->nghost; i++) s->ghost[i] = GHOST_INIT;
+        for (int64_t i = 0; i < s->nghw; i++) s->ghost[i] = GHOST_INIT;
         if (!s->gdirect) memset(s->gub, 255, (size_t)s->nghost);
     }
     for (int t = 0; t < nt; t++) {
@@ -980,7 +980,7 @@ void kern_sssp_result(const kern_sssp *s, int64_t *parent, float *dist)
 
 void *kern_sssp_scratch(kern_sssp *s, size_t *bytes)
 {
-    *bytes = s->ghost ? ((size_t)s->nghost + 1) * 8 : 0;
+    *bytes = s->ghost ? ((size_t)s->nghw + 1) * 8 : 0;
     return s->ghost;
 }
 

@@ -104,7 +104,8 @@ int64_t sssp_workspace_bytes(const kern_sssp *s)
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
                ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
     if (s->P > 1)
-        b += ((size_t)s->npid / 32 + 1) * 8 + ((size_t)s->nghost + 1) * (s->gdirect ? 8 : 9) +
+        b += (s->gdirect ? 0 : ((size_t)s->npid / 32 + 1) * 8 + (size_t)s->nghost + 1) +
+             ((size_t)s->nghw + 1) * 8 +
              ((size_t)s->sendcap + s->recvcap + 2) * sizeof(sssp_msg);
     return (int64_t)b + sssp_lists_bytes(s);
 }
@@ -219,7 +220,11 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
             int64_t ns, nr;
             ghost_index_build(s, &ns, &nr);
             s->nghost = ns;
-            s->ghost = malloc(((size_t)ns + 1) * 8);
+            /* gdirect: ghost words by pid (ghost_pid), the index only
+             * counted the ghosts */
+            s->nghw = s->gdirect ? s->npid - s->nl : ns;
+            if (s->gdirect) { free(s->gidx); s->gidx = NULL; }
+            s->ghost = malloc(((size_t)s->nghw + 1) * 8);
             if (!s->gdirect) s->gub = malloc((size_t)ns + 4);
             s->sendbuf = malloc(((size_t)ns + 1) * sizeof(sssp_msg));
             s->recv = malloc(((size_t)nr + 1) * sizeof(sssp_msg));

@@ -383,12 +383,14 @@ static int results_in_place_equal_copies(void)
         memset(pt, 0x5A, (size_t)nl * 8);
         size_t sbytes = 0;
         void *scratch = kern_sssp_scratch(s, &sbytes);
-        /* the scratch is the compact ghost words: one per distinct remote
-         * target (+1), none at one rank */
-        MT_CHECK((P > 1) == (scratch != NULL &&
-                             sbytes == ((size_t)kern_sssp_get_stats(s)->ghosts + 1) * 8),
-                 "%d ranks: SSSP scratch of %zu bytes for %lld ghosts", P, sbytes,
-                 (long long)kern_sssp_get_stats(s)->ghosts);
+        /* the scratch is the ghost words: one per distinct remote target
+         * (+1), or one per remote pid (+1) when the bound bytes are by pid
+         * (gdirect); none at one rank */
+        const int64_t nghost = kern_sssp_get_stats(s)->ghosts;
+        const size_t want = ((size_t)(s->gdirect ? s->npid - s->nl : nghost) + 1) * 8;
+        MT_CHECK((P > 1) == (scratch != NULL && sbytes == want),
+                 "%d ranks: SSSP scratch of %zu bytes for %lld ghosts (gdirect %d)", P, sbytes,
+                 (long long)nghost, s->gdirect);
         if (scratch) memset(scratch, 0x5A, sbytes);
         if (r == 0) memcpy(bp, pc, (size_t)nl * 8);
         if (r == 2)

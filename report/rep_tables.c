@@ -188,7 +188,7 @@ int rep_section_graph(report *r)
         rep_md(r, "\nNo edges.h5 in this directory.\n");
         return G5_OK;
     }
-    G5_TRY(io_file_open(MPI_COMM_SELF, path, "g500-edges", 1, &f));
+    G5_TRY(io_file_open(MPI_COMM_SELF, path, IO_EDGES_FORMAT, IO_EDGES_VERSION, &f));
     attr_tables(r, f, graph_attrs, (int)(sizeof graph_attrs / sizeof *graph_attrs));
 out:
     io_file_close(&f);

@@ -88,9 +88,9 @@ first=$(h5dump -d /edges -s "0,0" -c "1,2" -y -w 0 "$w/e6.h5" | sed -n '/DATA {/
 python3 - "$w/e6.h5" "$w/e6bad.h5" "$first" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
-pat = struct.pack("<2q", *[int(x) for x in sys.argv[3].split(",") if x])
+pat = struct.pack("<2I", *[int(x) for x in sys.argv[3].split(",") if x])
 i = d.find(pat)
-d[i + 6] = 0x7f
+d[i + 3] = 0x7f
 open(sys.argv[2], "wb").write(d)
 PY
 "$G500" components -q "$w/e6bad.h5" -o "$w/c6.h5" >"$w/out" 2>"$w/err"; rc=$?

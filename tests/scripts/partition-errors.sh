@@ -149,7 +149,7 @@ if scripts/mpi-launch -n 2 "$G500" gen -q --scale 8 --seed 2 --chunk-rows 256 -o
    python3 - "$w/e256.h5" "$w/damaged.h5" "$last" >>"$w/log" 2>&1 <<'EOF'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
-pat = struct.pack("<4q", *[int(x) for x in sys.argv[3].split(",") if x])
+pat = struct.pack("<4I", *[int(x) for x in sys.argv[3].split(",") if x])
 i = d.find(pat)
 assert i >= 0 and d.count(pat) == 1, "the last rows are not found once"
 d[i + 3] ^= 0x40

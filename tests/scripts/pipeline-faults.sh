@@ -29,7 +29,7 @@ import os, struct, sys
 p = sys.argv[1]
 st = os.stat(p)
 d = bytearray(open(p, "rb").read())
-pat = struct.pack("<4q", *[int(x) for x in sys.argv[2].split(",") if x])
+pat = struct.pack("<4I", *[int(x) for x in sys.argv[2].split(",") if x])
 i = d.find(pat)
 assert i >= 0 and d.count(pat) == 1
 d[i + 3] ^= 0x40

@@ -336,8 +336,7 @@ struct kern_sssp {
     uint64_t *st;           /* [nl] state words */
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment); when
                              * gdirect, ubx + base */
-    uint64_t *rbits;        /* [nl / 32 + 1] two bits per row: a light edge, a heavy one
-                             * (sssp_row_bits) */
+    uint64_t *rbits;        /* [nl / 16 + 1] four bits per row (sssp_row_bits) */
     sssp_tctx *tc;               /* [nt] */
     uint64_t *gidx;         /* [npid / 32 + 1] when P > 1 and not gdirect: ghost index (ghost_slot) */
     uint64_t *ghost;        /* [nghw] when P > 1: best (distance, parent) sent; by ghost

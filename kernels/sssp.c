@@ -26,11 +26,12 @@
  * edges filtered 16 at a time with AVX-512 (relax_row16; else heavy ones 8
  * at a time with AVX2, relax_heavy), the candidates that pass batched with
  * their state or ghost words prefetched (relax_flush), st and ub on huge
- * pages (a random byte per edge would also miss the TLB). Two bits per
- * vertex (rbits: the row has a light edge, a heavy one; neither for a row
- * of one entry, whose edge leads back to the parent) spare the light passes
- * the row of the majority of entries and the settled lists the rows with
- * nothing heavy to relax (sssp_row_bits).
+ * pages (a random byte per edge would also miss the TLB). Four bits per
+ * vertex (rbits, sssp_row_bits: the row has a light edge, a heavy one,
+ * exactly one light edge; none for a row of one entry) spare the light
+ * passes the rows with no light edge to relax (none, or only the edge back
+ * to the parent: an entry pushed by a light edge carries ENT_LIGHT) and the
+ * settled lists the rows with nothing heavy.
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). The ghost
@@ -48,7 +49,7 @@
  * and zero-weight edges make no cycle. The result (least fixpoint of
  * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
  *
- * Memory per rank: 9 bytes and 2 bits per local vertex; at P > 1, N/4 bytes of ghost
+ * Memory per rank: 9.5 bytes per local vertex; at P > 1, N/4 bytes of ghost
  * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
  * 4 local CSR entries) N bound bytes and 8 (N - nl) of ghost words replace
  * the index, nl and 9 nghost; during a search
@@ -101,7 +102,12 @@ static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
 
 /* push an entry into this thread's bucket k */
-static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits)
+/* A bucket entry is dbits << 32 | l, with ENT_LIGHT set when it was
+ * pushed by a light edge (dbits, a non-negative float, leaves bit 63 free) */
+#define ENT_LIGHT ((uint64_t)1 << 63)
+static inline uint32_t ent_dbits(uint64_t ent) { return (uint32_t)(ent >> 32) & 0x7fffffffu; }
+
+static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits, uint64_t tag)
 {
     if (k >= tc->nb) {
         int64_t nb = tc->nb ? tc->nb : 64;
@@ -114,7 +120,7 @@ static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits
     }
     kvec *v = &tc->b[k];
     if (v->n == v->cap && !kvec_reserve(v, v->n + 1)) { tc->fail = 1; return; }
-    ((uint64_t *)v->p)[v->n++] = (uint64_t)dbits << 32 | l;
+    ((uint64_t *)v->p)[v->n++] = (uint64_t)dbits << 32 | l | tag;
 }
 
 /* Relaxation context of one thread in one round. */
@@ -131,6 +137,7 @@ typedef struct rctx {
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
+    uint64_t tag;           /* ENT_LIGHT while relaxing light edges (expand_range), else 0 */
     int single;             /* one thread in the rank: plain stores, no compare-and-swap */
     int gdirect;            /* gub indexed by pid, not by ghost slot (kern_impl.h) */
     int ncand, nrcand;      /* relaxations waiting in cl/cp/cnd, rcand (relax_defer) */
@@ -169,7 +176,7 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
         float q = ceilf(nd * UB_SCALE);
         __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
         int64_t b = (int64_t)((double)nd * x->inv_delta);
-        bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
+        bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits, x->tag);
         return;
     }
     while ((old >> 32) > nbits)
@@ -178,7 +185,7 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
             float q = ceilf(nd * UB_SCALE);
             __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
             int64_t b = (int64_t)((double)nd * x->inv_delta);
-            bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits);
+            bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits, x->tag);
             return;
         }
 }
@@ -502,16 +509,24 @@ static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float
 }
 #endif
 
-/* row u's bits (sssp_row_bits): ROW_LIGHT, it has a light edge; ROW_HEAVY,
- * a heavy one; 0 for a row of one entry (nothing to relax) */
-enum { ROW_LIGHT = 1, ROW_HEAVY = 2 };
-static inline unsigned row_bits(const rctx *x, uint32_t u) { return x->rbits[u >> 5] >> (2 * (u & 31)) & 3; }
+/* row u's bits (sssp_row_bits) */
+enum { ROW_LIGHT = 1, ROW_HEAVY = 2, ROW_ONE_LIGHT = 4 };
+static inline unsigned row_bits(const rctx *x, uint32_t u) { return x->rbits[u >> 4] >> (4 * (u & 15)) & 15; }
+
+/* 1 when entry ent's row has light edges that may improve something: its
+ * only light edge is not one, when a light edge reached it (ENT_LIGHT),
+ * since that edge leads back to its parent */
+static inline int light_work(const rctx *x, uint64_t ent)
+{
+    const unsigned rb = row_bits(x, (uint32_t)ent);
+    return (rb & ROW_LIGHT) && !((rb & ROW_ONE_LIGHT) && (ent & ENT_LIGHT));
+}
 
 /* light edges of a bucket entry, if not stale; remembers it as settled
  * when its row has heavy edges */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
-    uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
+    uint32_t u = (uint32_t)ent, dbits = ent_dbits(ent);
     const unsigned rb = row_bits(x, u);
     if (!rb) return;
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
@@ -519,7 +534,7 @@ static inline void expand_light(rctx *x, uint64_t ent)
         uint64_t *sp = kvec_push(&x->tc->settled);
         if (sp) *sp = ent; else x->tc->fail = 1;
     }
-    if (!(rb & ROW_LIGHT)) return;
+    if (!(rb & ROW_LIGHT) || ((rb & ROW_ONE_LIGHT) && (ent & ENT_LIGHT))) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
 #else
@@ -530,7 +545,7 @@ static inline void expand_light(rctx *x, uint64_t ent)
 /* heavy edges of a settled entry, if it is still the vertex's distance */
 static inline void expand_heavy(rctx *x, uint64_t ent)
 {
-    uint32_t u = (uint32_t)ent, dbits = (uint32_t)(ent >> 32);
+    uint32_t u = (uint32_t)ent, dbits = ent_dbits(ent);
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
@@ -547,7 +562,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 /* 1 when list entry en is still its vertex's distance (not stale). */
 static inline int entry_current(const rctx *x, uint64_t en)
 {
-    return (uint32_t)(__atomic_load_n(&x->st[(uint32_t)en], __ATOMIC_RELAXED) >> 32) == (uint32_t)(en >> 32);
+    return (uint32_t)(__atomic_load_n(&x->st[(uint32_t)en], __ATOMIC_RELAXED) >> 32) == ent_dbits(en);
 }
 
 /* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
@@ -562,12 +577,13 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
                                 int heavy)
 {
     const int64_t *rowptr = x->rowptr;
+    x->tag = heavy ? 0 : ENT_LIGHT;
     for (int64_t i = i0; i < i1; i++) {
         if (i + PF_STATE < n) __builtin_prefetch(&x->st[(uint32_t)ent[i + PF_STATE]]);
-        if (i + PF_BOUND < n && (heavy || row_bits(x, (uint32_t)ent[i + PF_BOUND]) & ROW_LIGHT) &&
+        if (i + PF_BOUND < n && (heavy || light_work(x, ent[i + PF_BOUND])) &&
             entry_current(x, ent[i + PF_BOUND]))
             __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
-        if (i + PF_NEAR < n && (heavy || row_bits(x, (uint32_t)ent[i + PF_NEAR]) & ROW_LIGHT) &&
+        if (i + PF_NEAR < n && (heavy || light_work(x, ent[i + PF_NEAR])) &&
             entry_current(x, ent[i + PF_NEAR])) {
             int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
             __builtin_prefetch(&x->col[e]);
@@ -584,7 +600,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
     x->gidx = s->gidx; x->gdirect = s->gdirect; x->rbits = s->rbits;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
-    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0;
+    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0; x->tag = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;
     x->ncand = x->nrcand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
@@ -908,9 +924,9 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     int heavy_only = 0, fail = 0;
     if (owner == g->rank) {
         /* the root's row is expanded even when it has one entry (sssp_row_bits) */
-        root_word = s->rbits[rl >> 5];
-        s->rbits[rl >> 5] = (root_word & ~((uint64_t)3 << 2 * (rl & 31))) |
-                            sssp_row_bits(s, rl, 1) << 2 * (rl & 31);
+        root_word = s->rbits[rl >> 4];
+        s->rbits[rl >> 4] = (root_word & ~((uint64_t)15 << 4 * (rl & 15))) |
+                            sssp_row_bits(s, rl, 1) << 4 * (rl & 15);
         s->st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
         uint64_t *e = kvec_push(&s->fseg[0]);
@@ -957,7 +973,7 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
 out:
-    if (owner == g->rank) s->rbits[rl >> 5] = root_word;
+    if (owner == g->rank) s->rbits[rl >> 4] = root_word;
     sssp_workspace_trim(s);
     s->stats.held = sssp_workspace_bytes(s);
     return rc;

@@ -52,31 +52,36 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
     *nrecv = nr;
 }
 
-/* The two bits of row l in s->rbits (word l / 32, bits 2 (l % 32) and
- * 2 (l % 32) + 1): 1 when the row has a light edge (rows are sorted by
- * weight: its first weight is below delta), 2 when it has a heavy one (its
- * last weight is not). A row of one entry gets neither unless `alone`
- * (the root's row): its vertex is reached through that entry's edge, from
- * a distance no larger than its own, so relaxing it back never improves.
- * Most rows reached have no light edge and a fifth at SCALE 20 have one
- * entry; their expansions then cost the bits alone, not the state word,
- * the row bound and the row's first lines. */
+/* The four bits of row l in s->rbits (word l / 16, bits 4 (l % 16) up):
+ * ROW_LIGHT (1) when the row has a light edge (rows are sorted by weight:
+ * its first weight is below delta), ROW_HEAVY (2) when it has a heavy one
+ * (its last weight is not), ROW_ONE_LIGHT (4) when it has exactly one
+ * light edge. A row of one entry gets none unless `alone` (the root's
+ * row): its vertex is reached through that entry's edge, from a distance
+ * no larger than its own, so relaxing it back never improves; for the same
+ * reason the light pass skips a row whose one light edge reached it
+ * (sssp.c, light_work). Most rows reached have no light edge and a fifth at
+ * SCALE 20 have one entry; their expansions then cost the bits alone, not
+ * the state word, the row bound and the row's first lines. */
 uint64_t sssp_row_bits(const kern_sssp *s, int64_t l, int alone)
 {
     const kern_graph *g = s->g;
     const int64_t e0 = g->rowptr[l], e1 = g->rowptr[l + 1];
     if (e1 - e0 < (alone ? 1 : 2)) return 0;
-    return (uint64_t)(kern_w(g, e0) < s->fdelta) | (uint64_t)!(kern_w(g, e1 - 1) < s->fdelta) << 1;
+    const int light = kern_w(g, e0) < s->fdelta;
+    const int more = e0 + 1 < e1 && kern_w(g, e0 + 1) < s->fdelta;
+    return (uint64_t)light | (uint64_t)!(kern_w(g, e1 - 1) < s->fdelta) << 1 |
+           (uint64_t)(light && !more) << 2;
 }
 
 static void row_bits_build(kern_sssp *s)
 {
-    const int64_t nw = s->nl / 32 + 1;
+    const int64_t nw = s->nl / 16 + 1;
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < nw; i++) {
         uint64_t w = 0;
-        for (int64_t l = 32 * i; l < 32 * i + 32 && l < s->nl; l++)
-            w |= sssp_row_bits(s, l, 0) << (2 * (l & 31));
+        for (int64_t l = 16 * i; l < 16 * i + 16 && l < s->nl; l++)
+            w |= sssp_row_bits(s, l, 0) << (4 * (l & 15));
         s->rbits[i] = w;
     }
 }
@@ -99,7 +104,7 @@ int64_t sssp_lists_bytes(const kern_sssp *s)
 /* Bytes of the whole workspace (fixed arrays and lists). */
 int64_t sssp_workspace_bytes(const kern_sssp *s)
 {
-    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 32 + 1) * 8 +
+    size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 16 + 1) * 8 +
                (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
                ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
@@ -187,7 +192,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         } else {
             s->ub = kc_big_malloc((size_t)s->nl + 4);
         }
-        s->rbits = malloc(((size_t)s->nl / 32 + 1) * 8);
+        s->rbits = malloc(((size_t)s->nl / 16 + 1) * 8);
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->row = calloc((size_t)P + 3, sizeof(int64_t));
         s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));

@@ -27,11 +27,7 @@
  * at a time with AVX2, relax_heavy), the candidates that pass batched with
  * their state or ghost words prefetched (relax_flush), st and ub on huge
  * pages (a random byte per edge would also miss the TLB). Four bits per
- * vertex (rbits, sssp_row_bits: the row has a light edge, a heavy one,
- * exactly one light edge; none for a row of one entry) spare the light
- * passes the rows with no light edge to relax (none, or only the edge back
- * to the parent: an entry pushed by a light edge carries ENT_LIGHT) and the
- * settled lists the rows with nothing heavy.
+ * row (sssp_row_bits, light_work) skip the rows with nothing to relax.
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). The ghost

@@ -72,15 +72,15 @@ typedef struct run_search {
     int (*reached)(void *ctx, int64_t *nedge);
     int (*keep)(void *ctx, kern_vbatch *b, int64_t root);
     void *ctx;
-    size_t lent;                                               /* idle bytes keep lends the validator */
 } run_search;
 
 /* The memory ceiling the validation batch is sized under (run_search.c). */
 #define RUN_BYTES_PER_EDGE 16
 
-/* Collective. The keys per validation pass of kernel s (run_search.c):
+/* Collective. The keys per validation pass of kernel `name` (run_search.c):
  * 1..min(64, nroots), the same on every rank; said on stderr. */
-int run_validate_batch_size(MPI_Comm comm, const run_search *s, int nroots);
+int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, int64_t nedges,
+                            int nroots);
 
 /* Collective. For each key: barrier, timed run (maximum over ranks), then
  * untimed the edge count and (validate != 0) validation in batches of

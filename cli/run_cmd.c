@@ -240,10 +240,8 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 0));
     kern_comm_reset(g);
-    size_t bfs_lent;
-    kern_bfs_scratch(s.bfs, &bfs_lent);
     const run_search bfs = {"BFS", 0, rep->nvertices, rep->nedges, ef, bfs_run, bfs_reached,
-                            bfs_keep, &s, bfs_lent};
+                            bfs_keep, &s};
     G5_TRY(run_timed_loop(comm, &bfs, roots, rep->nroots, validate, rep->bfs_time, rep->bfs_nedge,
                           rep->bfs_validate_time, invalid, &rep->bfs_validate_batch));
     rep->bfs_done = 1;
@@ -258,7 +256,7 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 1));
     const run_search sssp = {"SSSP", 1, rep->nvertices, rep->nedges, ef, sssp_run, sssp_reached,
-                             sssp_keep, &s, s.same_ids ? 0 : ((size_t)s.nlocal + 1) * sizeof(int64_t)};
+                             sssp_keep, &s};
     G5_TRY(run_timed_loop(comm, &sssp, roots, rep->nroots, validate, rep->sssp_time, rep->sssp_nedge,
                           rep->sssp_validate_time, invalid, &rep->sssp_validate_batch));
     const kern_sssp_stats *st = kern_sssp_get_stats(s.sssp);

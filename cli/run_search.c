@@ -56,30 +56,29 @@ static int64_t rss_now(void)
     return res < 0 ? -1 : (int64_t)res * sysconf(_SC_PAGESIZE);
 }
 
-int run_validate_batch_size(MPI_Comm comm, const run_search *s, int nroots)
+int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, int64_t nedges,
+                            int nroots)
 {
     int P, me, local = g5_node_ranks(comm);
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
-    int64_t held = rss_now(), avail = (int64_t)g5_memory_offered(), first, count;
-    int64_t key = (int64_t)kern_vbatch_key_bytes(s->nvertices, me, P);
+    int64_t held = rss_now(), avail = (int64_t)g5_memory_offered();
+    int64_t key = (int64_t)kern_vbatch_key_bytes(nvertices, me, P);
     /* the ceiling per input edge, for this rank's share of the edges */
-    int64_t budget = (int64_t)((double)RUN_BYTES_PER_EDGE * (double)s->nedges / P) - (held > 0 ? held : 0);
+    int64_t budget = (int64_t)((double)RUN_BYTES_PER_EDGE * (double)nedges / P) - (held > 0 ? held : 0);
     if (avail >= 0 && avail / local < budget)
         budget = avail / local;
-    /* transients besides the records: a key's jump words (8 bytes per
-     * vertex of the block, SSSP 4) unless the memory keep lends holds them
-     * (kern_vbatch_add), and the edge stream's buffers */
-    g5_range_split(s->nvertices, me, P, &first, &count);
-    int64_t jump = (count ? count : 1) * (s->sssp ? 4 : 8);
-    int64_t room = budget - (s->lent >= (size_t)jump ? 0 : jump) - ((int64_t)16 << 20);
+    /* transients besides the records: a key's jump words when no idle
+     * memory is lent (at most one record's bytes per vertex), and the edge
+     * stream's buffers */
+    int64_t room = budget - key - ((int64_t)16 << 20);
     int64_t k = key > 0 && room > 0 ? room / key : 1;
     k = k < 1 ? 1 : k > KERN_VBATCH_MAX ? KERN_VBATCH_MAX : k;
     k = k > nroots ? nroots : k;
     MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_INT64_T, MPI_MIN, comm);
     g5_progress("%s validation: %d keys per pass over the edges (rank 0: holds %.1f MiB, "
                 "%.1f MiB under the lower of %d bytes per input edge and MemAvailable / %d, "
-                "%.1f MiB per key)", s->name, (int)k, held / 1048576.0, budget / 1048576.0,
+                "%.1f MiB per key)", name, (int)k, held / 1048576.0, budget / 1048576.0,
                 RUN_BYTES_PER_EDGE, local, key / 1048576.0);
     return (int)k;
 }
@@ -152,7 +151,7 @@ int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int
             continue;
         }
         if (!b) {
-            kmax = run_validate_batch_size(comm, s, nroots);
+            kmax = run_validate_batch_size(comm, s->name, s->nvertices, s->nedges, nroots);
             *batch_out = kmax;
             if ((rc = kern_vbatch_create(comm, s->nvertices, kmax, s->sssp, &b)) != G5_OK)
                 goto out;

@@ -9,17 +9,17 @@
  * IO_EDGES_CHUNK_ROWS rows with Fletcher32 checksums, so a damaged chunk
  * of a cached file is reported on read instead of feeding wrong edges to a
  * kernel. The ids are uint32 when scale <= 32, int64 above (version 1
- * files: int64 at every scale): the stages that stream the edges from
- * storage read 12 bytes per edge instead of 20. Readers always get int64
- * ids. Root attributes: see io.h; generation_seconds (double) and
+ * files: int64 at every scale), so every stage that streams the edges
+ * reads 12 bytes per edge instead of 20. Readers always get int64 ids. Root attributes: see io.h; generation_seconds (double) and
  * content_id (uint64) are written at commit.
  *
  * Checks on open: format and version (io_file_open); every attribute present
  * with its type; scale in 1..42, edgefactor >= 1, nvertices == 2^scale,
  * nedges == edgefactor * nvertices; datasets of the right class, size (the
- * id width of the version and scale), rank and extents. Each slab read checks that every vertex id lies in [0, N)
- * and every weight in [0, 1), so a file that passes its checksums but was
- * written wrongly cannot crash a later stage.
+ * id width of the version and scale), rank and extents. Each slab read
+ * checks that every vertex id lies in [0, N) and every weight in [0, 1), so
+ * a file that passes its checksums but was written wrongly cannot crash a
+ * later stage.
  */
 #include "io.h"
 

@@ -10,8 +10,9 @@
  * of a cached file is reported on read instead of feeding wrong edges to a
  * kernel. The ids are uint32 when scale <= 32, int64 above (version 1
  * files: int64 at every scale), so every stage that streams the edges
- * reads 12 bytes per edge instead of 20. Readers always get int64 ids. Root attributes: see io.h; generation_seconds (double) and
- * content_id (uint64) are written at commit.
+ * reads 12 bytes per edge instead of 20. Readers always get int64 ids.
+ * Root attributes: see io.h; generation_seconds (double) and content_id
+ * (uint64) are written at commit.
  *
  * Checks on open: format and version (io_file_open); every attribute present
  * with its type; scale in 1..42, edgefactor >= 1, nvertices == 2^scale,

@@ -525,12 +525,19 @@ static inline void expand_light(rctx *x, uint64_t ent)
     uint32_t u = (uint32_t)ent, dbits = ent_dbits(ent);
     const unsigned rb = row_bits(x, u);
     if (!rb) return;
-    if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
+    const uint64_t w = __atomic_load_n(&x->st[u], __ATOMIC_RELAXED);
+    if ((uint32_t)(w >> 32) != dbits) return;
     if (rb & ROW_HEAVY) {
         uint64_t *sp = kvec_push(&x->tc->settled);
         if (sp) *sp = ent; else x->tc->fail = 1;
     }
     if (!(rb & ROW_LIGHT) || ((rb & ROW_ONE_LIGHT) && (ent & ENT_LIGHT))) return;
+    /* one light edge, to the vertex's parent: relaxing it back cannot
+     * improve (the parent's distance is at most this one's). ENT_LIGHT
+     * shows this without the row; a vertex reached by a message carries
+     * no such bit, so its row's first column (the light edge, prefetched
+     * by expand_range) is compared with the parent. */
+    if ((rb & ROW_ONE_LIGHT) && x->col[x->rowptr[u]] == (uint32_t)w) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
 #else

@@ -27,7 +27,8 @@
  * at a time with AVX2, relax_heavy), the candidates that pass batched with
  * their state or ghost words prefetched (relax_flush), st and ub on huge
  * pages (a random byte per edge would also miss the TLB). Four bits per
- * row (sssp_row_bits, light_work) skip the rows with nothing to relax.
+ * row (sssp_row_bits), copied into each bucket entry as two flags
+ * (ent_flags), skip the rows with nothing to relax.
  *
  * Distribution: a remote target gets at most one message per round, and only
  * for a distance better than its `ghost` word (the best sent). The ghost
@@ -97,13 +98,20 @@ static inline float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
 
 
-/* push an entry into this thread's bucket k */
-/* A bucket entry is dbits << 32 | l, with ENT_LIGHT set when it was
- * pushed by a light edge (dbits, a non-negative float, leaves bit 63 free) */
-#define ENT_LIGHT ((uint64_t)1 << 63)
+/* A bucket entry is dbits << 32 | l with two flags in the bits that dbits
+ * (a non-negative float) and l (< nl < 2^31) leave free: ENT_LWORK when
+ * its row's light pass has work (ent_flags), ENT_HEAVY when its row has
+ * heavy edges (the entry then joins the settled list). They are taken from
+ * the row bits when the entry is pushed (push_if_work), where the state
+ * word is being written anyway, so that an expansion never reads the row
+ * bits: N/2 bytes, read at random, that miss the caches at large SCALE. */
+#define ENT_LWORK ((uint64_t)1 << 63)
+#define ENT_HEAVY ((uint64_t)1 << 31)
 static inline uint32_t ent_dbits(uint64_t ent) { return (uint32_t)(ent >> 32) & 0x7fffffffu; }
+static inline uint32_t ent_l(uint64_t ent) { return (uint32_t)ent & 0x7fffffffu; }
 
-static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits, uint64_t tag)
+/* push entry dbits << 32 | l | flags into this thread's bucket k */
+static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits, uint64_t flags)
 {
     if (k >= tc->nb) {
         int64_t nb = tc->nb ? tc->nb : 64;
@@ -116,7 +124,7 @@ static inline void bin_push(sssp_tctx *tc, int64_t k, uint32_t l, uint32_t dbits
     }
     kvec *v = &tc->b[k];
     if (v->n == v->cap && !kvec_reserve(v, v->n + 1)) { tc->fail = 1; return; }
-    ((uint64_t *)v->p)[v->n++] = (uint64_t)dbits << 32 | l | tag;
+    ((uint64_t *)v->p)[v->n++] = (uint64_t)dbits << 32 | l | flags;
 }
 
 /* Relaxation context of one thread in one round. */
@@ -133,7 +141,7 @@ typedef struct rctx {
     const kern_dist *d;
     int64_t nl, base, minb, nrel;
     int64_t kmin;           /* lowest open bucket: entries never go below it */
-    uint64_t tag;           /* ENT_LIGHT while relaxing light edges (expand_range), else 0 */
+    int light;              /* 1 while relaxing light edges (expand_range), else 0 */
     int single;             /* one thread in the rank: plain stores, no compare-and-swap */
     int gdirect;            /* gub indexed by pid, not by ghost slot (kern_impl.h) */
     int ncand, nrcand;      /* relaxations waiting in cl/cp/cnd, rcand (relax_defer) */
@@ -145,6 +153,31 @@ typedef struct rctx {
     double inv_delta;
     float fdelta;
 } rctx;
+
+/* row u's bits (sssp_row_bits) */
+enum { ROW_LIGHT = 1, ROW_HEAVY = 2, ROW_ONE_LIGHT = 4 };
+static inline unsigned row_bits(const rctx *x, uint32_t u) { return x->rbits[u >> 4] >> (4 * (u & 15)) & 15; }
+
+/* The flags of an entry of a row with bits rb (ENT_LWORK, ENT_HEAVY),
+ * pushed by a light edge when `light`: light work when the row has light
+ * edges that may improve something, which its only light edge is not when
+ * it reached the row (that edge leads back to the parent). */
+static inline uint64_t ent_flags(unsigned rb, int light)
+{
+    const int lw = (rb & ROW_LIGHT) && !((rb & ROW_ONE_LIGHT) && light);
+    return (lw ? ENT_LWORK : 0) | (rb & ROW_HEAVY ? ENT_HEAVY : 0);
+}
+
+/* An improved vertex l joins bucket b only when its entry would relax
+ * something (ent_flags). The others (rows of one entry, a fifth of the
+ * vertices reached at SCALE 20, and rows whose one light edge reached them
+ * and have no heavy one) would cost a state-word miss each when expanded,
+ * for nothing. */
+static inline void push_if_work(rctx *x, int64_t b, uint32_t l, uint32_t dbits)
+{
+    const uint64_t f = ent_flags(row_bits(x, l), x->light);
+    if (f) bin_push(x->tc, b > x->kmin ? b : x->kmin, l, dbits, f);
+}
 
 /* The key a candidate distance nd is tested with: nd < ub / 64 is possible
  * only if ub_key(nd) < ub. Capped at 254 so that the byte 255 ("unknown or
@@ -171,8 +204,7 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
         __atomic_store_n(&x->st[l], nbits << 32 | p, __ATOMIC_RELAXED);
         float q = ceilf(nd * UB_SCALE);
         __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
-        int64_t b = (int64_t)((double)nd * x->inv_delta);
-        bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits, x->tag);
+        push_if_work(x, (int64_t)((double)nd * x->inv_delta), (uint32_t)l, (uint32_t)nbits);
         return;
     }
     while ((old >> 32) > nbits)
@@ -180,8 +212,7 @@ static inline void relax_local(rctx *x, uint64_t l, float nd, uint32_t p)
                                         __ATOMIC_RELAXED)) {
             float q = ceilf(nd * UB_SCALE);
             __atomic_store_n(&x->ub[l], q < 255.0f ? (uint8_t)q : (uint8_t)255, __ATOMIC_RELAXED);
-            int64_t b = (int64_t)((double)nd * x->inv_delta);
-            bin_push(x->tc, b > x->kmin ? b : x->kmin, (uint32_t)l, (uint32_t)nbits, x->tag);
+            push_if_work(x, (int64_t)((double)nd * x->inv_delta), (uint32_t)l, (uint32_t)nbits);
             return;
         }
 }
@@ -221,7 +252,8 @@ static inline uint32_t ghost_pid(int64_t base, int64_t nl, uint32_t c)
 
 /* Relaxations that passed a bound byte wait in x->cl/cp/cnd (local) or
  * x->rcand (remote) with their state or ghost word prefetched (the state
- * words again PF_CAND ahead here, for relax_row16's, which are not), and
+ * words again PF_CAND ahead here, for relax_row16's, which are not, with
+ * the row bits that push_if_work reads), and
  * are done in a batch: relax_local's compare-and-swap is a full barrier on
  * x86, so a miss on the word would stall every later load, and the ghost
  * words of a rank's remote targets are as scattered as its state words.
@@ -229,9 +261,15 @@ static inline uint32_t ghost_pid(int64_t base, int64_t nl, uint32_t c)
 static void relax_flush(rctx *x)
 {
     const int n = x->ncand;
-    for (int i = 0; i < n && i < PF_CAND; i++) __builtin_prefetch(&x->st[x->cl[i]], 1);
+    for (int i = 0; i < n && i < PF_CAND; i++) {
+        __builtin_prefetch(&x->st[x->cl[i]], 1);
+        __builtin_prefetch(&x->rbits[x->cl[i] >> 4]);
+    }
     for (int i = 0; i < n; i++) {
-        if (i + PF_CAND < n) __builtin_prefetch(&x->st[x->cl[i + PF_CAND]], 1);
+        if (i + PF_CAND < n) {
+            __builtin_prefetch(&x->st[x->cl[i + PF_CAND]], 1);
+            __builtin_prefetch(&x->rbits[x->cl[i + PF_CAND] >> 4]);
+        }
         relax_local(x, x->cl[i], x->cnd[i], x->cp[i]);
     }
     x->ncand = 0;
@@ -505,50 +543,37 @@ static inline void relax_row16(rctx *x, int64_t e0, int64_t e1, int light, float
 }
 #endif
 
-/* row u's bits (sssp_row_bits) */
-enum { ROW_LIGHT = 1, ROW_HEAVY = 2, ROW_ONE_LIGHT = 4 };
-static inline unsigned row_bits(const rctx *x, uint32_t u) { return x->rbits[u >> 4] >> (4 * (u & 15)) & 15; }
-
-/* 1 when entry ent's row has light edges that may improve something: its
- * only light edge is not one, when a light edge reached it (ENT_LIGHT),
- * since that edge leads back to its parent */
-static inline int light_work(const rctx *x, uint64_t ent)
-{
-    const unsigned rb = row_bits(x, (uint32_t)ent);
-    return (rb & ROW_LIGHT) && !((rb & ROW_ONE_LIGHT) && (ent & ENT_LIGHT));
-}
-
 /* light edges of a bucket entry, if not stale; remembers it as settled
  * when its row has heavy edges */
 static inline void expand_light(rctx *x, uint64_t ent)
 {
-    uint32_t u = (uint32_t)ent, dbits = ent_dbits(ent);
-    const unsigned rb = row_bits(x, u);
-    if (!rb) return;
+    uint32_t u = ent_l(ent), dbits = ent_dbits(ent);
     const uint64_t w = __atomic_load_n(&x->st[u], __ATOMIC_RELAXED);
     if ((uint32_t)(w >> 32) != dbits) return;
-    if (rb & ROW_HEAVY) {
+    if (ent & ENT_HEAVY) {
         uint64_t *sp = kvec_push(&x->tc->settled);
         if (sp) *sp = ent; else x->tc->fail = 1;
     }
-    if (!(rb & ROW_LIGHT) || ((rb & ROW_ONE_LIGHT) && (ent & ENT_LIGHT))) return;
+    if (!(ent & ENT_LWORK)) return;
     /* one light edge, to the vertex's parent: relaxing it back cannot
-     * improve (the parent's distance is at most this one's). ENT_LIGHT
-     * shows this without the row; a vertex reached by a message carries
-     * no such bit, so its row's first column (the light edge, prefetched
-     * by expand_range) is compared with the parent. */
-    if ((rb & ROW_ONE_LIGHT) && x->col[x->rowptr[u]] == (uint32_t)w) return;
+     * improve (the parent's distance is at most this one's). ent_flags
+     * shows this when a light edge pushed the entry; an entry pushed
+     * otherwise (a heavy edge, a message) has its row's first column (the
+     * light edge, prefetched by expand_range) compared with the parent,
+     * and then its second weight (mostly on the same lines) with delta. */
+    const int64_t e0 = x->rowptr[u], e1 = x->rowptr[u + 1];
+    if (x->col[e0] == (uint32_t)w && (e0 + 1 == e1 || !(sssp_w(x->g, e0 + 1) < x->fdelta))) return;
 #ifdef SSSP_AVX512
-    relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
+    relax_row16(x, e0, e1, 1, u2f(dbits), (uint32_t)(x->base + u));
 #else
-    relax_edges(x, x->rowptr[u], x->rowptr[u + 1], 1, u2f(dbits), (uint32_t)(x->base + u));
+    relax_edges(x, e0, e1, 1, u2f(dbits), (uint32_t)(x->base + u));
 #endif
 }
 
 /* heavy edges of a settled entry, if it is still the vertex's distance */
 static inline void expand_heavy(rctx *x, uint64_t ent)
 {
-    uint32_t u = (uint32_t)ent, dbits = ent_dbits(ent);
+    uint32_t u = ent_l(ent), dbits = ent_dbits(ent);
     if ((uint32_t)(__atomic_load_n(&x->st[u], __ATOMIC_RELAXED) >> 32) != dbits) return;
 #ifdef SSSP_AVX512
     relax_row16(x, x->rowptr[u], x->rowptr[u + 1], 0, u2f(dbits), (uint32_t)(x->base + u));
@@ -565,7 +590,7 @@ static inline void expand_heavy(rctx *x, uint64_t ent)
 /* 1 when list entry en is still its vertex's distance (not stale). */
 static inline int entry_current(const rctx *x, uint64_t en)
 {
-    return (uint32_t)(__atomic_load_n(&x->st[(uint32_t)en], __ATOMIC_RELAXED) >> 32) == ent_dbits(en);
+    return (uint32_t)(__atomic_load_n(&x->st[ent_l(en)], __ATOMIC_RELAXED) >> 32) == ent_dbits(en);
 }
 
 /* Expand entries i0..i1-1 of a list of n entries (heavy or light edges).
@@ -580,15 +605,14 @@ static inline void expand_range(rctx *x, const uint64_t *ent, int64_t i0, int64_
                                 int heavy)
 {
     const int64_t *rowptr = x->rowptr;
-    x->tag = heavy ? 0 : ENT_LIGHT;
+    x->light = !heavy;
+    const uint64_t want = heavy ? 0 : ENT_LWORK;   /* entries whose row lines are wanted */
     for (int64_t i = i0; i < i1; i++) {
-        if (i + PF_STATE < n) __builtin_prefetch(&x->st[(uint32_t)ent[i + PF_STATE]]);
-        if (i + PF_BOUND < n && (heavy || light_work(x, ent[i + PF_BOUND])) &&
-            entry_current(x, ent[i + PF_BOUND]))
-            __builtin_prefetch(&rowptr[(uint32_t)ent[i + PF_BOUND]]);
-        if (i + PF_NEAR < n && (heavy || light_work(x, ent[i + PF_NEAR])) &&
-            entry_current(x, ent[i + PF_NEAR])) {
-            int64_t e = rowptr[(uint32_t)ent[i + PF_NEAR]];
+        if (i + PF_STATE < n) __builtin_prefetch(&x->st[ent_l(ent[i + PF_STATE])]);
+        if (i + PF_BOUND < n && (ent[i + PF_BOUND] & want) == want && entry_current(x, ent[i + PF_BOUND]))
+            __builtin_prefetch(&rowptr[ent_l(ent[i + PF_BOUND])]);
+        if (i + PF_NEAR < n && (ent[i + PF_NEAR] & want) == want && entry_current(x, ent[i + PF_NEAR])) {
+            int64_t e = rowptr[ent_l(ent[i + PF_NEAR])];
             __builtin_prefetch(&x->col[e]);
             __builtin_prefetch(sssp_w_addr(x->g, e));
         }
@@ -603,7 +627,7 @@ static void rctx_init(rctx *x, kern_sssp *s, int t)
     x->s = s; x->tc = &s->tc[t]; x->st = s->st; x->ub = s->ub; x->gub = s->gub; x->ghost = s->ghost;
     x->gidx = s->gidx; x->gdirect = s->gdirect; x->rbits = s->rbits;
     x->g = g; x->rowptr = g->rowptr; x->col = g->col; x->d = g->dist;
-    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0; x->tag = 0;
+    x->nl = s->nl; x->base = g->base; x->minb = INT64_MAX; x->nrel = 0; x->kmin = 0; x->light = 0;
     x->single = s->nt == 1 || omp_get_num_threads() == 1;
     x->ncand = x->nrcand = 0;
     x->inv_delta = s->inv_delta; x->fdelta = s->fdelta;
@@ -909,7 +933,6 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     kern_graph *g = s->g;
     int owner = -1, rc = G5_OK;
     int64_t rl;
-    uint64_t root_word = 0;
     memset(&s->stats, 0, sizeof s->stats);
     s->stats.ghosts = s->nghost;
     if (!kern_dist_locate(g->dist, root, &owner, &rl)) {
@@ -926,14 +949,11 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
     int64_t k = 0, fn = 0, hn = 0;
     int heavy_only = 0, fail = 0;
     if (owner == g->rank) {
-        /* the root's row is expanded even when it has one entry (sssp_row_bits) */
-        root_word = s->rbits[rl >> 4];
-        s->rbits[rl >> 4] = (root_word & ~((uint64_t)15 << 4 * (rl & 15))) |
-                            sssp_row_bits(s, rl, 1) << 4 * (rl & 15);
         s->st[rl] = (uint64_t)(g->base + rl);     /* distance 0.0f, parent itself */
         s->ub[rl] = 0;
+        /* the root's row is expanded even when it has one entry (sssp_row_bits) */
         uint64_t *e = kvec_push(&s->fseg[0]);
-        if (e) { *e = (uint64_t)rl; fn = 1; } else fail = 1;
+        if (e) { *e = (uint64_t)rl | ent_flags((unsigned)sssp_row_bits(s, rl, 1), 0); fn = 1; } else fail = 1;
     }
     s->stats.buckets = 1;
     for (;;) {
@@ -976,7 +996,6 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
      * gathered in the same round, and a round that applies messages or
      * grows a list is never the last. */
 out:
-    if (owner == g->rank) s->rbits[rl >> 4] = root_word;
     sssp_workspace_trim(s);
     s->stats.held = sssp_workspace_bytes(s);
     return rc;

@@ -60,7 +60,7 @@ static void ghost_index_build(kern_sssp *s, int64_t *nsend, int64_t *nrecv)
  * row): its vertex is reached through that entry's edge, from a distance
  * no larger than its own, so relaxing it back never improves; for the same
  * reason the light pass skips a row whose one light edge reached it
- * (sssp.c, light_work). Most rows reached have no light edge and a fifth at
+ * (sssp.c, ent_flags). Most rows reached have no light edge and a fifth at
  * SCALE 20 have one entry; their expansions then cost the bits alone, not
  * the state word, the row bound and the row's first lines. */
 uint64_t sssp_row_bits(const kern_sssp *s, int64_t l, int alone)
@@ -156,9 +156,15 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
     *out = NULL;
     if (!(delta > 0))
         return g5_agree(g->comm, g5_error(G5_ERR_ARG, "SSSP: delta must be positive, not %g", delta));
+    /* a local index leaves bit 31 free (the vector loops' signed lanes,
+     * sssp.c's entry flags) */
+    int rc = g->nlocal < INT32_MAX ? G5_OK
+             : g5_error(G5_ERR_ARG, "SSSP: %lld vertices on a rank, at most %d", (long long)g->nlocal,
+                        INT32_MAX - 1);
+    if ((rc = g5_agree(g->comm, rc))) return rc;
     /* Kernel 1 (construct.c) orders rows by weight as part of the timed
      * construction; this only covers a graph that was built otherwise. */
-    int rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
+    rc = g->rows_by_weight ? G5_OK : kern_graph_sort_rows_by_weight(g);
     if ((rc = g5_agree(g->comm, rc))) return rc;
     kern_sssp *s = calloc(1, sizeof *s);
     int ok = s != NULL;

@@ -54,8 +54,9 @@ int gen_cmd(int argc, char **argv)
                    "[mpirun -np P] g500 gen --scale S [options] -o FILE.h5",
                    "Generate the Graph500 Kronecker (R-MAT A=.57 B=.19 C=.19) edge list with\n"
                    "scrambled vertex labels, shuffled order and float32 weights in [0, 1),\n"
-                   "and write it to FILE (HDF5: /edges int64 [M][2], /weights float32 [M]).\n"
-                   "The file is identical for any number of ranks and threads.", -1, NULL);
+                   "and write it to FILE (HDF5: /edges [M][2], uint32 up to SCALE 32 and int64\n"
+                   "above, /weights float32 [M]; docs/gen.md). The file is identical for any\n"
+                   "number of ranks and threads.", -1, NULL);
     if (rc == 1)
         return 0;
     if (rc == G5_OK && !c.output)

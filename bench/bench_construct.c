@@ -69,7 +69,7 @@ int main(int argc, char **argv)
         double rd = 0, ph[6] = {0};
         MPI_Barrier(comm);
         double t0 = g5_now();
-        if (memory) rc = kern_graph_build_ex(comm, d, edges, weights, count, chunk, &g);
+        if (memory) rc = kern_graph_build_ex(comm, d, edges, weights, count, chunk, -1, &g);
         else rc = kern_graph_build_file(comm, d, ef, chunk, &rd, &g);
         double t = g5_now() - t0 - rd, tm, cpu;
         MPI_Allreduce(&t, &tm, 1, MPI_DOUBLE, MPI_MAX, comm);

@@ -18,7 +18,9 @@
  *   anything is stored.
  *   Pass 2 appends each entry to its slice's stretch of its block as one
  *   record (7 bytes: column, 3-byte weight key k and the row inside the
- *   block; 8 with float bits): the stores go to a few thousand sequential
+ *   block; 8 with float bits, or at a large SCALE with many threads, where
+ *   floats then take pass 1 again with smaller blocks: kc_block_rows_log):
+ *   the stores go to a few thousand sequential
  *   fronts instead of one random cache line per entry. A digest of the
  *   edges seen by each pass must agree (the file cannot change in between
  *   unnoticed).
@@ -35,10 +37,12 @@
  * times kernel 1 as elapsed minus reads, waits for other ranks included.
  *
  * Memory per rank (nraw entries before merging, nnz after, nl local
- * vertices, C chunk edges, S threads): pass 1 cursors 8 (S+1) nl / 2^rb +
- * buffers ~20-60 C; pass 2 + records 7 nraw (8 with floats); merge + rowptr
- * 8 nl + dup nl, per thread a bitmap of the pid space / 8 and scratch for
- * the largest block (16 bytes per entry); final graph
+ * vertices, C chunk edges, S threads): pass 1 cursors 16 S nl / 2^rb +
+ * buffers ~20-60 C; pass 2 + records 7 nraw (8 with floats, or where
+ * larger blocks save more: kc_block_rows_log); merge + rowptr
+ * 8 nl + dup nl, per thread scratch for the largest block (16 bytes per
+ * entry) and a bitmap of the pid space / 8 (a set of the longest row's
+ * columns when that would pass a byte per record); final graph
  * 8 (nl+1) + nl + 4 nnz + 3 nnz (4 nnz for float weights). The edge list is
  * never held. At edgefactor 16 the peak is about 7 nraw + 9 nl, ~14.6 bytes
  * per input edge plus the chunk buffers.
@@ -203,7 +207,8 @@ static void note_bad(kc_build *b, int64_t i, int64_t u, int64_t v)
  * slice, so no two threads ever write the same cursor or record: no
  * atomics, no sorting of a round by owner thread). A block's records are a
  * contiguous stretch of pk, so a pass writes to S nb fronts (blocks of
- * 2^min(10, 32 - pbits) rows: a few thousand up to SCALE 22, 64 Ki at 24)
+ * 2^min(10, 32 - pbits) rows with 7-byte records: a few thousand up to
+ * SCALE 22, 64 Ki at 24; kc_block_rows_log)
  * instead of one random line per entry; the stores wait in a small ring after a prefetch of their target,
  * so misses overlap when the fronts outgrow the caches. Slices are the
  * same in both passes (the same edges, the same received records in the
@@ -552,9 +557,42 @@ static int pass(kc_build *b, src *sr, int64_t count, int64_t chunk, int64_t roun
     return all;
 }
 
+/* Rows per block, log2 (kern_impl.h). Pass 2's records carry the column
+ * (pbits bits), a weight key (24 bits, 32 for floats) and the row inside
+ * its block: 7 bytes (8 with floats) leave 32 - pbits row bits, few at a
+ * large SCALE, while the cursors of passes 1 and 2 take 16 S bytes per
+ * block: with many threads they can outweigh the records (SCALE 30 with
+ * 64 threads: 16 bytes per input edge). 8-byte records with 24-bit keys
+ * leave 40 - pbits row bits. The layout with the lower peak is taken:
+ * pass 2 holds the records (~2 count) and the cursors, the merge the
+ * records and 9 bytes per row. Each rank decides alone (only rows and
+ * columns travel). */
+int kc_block_rows_log(int pbits, int S, int64_t nl, int64_t count)
+{
+    int r7 = 32 - pbits < KERN_BLOCK_ROWS_LOG ? 32 - pbits : KERN_BLOCK_ROWS_LOG;
+    int r8 = 40 - pbits < KERN_BLOCK_ROWS_LOG ? 40 - pbits : KERN_BLOCK_ROWS_LOG;
+    double e = 2.0 * (double)count, merge = 9.0 * (double)nl;
+    double c7 = 16.0 * S * (double)(nl >> r7), c8 = 16.0 * S * (double)(nl >> r8);
+    double p7 = 7 * e + (c7 > merge ? c7 : merge), p8 = 8 * e + (c8 > merge ? c8 : merge);
+    return p8 < p7 ? r8 : r7;
+}
+
+/* Blocks of 2^rb rows: their starts and the per-slice cursors (zero); 0
+ * when an allocation failed. */
+static int set_blocks(kc_build *b, int rb)
+{
+    free(b->bptr);
+    free(b->cur);
+    b->rb = rb;
+    b->nb = (b->nl + ((int64_t)1 << rb) - 1) >> rb;
+    b->bptr = malloc(((size_t)b->nb + 1) * sizeof(int64_t));
+    b->cur = calloc((size_t)2 * b->S * (size_t)b->nb + 1, sizeof(int64_t));
+    return b->bptr && b->cur;
+}
+
 /* The construction's buffers, endpoint finder and block geometry; 0 (and
  * b->nomem) when an allocation failed. */
-static int build_init(kc_build *b, kern_graph *g, int64_t count, int64_t chunk)
+static int build_init(kc_build *b, kern_graph *g, int64_t count, int64_t chunk, int rows_log)
 {
     const kern_dist *d = b->d;
     int P = b->P, S = b->S, ok = 1;
@@ -575,17 +613,14 @@ static int build_init(kc_build *b, kern_graph *g, int64_t count, int64_t chunk)
         rank_table_init(&b->by_label, d->first, P);
         b->find.by_label = &b->by_label;
     }
-    /* Blocks of 2^rb rows: pass 2's records carry a column in pbits bits,
-     * a weight key in 24 or 32, and the row inside its block in rb <= 32 -
-     * pbits bits (so 7 bytes with 24-bit keys, 8 with floats). */
     b->pbits = 1;
     while (b->pbits < 32 && ((uint64_t)1 << b->pbits) < (uint64_t)d->base[P]) b->pbits++;
-    b->rb = 32 - b->pbits < KERN_BLOCK_ROWS_LOG ? 32 - b->pbits : KERN_BLOCK_ROWS_LOG;
-    b->nb = (nl + ((int64_t)1 << b->rb) - 1) >> b->rb;
-    b->bptr = malloc(((size_t)b->nb + 1) * sizeof(int64_t));
-    b->cur = calloc((size_t)2 * S * (size_t)b->nb + 1, sizeof(int64_t));
+    int r8 = 40 - b->pbits < KERN_BLOCK_ROWS_LOG ? 40 - b->pbits : KERN_BLOCK_ROWS_LOG;
+    int rb = rows_log < 0 ? kc_block_rows_log(b->pbits, S, nl, count)
+                          : rows_log < r8 ? rows_log : r8;
+    int set = set_blocks(b, rb);
     if (g) g->bytes_to = calloc((size_t)P, sizeof(int64_t));
-    if (!g || !b->scnt || (P > 1 && !b->pid) || !b->bptr || !b->cur || !g->bytes_to) ok = 0, b->nomem = 1;
+    if (!g || !b->scnt || (P > 1 && !b->pid) || !set || !g->bytes_to) ok = 0, b->nomem = 1;
     if (ok) b->dest = b->scnt + (size_t)2 * S * P;
     return ok;
 }
@@ -651,9 +686,10 @@ static int failure_status(kc_build *b, MPI_Comm comm)
     return rc;
 }
 
-/* Collective: build from src (count edges on this rank, chunk per round). */
+/* Collective: build from src (count edges on this rank, chunk per round,
+ * 2^rows_log rows per block or the default when < 0). */
 static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count, int64_t chunk,
-                       kern_graph **out)
+                       int rows_log, kern_graph **out)
 {
     int P = d->nranks, me = d->rank, S = omp_get_max_threads(), ok = 1, read_rc = G5_OK;
     int rc = G5_OK;
@@ -664,7 +700,7 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
     kern_graph *g = calloc(1, sizeof *g);
     *out = NULL;
     if (chunk <= 0) chunk = default_chunk(count, P);
-    ok = build_init(&b, g, count, chunk);
+    ok = build_init(&b, g, count, chunk, rows_log);
     int64_t rounds = (count + chunk - 1) / chunk, maxr = 0;
     MPI_Allreduce(&rounds, &maxr, 1, MPI_INT64_T, MPI_MAX, comm);
 
@@ -682,8 +718,25 @@ static int build_graph(MPI_Comm comm, const kern_dist *d, src *sr, int64_t count
         MPI_Allreduce(mine, every, 2, MPI_INT, MPI_MIN, comm);
         if (!every[0]) goto agree;
         b.w24 = g->w24 = every[1];
-        b.rs = g->w24 ? 7 : 8;
         b.wbits = g->w24 ? 24 : 32;
+        /* floats leave 32 - pbits row bits: blocks sized for 8-byte
+         * records with 24-bit keys are counted again, smaller (the ranks
+         * agree, as the pass is collective) */
+        int again = !g->w24 && b.rb > 32 - b.pbits;
+        MPI_Allreduce(MPI_IN_PLACE, &again, 1, MPI_INT, MPI_MAX, comm);
+        if (again) {
+            int rb = b.rb > 32 - b.pbits ? 32 - b.pbits : b.rb;
+            if (!set_blocks(&b, rb)) ok = 0, b.nomem = 1;
+            b.hash[0] = 0;
+            all = pass(&b, sr, count, chunk, maxr, 0, ok, &read_rc);
+            if (read_rc != G5_OK) { rc = read_rc; goto fail; }
+            if (!all) goto agree;
+            block_starts(&b);
+        }
+        /* the bytes of pass 2's record, and at least the merged one's:
+         * a 4-byte column and the weight key */
+        b.rs = (b.pbits + b.wbits + b.rb + 7) / 8;
+        if (b.rs < 4 + b.wbits / 8) b.rs = 4 + b.wbits / 8;
         b.pk = pk_alloc(&b, (size_t)b.rs * (size_t)b.nraw + 8);
         g->dup = kc_big_malloc((size_t)nl + 1);
         b.dup = g->dup;
@@ -756,16 +809,17 @@ fail:
 }
 
 int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
-                        const float *weights, int64_t count, int64_t chunk, kern_graph **out)
+                        const float *weights, int64_t count, int64_t chunk, int rows_log,
+                        kern_graph **out)
 {
     src s = {.edges = edges, .weights = weights};
-    return build_graph(comm, d, &s, count, chunk, out);
+    return build_graph(comm, d, &s, count, chunk, rows_log, out);
 }
 
 int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                      const float *weights, int64_t count, kern_graph **out)
 {
-    return kern_graph_build_ex(comm, d, edges, weights, count, 0, out);
+    return kern_graph_build_ex(comm, d, edges, weights, count, 0, -1, out);
 }
 
 int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64_t chunk,
@@ -791,7 +845,7 @@ int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64
     int rc = g5_agree(comm, s.ebuf && s.wbuf ? G5_OK
                       : g5_error(G5_ERR_NOMEM, "%s: cannot allocate a chunk of %lld edges",
                                  io_edges_path(ef), (long long)c));
-    if (rc == G5_OK) rc = build_graph(comm, d, &s, count, chunk, out);
+    if (rc == G5_OK) rc = build_graph(comm, d, &s, count, chunk, -1, out);
     *read_seconds = s.read_s;
     free(s.ebuf);
     free(s.wbuf);

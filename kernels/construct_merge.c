@@ -59,7 +59,7 @@ static inline uint32_t wkey_at(const kc_build *b, int64_t i)
 {
     uint32_t u;
     memcpy(&u, b->pk + (size_t)b->rs * i + 4, 4);   /* the padding covers the last */
-    return b->rs == 7 ? u & 0xFFFFFFu : u;
+    return b->wbits == 24 ? u & 0xFFFFFFu : u;
 }
 static inline uint32_t col_at(const kc_build *b, int64_t i)
 {
@@ -76,14 +76,16 @@ static inline void rec_put(kc_build *b, int64_t i, uint32_t c, uint32_t k)
 }
 /* Per-thread scratch of the merge (grown on demand): a block's keys in
  * (row, weight bucket) order, the bucket bounds, per row of a block its
- * first bucket and bucket bits, one bit per pid of the whole pid space (all
- * clear between rows), and the rows of 255 or more merged duplicates. */
+ * first bucket and bucket bits, the columns seen in the row (one bit per
+ * pid of the whole pid space, all clear between rows, or a row_set: see
+ * kc_merge_rows), and the rows of 255 or more merged duplicates. */
 typedef struct merge_ws {
     uint64_t *sc;
     int64_t *bc, *rcnt, *boff;
     uint8_t *lb;
-    size_t sccap, bccap;
+    size_t sccap, bccap, setcap;
     uint64_t *seen;
+    uint32_t *set;
     kvec big;
 } merge_ws;
 
@@ -132,6 +134,49 @@ static inline int insertion_bounded(uint64_t *a, int64_t n)
         a[j] = lo;
     }
     return 1;
+}
+
+/* The columns seen so far in one row: open addressing over 2^lg slots, at
+ * least four per entry of the row, each holding column + 1 (0: empty; pids
+ * are below 2^32 - 1). Its memory follows the longest row. */
+typedef struct row_set {
+    uint32_t *slot;
+    uint32_t mask;
+    int shift;
+} row_set;
+
+/* An empty set for a row of n entries in ws; 0 when it cannot grow. */
+static int row_set_clear(merge_ws *ws, int64_t n, row_set *set)
+{
+    int lg = 4;
+    while (((int64_t)1 << lg) < 4 * n) lg++;
+    if (!ws_grow((void **)&ws->set, &ws->setcap, (size_t)1 << lg, sizeof(uint32_t))) return 0;
+    memset(ws->set, 0, sizeof(uint32_t) << lg);
+    *set = (row_set){.slot = ws->set, .mask = (uint32_t)(((uint64_t)1 << lg) - 1), .shift = 32 - lg};
+    return 1;
+}
+
+/* Add column c; 1 when it was not in the set. */
+static inline uint64_t row_set_add(row_set set, uint32_t c)
+{
+    uint32_t h = (c * 0x9E3779B1u) >> set.shift;
+    for (;;) {
+        uint32_t t = set.slot[h];
+        if (t == c + 1) return 0;
+        if (t == 0) { set.slot[h] = c + 1; return 1; }
+        h = (h + 1) & set.mask;
+    }
+}
+
+/* Store key x (weight key << 32 | column) as record k of the block's n at
+ * q; the next record's index: k + fresh. */
+static inline int64_t keep(kc_build *b, uint8_t *q, int64_t n, int64_t e0, int64_t k, uint64_t x,
+                           uint64_t fresh)
+{
+    uint64_t y = (uint32_t)x | (x >> 32) << 32;
+    if (k + 1 < n) memcpy(q + (size_t)b->rs * k, &y, 8);
+    else rec_put(b, e0 + k, (uint32_t)x, (uint32_t)(x >> 32));
+    return k + (int64_t)fresh;
 }
 
 /* Merge block blk. Its records (in pass 2's arrival order) are sorted by
@@ -185,29 +230,32 @@ static int64_t merge_block(kc_build *b, int64_t blk, merge_ws *ws)
         sc[bc[boff[r] + (int64_t)(w >> lb[r])]++] = w << 32 | (x & cmask);
     }
     /* bc[j] is now the end of bucket j */
-    uint64_t *seen = ws->seen;
     uint8_t *q = b->pk + (size_t)b->rs * e0;
-    const int rs = b->rs;
     int64_t k = 0, s = 0;
     for (int64_t r = 0; r < nr; r++) {
         const int64_t k0 = k, s0 = s;
         s += rc[r];
         if (!insertion_bounded(sc + s0, s - s0)) kern_sort_u64(sc + s0, s - s0);
-        /* branch-free: every key is stored at k, which moves past it only
-         * when its column is new; one 8-byte store per record (its 8th byte
-         * lands on the next record, rewritten later, or within the block's
-         * stretch: its records are all in sc by now), except where the
-         * block's stretch ends */
-        for (int64_t i = s0; i < s; i++) {
-            uint64_t x = sc[i], c = (uint32_t)x, word = seen[c >> 6];
-            uint64_t fresh = ~word >> (c & 63) & 1;
-            seen[c >> 6] = word | (uint64_t)1 << (c & 63);
-            uint64_t y = c | (x >> 32) << 32;
-            if (k + 1 < n) memcpy(q + (size_t)rs * k, &y, 8);
-            else rec_put(b, e0 + k, (uint32_t)c, (uint32_t)(x >> 32));
-            k += (int64_t)fresh;
+        /* every key is stored at k, which moves past it only when its
+         * column is new; one 8-byte store per record (its 8th byte lands on
+         * the next record, rewritten later, or within the block's stretch:
+         * its records are all in sc by now), except where the block's
+         * stretch ends */
+        if (ws->seen) {
+            /* branch-free, one bit per pid (cleared after the row) */
+            uint64_t *seen = ws->seen;
+            for (int64_t i = s0; i < s; i++) {
+                uint64_t x = sc[i], c = (uint32_t)x, word = seen[c >> 6];
+                seen[c >> 6] = word | (uint64_t)1 << (c & 63);
+                k = keep(b, q, n, e0, k, x, ~word >> (c & 63) & 1);
+            }
+            for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
+        } else {
+            row_set set;
+            if (!row_set_clear(ws, s - s0, &set)) return -1;
+            for (int64_t i = s0; i < s; i++)
+                k = keep(b, q, n, e0, k, sc[i], row_set_add(set, (uint32_t)sc[i]));
         }
-        for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
         const int64_t gone = (s - s0) - (k - k0), v = v0 + r;
         b->dup[v] = (uint8_t)(gone < 255 ? gone : 255);
         if (gone >= 255) {
@@ -251,17 +299,25 @@ int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
 int64_t kc_merge_rows(kc_build *b, int64_t *kept)
 {
     const int64_t nb = b->nb;
+    /* Duplicates are found with a bitmap of the pid space per thread (no
+     * branch, no hashing) while the bitmaps take at most a byte per record
+     * (one rank or a few: S pid space / 8 against ~32 bytes per vertex);
+     * on many ranks the pid space grows past the rank's share of the graph
+     * (with S P threads in all, S P / 2048 times the graph at edgefactor
+     * 16), and each row gets a hash set of its columns instead. */
     size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
+    const int bitmap = (double)b->S * 8.0 * (double)words <= (double)b->nraw;
     int fail = 0;
     /* about 2^10 rows per scheduling chunk, whatever the block size */
     const int64_t per = b->rb < 10 ? (int64_t)1 << (10 - b->rb) : 1;
 #pragma omp parallel reduction(| : fail)
     {
         size_t rows = ((size_t)1 << b->rb) + 1;
-        merge_ws ws = {.seen = calloc(words, sizeof(uint64_t)), .rcnt = malloc(rows * sizeof(int64_t)),
-                       .boff = malloc(rows * sizeof(int64_t)), .lb = malloc(rows)};
+        merge_ws ws = {.seen = bitmap ? calloc(words, sizeof(uint64_t)) : NULL,
+                       .rcnt = malloc(rows * sizeof(int64_t)), .boff = malloc(rows * sizeof(int64_t)),
+                       .lb = malloc(rows)};
         kvec_init(&ws.big, sizeof(uint64_t));
-        if (!ws.seen || !ws.rcnt || !ws.boff || !ws.lb) fail = 1;
+        if ((bitmap && !ws.seen) || !ws.rcnt || !ws.boff || !ws.lb) fail = 1;
         int mine = !fail;
 #pragma omp for schedule(dynamic)
         for (int64_t c = 0; c < (nb + per - 1) / per; c++) {
@@ -279,6 +335,7 @@ int64_t kc_merge_rows(kc_build *b, int64_t *kept)
         }
         kvec_free(&ws.big);
         free(ws.sc); free(ws.bc); free(ws.rcnt); free(ws.boff); free(ws.lb); free(ws.seen);
+        free(ws.set);
     }
     if (fail || b->big.fail) return -1;
     kern_sort_u64((uint64_t *)b->big.p, (int64_t)b->big.n);

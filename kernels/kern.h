@@ -91,10 +91,11 @@ typedef struct kern_graph kern_graph;
 int kern_graph_build(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
                      const float *weights, int64_t count, kern_graph **out);
 /* The same with `chunk` edges per rank per round (<= 0: the default, 2^20,
- * less at one rank on a small graph, construct.c);
- * the result does not depend on chunk. */
+ * less at one rank on a small graph) and blocks of 2^rows_log rows (< 0:
+ * the default; at most what an 8-byte record carries; construct.c); the
+ * result depends on neither. */
 int kern_graph_build_ex(MPI_Comm comm, const kern_dist *d, const int64_t *edges,
-                        const float *weights, int64_t count, int64_t chunk,
+                        const float *weights, int64_t count, int64_t chunk, int rows_log,
                         kern_graph **out);
 /* Collective, timed except for the reads. The same construction streaming
  * this rank's block of the edges file (g5_range_split of the file's nedges)

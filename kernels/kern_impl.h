@@ -245,6 +245,12 @@ typedef struct kc_finder {
     const kc_rank_table *by_label; /* placement: ranks of new labels */
 } kc_finder;
 
+/* log2 of the rows per block of a construction whose columns take pbits
+ * bits, with S threads, nl local rows and count edges read by this rank:
+ * 32 - pbits (at most 10), or up to 40 - pbits when 8-byte records give
+ * the lower peak (fewer cursors; construct.c). */
+int kc_block_rows_log(int pbits, int S, int64_t nl, int64_t count);
+
 /* The state of one construction. */
 typedef struct kc_build {
     MPI_Comm comm;
@@ -271,7 +277,8 @@ typedef struct kc_build {
                                (pbits + wbits), appended per block; after the merge:
                                column | weight key << 32, rows in order */
     size_t pkbytes;         /* pk's mapping */
-    int rs;                 /* record size: 7 (24-bit weight keys) or 8 (float bits) */
+    int rs;                 /* record size: 7 (24-bit weight keys), 8 (float bits, or
+                               24-bit keys with more row bits: kc_block_rows_log) */
     int wbits;              /* bits of a weight key: 24 or 32 */
     uint8_t *dup;           /* [nl] the graph's dup: duplicates merged away per row */
     kvec big;               /* the graph's dup_big: row << 32 | count for rows of 255+ */

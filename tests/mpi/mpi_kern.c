@@ -524,10 +524,11 @@ static void hub_graph(tgraph *t)
 }
 
 /* Builds t (each rank its block of the edges) under the cyclic, block and
- * placement distributions with each of the nc chunk sizes and compares
- * every rank's CSR with the serial one; `label` prefixes the messages. */
+ * placement distributions with each of the nc chunk sizes (and 2^rows_log
+ * rows per block, < 0: the default) and compares every rank's CSR with the
+ * serial one; `label` prefixes the messages. */
 static int csr_exact_under_each_distribution(const tgraph *t, const int64_t *chunks, int nc,
-                                             const char *label)
+                                             int rows_log, const char *label)
 {
     int ok = 1;
     int64_t first, count;
@@ -542,7 +543,8 @@ static int csr_exact_under_each_distribution(const tgraph *t, const int64_t *chu
             char what[96];
             snprintf(what, sizeof what, "%s%s, chunk %lld", label, names[k], (long long)chunks[c]);
             kern_graph *g = NULL;
-            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t->e + 2 * first, t->w + first, count, chunks[c], &g);
+            rc = kern_graph_build_ex(MPI_COMM_WORLD, d, t->e + 2 * first, t->w + first, count, chunks[c],
+                                     rows_log, &g);
             MT_CHECK(rc == G5_OK, "%s: build: %s", what, g5_error_msg());
             if (rc == G5_OK) ok &= csr_matches_serial(g, t, what);
             kern_graph_free(&g);
@@ -557,7 +559,7 @@ static int csr_is_exact_for_any_chunk_and_distribution(void)
     tgraph t;
     hub_graph(&t);
     const int64_t chunks[] = {0, 61, 777};   /* 61: ~50 rounds per pass at 2 ranks */
-    int ok = csr_exact_under_each_distribution(&t, chunks, 3, "");
+    int ok = csr_exact_under_each_distribution(&t, chunks, 3, -1, "");
     tgraph_free(&t);
     return ok;
 }
@@ -585,7 +587,41 @@ static int csr_is_exact_with_tied_weights_in_long_rows(void)
     tgraph t;
     tied_graph(&t);
     const int64_t chunks[] = {0, 333};
-    int ok = csr_exact_under_each_distribution(&t, chunks, 2, "tied weights, ");
+    int ok = csr_exact_under_each_distribution(&t, chunks, 2, -1, "tied weights, ");
+    tgraph_free(&t);
+    return ok;
+}
+
+/* The block rule: 7-byte records at this machine's sizes, 8-byte ones
+ * where the cursors of small blocks would outweigh them (many threads at a
+ * large SCALE, one rank or many). */
+static int block_rows_follow_the_peak(void)
+{
+    int ok = 1;
+    const int64_t G = (int64_t)1 << 30;
+    MT_CHECK(kc_block_rows_log(20, 2, 1 << 20, 1 << 24) == 10, "SCALE 20, 2 threads");
+    MT_CHECK(kc_block_rows_log(26, 2, 1 << 26, G) == 6, "SCALE 26, 2 threads: 7-byte records");
+    MT_CHECK(kc_block_rows_log(30, 64, G, 16 * G) == 10, "SCALE 30, 64 threads: 8-byte records");
+    MT_CHECK(kc_block_rows_log(32, 64, 1 << 26, G) == 8, "SCALE 32 on 64 ranks of 64 threads");
+    MT_CHECK(kc_block_rows_log(28, 8, 1 << 28, 4 * G) == 4, "SCALE 28, 8 threads: 7-byte records");
+    return ok;
+}
+
+/* Blocks of 2^10 rows on a sparse graph of 2^23 + 3 vertices: columns take
+ * 24 bits, so the records are 8 bytes (24-bit weight keys). Then float
+ * weights, whose records leave only 32 - 24 row bits: pass 1 runs again
+ * with smaller blocks. Both CSRs are exact. */
+static int csr_is_exact_with_eight_byte_records(void)
+{
+    int ok = 1;
+    tgraph t;
+    tgraph_make(&t, 23, ((int64_t)1 << 23) + 3, (int64_t)1 << 16, 3);
+    const int64_t chunks[] = {0, 4099};
+    ok &= csr_exact_under_each_distribution(&t, chunks, 2, 10, "8-byte records, ");
+    uint64_t s = 5;
+    for (int64_t i = 0; i < t.m; i++) t.w[i] = (float)(1 + rng(&s) % 999) / 1000.0f;
+    tgraph_index(&t);
+    ok &= csr_exact_under_each_distribution(&t, chunks, 2, 10, "float weights, counted again, ");
     tgraph_free(&t);
     return ok;
 }
@@ -688,6 +724,8 @@ int main(int argc, char **argv)
     MT_RUN(bfs_reuse_leaves_no_stale_parent);
     MT_RUN(csr_is_exact_for_any_chunk_and_distribution);
     MT_RUN(csr_is_exact_with_tied_weights_in_long_rows);
+    MT_RUN(block_rows_follow_the_peak);
+    MT_RUN(csr_is_exact_with_eight_byte_records);
     MT_RUN(file_streaming_builds_the_same_csr);
     return mt_finish();
 }

@@ -41,8 +41,7 @@
  * buffers ~20-60 C; pass 2 + records 7 nraw (8 with floats, or where
  * larger blocks save more: kc_block_rows_log); merge + rowptr
  * 8 nl + dup nl, per thread scratch for the largest block (16 bytes per
- * entry) and a bitmap of the pid space / 8 (a set of the longest row's
- * columns when that would pass a byte per record); final graph
+ * entry) and a set of the longest row's columns (16); final graph
  * 8 (nl+1) + nl + 4 nnz + 3 nnz (4 nnz for float weights). The edge list is
  * never held. At edgefactor 16 the peak is about 7 nraw + 9 nl, ~14.6 bytes
  * per input edge plus the chunk buffers.

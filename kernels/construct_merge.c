@@ -76,15 +76,13 @@ static inline void rec_put(kc_build *b, int64_t i, uint32_t c, uint32_t k)
 }
 /* Per-thread scratch of the merge (grown on demand): a block's keys in
  * (row, weight bucket) order, the bucket bounds, per row of a block its
- * first bucket and bucket bits, the columns seen in the row (one bit per
- * pid of the whole pid space, all clear between rows, or a row_set: see
- * kc_merge_rows), and the rows of 255 or more merged duplicates. */
+ * first bucket and bucket bits, the slots of a row_set, and the rows of
+ * 255 or more merged duplicates. */
 typedef struct merge_ws {
     uint64_t *sc;
     int64_t *bc, *rcnt, *boff;
     uint8_t *lb;
     size_t sccap, bccap, setcap;
-    uint64_t *seen;
     uint32_t *set;
     kvec big;
 } merge_ws;
@@ -136,9 +134,13 @@ static inline int insertion_bounded(uint64_t *a, int64_t n)
     return 1;
 }
 
-/* The columns seen so far in one row: open addressing over 2^lg slots, at
- * least four per entry of the row, each holding column + 1 (0: empty; pids
- * are below 2^32 - 1). Its memory follows the longest row. */
+/* The columns seen so far in one row, for the duplicate test: open
+ * addressing over 2^lg slots, at least four per entry of the row, each
+ * holding column + 1 (0: empty; pids are below 2^32 - 1). Its memory
+ * follows the longest row and most rows' sets stay in L1; a bitmap of the
+ * pid space per thread, the other way, takes S N / 8 bytes per rank (S P /
+ * 2048 times the graph at edgefactor 16, with S P threads in all) and
+ * misses L1 at every SCALE. */
 typedef struct row_set {
     uint32_t *slot;
     uint32_t mask;
@@ -241,21 +243,10 @@ static int64_t merge_block(kc_build *b, int64_t blk, merge_ws *ws)
          * the next record, rewritten later, or within the block's stretch:
          * its records are all in sc by now), except where the block's
          * stretch ends */
-        if (ws->seen) {
-            /* branch-free, one bit per pid (cleared after the row) */
-            uint64_t *seen = ws->seen;
-            for (int64_t i = s0; i < s; i++) {
-                uint64_t x = sc[i], c = (uint32_t)x, word = seen[c >> 6];
-                seen[c >> 6] = word | (uint64_t)1 << (c & 63);
-                k = keep(b, q, n, e0, k, x, ~word >> (c & 63) & 1);
-            }
-            for (int64_t i = s0; i < s; i++) seen[(uint32_t)sc[i] >> 6] = 0;
-        } else {
-            row_set set;
-            if (!row_set_clear(ws, s - s0, &set)) return -1;
-            for (int64_t i = s0; i < s; i++)
-                k = keep(b, q, n, e0, k, sc[i], row_set_add(set, (uint32_t)sc[i]));
-        }
+        row_set set;
+        if (!row_set_clear(ws, s - s0, &set)) return -1;
+        for (int64_t i = s0; i < s; i++)
+            k = keep(b, q, n, e0, k, sc[i], row_set_add(set, (uint32_t)sc[i]));
         const int64_t gone = (s - s0) - (k - k0), v = v0 + r;
         b->dup[v] = (uint8_t)(gone < 255 ? gone : 255);
         if (gone >= 255) {
@@ -299,25 +290,16 @@ int64_t kern_graph_dup_big(const kern_graph *g, int64_t l)
 int64_t kc_merge_rows(kc_build *b, int64_t *kept)
 {
     const int64_t nb = b->nb;
-    /* Duplicates are found with a bitmap of the pid space per thread (no
-     * branch, no hashing) while the bitmaps take at most a byte per record
-     * (one rank or a few: S pid space / 8 against ~32 bytes per vertex);
-     * on many ranks the pid space grows past the rank's share of the graph
-     * (with S P threads in all, S P / 2048 times the graph at edgefactor
-     * 16), and each row gets a hash set of its columns instead. */
-    size_t words = ((size_t)b->d->base[b->P] + 63) / 64 + 1;
-    const int bitmap = (double)b->S * 8.0 * (double)words <= (double)b->nraw;
     int fail = 0;
     /* about 2^10 rows per scheduling chunk, whatever the block size */
     const int64_t per = b->rb < 10 ? (int64_t)1 << (10 - b->rb) : 1;
 #pragma omp parallel reduction(| : fail)
     {
         size_t rows = ((size_t)1 << b->rb) + 1;
-        merge_ws ws = {.seen = bitmap ? calloc(words, sizeof(uint64_t)) : NULL,
-                       .rcnt = malloc(rows * sizeof(int64_t)), .boff = malloc(rows * sizeof(int64_t)),
+        merge_ws ws = {.rcnt = malloc(rows * sizeof(int64_t)), .boff = malloc(rows * sizeof(int64_t)),
                        .lb = malloc(rows)};
         kvec_init(&ws.big, sizeof(uint64_t));
-        if ((bitmap && !ws.seen) || !ws.rcnt || !ws.boff || !ws.lb) fail = 1;
+        if (!ws.rcnt || !ws.boff || !ws.lb) fail = 1;
         int mine = !fail;
 #pragma omp for schedule(dynamic)
         for (int64_t c = 0; c < (nb + per - 1) / per; c++) {
@@ -334,8 +316,7 @@ int64_t kc_merge_rows(kc_build *b, int64_t *kept)
             b->big.n += ws.big.n;
         }
         kvec_free(&ws.big);
-        free(ws.sc); free(ws.bc); free(ws.rcnt); free(ws.boff); free(ws.lb); free(ws.seen);
-        free(ws.set);
+        free(ws.sc); free(ws.bc); free(ws.rcnt); free(ws.boff); free(ws.lb); free(ws.set);
     }
     if (fail || b->big.fail) return -1;
     kern_sort_u64((uint64_t *)b->big.p, (int64_t)b->big.n);

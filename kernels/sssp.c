@@ -1,57 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sssp.c - kernel 3 of Graph500: distributed single-source shortest paths by
- * delta-stepping with light/heavy edge separation, OpenMP inside each rank.
+ * delta-stepping with light/heavy edge separation, OpenMP inside each rank
+ * (docs/kernels.md, kernel 3).
  *
- * Algorithm: Meyer and Sanders, "Delta-stepping: a parallelizable shortest
- * path algorithm", J. Algorithms 49(1), 2003, with the bucket fusion of the
- * GAP Benchmark Suite (Beamer, Asanovic, Patterson, arXiv:1508.03619) and
- * GraphIt (Zhang et al., CGO 2020). Buckets have width delta; light edges
- * have w < delta. A round takes the lowest non-empty bucket k over all ranks
- * and relaxes its light edges (a thread expands its own few new bucket-k
- * entries at once: fusion), until bucket k is empty here at P == 1, one
- * pass per round at P > 1 (relax_round), exchanging while any rank holds
- * bucket-k work; then its settled vertices relax their heavy edges
- * once, fused with bucket k+1's light edges. Rows are sorted by weight
- * (csr_sort.c), so light edges are a prefix. Stale entries are skipped. No
- * entry goes below the lowest open bucket, so float rounding loses nothing:
- * the result is exact (label-correcting).
+ * Algorithm: Meyer and Sanders, "Delta-stepping", J. Algorithms 49(1), 2003,
+ * with the bucket fusion of the GAP Benchmark Suite (Beamer et al.,
+ * arXiv:1508.03619) and GraphIt (Zhang et al., CGO 2020). Buckets have width
+ * delta; light edges have w < delta and are a prefix of each row (rows are
+ * sorted by weight, csr_sort.c). A round takes the lowest non-empty bucket k
+ * over all ranks and relaxes its light edges (a thread expands its own new
+ * bucket-k entries at once: fusion), until bucket k is empty at P == 1, one
+ * pass per round at P > 1 (relax_round); then its settled vertices relax
+ * their heavy edges once, fused with bucket k+1's light edges. No entry goes
+ * below the lowest open bucket, so the result is exact (label-correcting).
  *
  * Filters: ub[l], one byte per vertex, is ceil(64 d) of a past tentative
- * distance of l (an upper bound even under races); a candidate with
- * fl(du + w) * 64 >= ub[l] never touches the state word. gub[] does the same
- * for remote targets, by pid while P is small (gdirect: one load, where a
- * ghost slot is two dependent ones), else by ghost slot. The loops are bound
- * by memory latency: entries are prefetched ahead (expand_range), a row's
- * edges filtered 16 at a time with AVX-512 (relax_row16; else heavy ones 8
- * at a time with AVX2, relax_heavy), the candidates that pass batched with
- * their state or ghost words prefetched (relax_flush), st and ub on huge
- * pages (a random byte per edge would also miss the TLB). Four bits per
- * row (sssp_row_bits), copied into each bucket entry as two flags
- * (ent_flags), skip the rows with nothing to relax.
+ * distance (an upper bound even under races): a candidate at or above it
+ * never touches the state word; gub[] does the same for remote targets, by
+ * pid while P is small (gdirect), else by ghost slot. The loops wait on
+ * memory: entries are prefetched ahead (expand_range), rows filtered 16
+ * edges at a time with AVX-512 (relax_row16; AVX2: relax_heavy), passing
+ * candidates batched with their words prefetched (relax_flush), st and ub
+ * on huge pages. Four bits per row (sssp_row_bits), copied into each bucket
+ * entry as two flags (ent_flags), skip rows with nothing to relax.
  *
- * Distribution: a remote target gets at most one message per round, and only
- * for a distance better than its `ghost` word (the best sent). The ghost
- * words are by pid with gdirect (the local range left out: ghost_pid), else
- * by ghost slot from a rank/select index of one 64-bit word per 32 pids
- * (Jacobson, "Space-efficient static trees and graphs", FOCS 1989). A
- * round ends with one MPI_Allgather (counts, lowest bucket, failure flag,
- * capacity) and, when some rank has messages, one MPI_Alltoallv of 12-byte
- * (target, parent, distance) messages; buffers are sized in
- * kern_sssp_create. P == 1 communicates nothing.
+ * Distribution: a remote target gets at most one message per round, only
+ * for a distance better than its ghost word (the best sent; by pid with
+ * gdirect, else by slot from a rank/select index of one word per 32 pids,
+ * Jacobson, FOCS 1989). A round ends with one MPI_Allgather and, when some
+ * rank has messages, one MPI_Alltoallv of 12-byte (target, parent,
+ * distance) messages. State: one 64-bit word per vertex (float distance
+ * bits << 32 | parent pid, all ones when unreached), changed by
+ * compare-and-swap only to a strictly smaller distance, so the result does
+ * not depend on ranks, threads or order.
  *
- * Encoding: vertex state is one 64-bit word (float32 distance bits << 32 |
- * parent pid), all ones when unreached, replaced by compare-and-swap only
- * with a strictly smaller distance, so distance and parent change together
- * and zero-weight edges make no cycle. The result (least fixpoint of
- * d[v] = min fl(d[u] + w)) does not depend on ranks, threads or order.
- *
- * Memory per rank: 9.5 bytes per local vertex; at P > 1, N/4 bytes of ghost
- * index, 9 per ghost, 12 per message slot; with gdirect (at most a byte per
- * 4 local CSR entries) N bound bytes and 8 (N - nl) of ghost words replace
- * the index, nl and 9 nghost; during a search
- * 8 bytes per bucket entry, lists trimmed to 64 KiB per thread afterwards
- * (workspace_trim).
+ * Memory per rank: 9.5 bytes per local vertex; at P > 1 N/4 bytes of ghost
+ * index, 9 per ghost and 12 per message slot (with gdirect, N bound bytes
+ * and 8 (N - nl) of ghost words instead); 8 bytes per bucket entry during a
+ * search, trimmed to 64 KiB per thread afterwards (workspace_trim).
  */
 #include "kern_impl.h"
 

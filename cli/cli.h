@@ -81,13 +81,14 @@ int cli_json_write(MPI_Comm comm, const char *path, void (*emit)(FILE *f, const 
  * g5_memory_check before its heavy work (cli_memory.c; formulas from the
  * stages' docs pages): gen from its parameters and P ranks; components,
  * partition (C components, bfs: the bfs order) and run (in_process:
- * components and placement inside kernel 1) from the edges file's N and M. */
+ * components and placement inside kernel 1; placed: any placement, a file
+ * or in process) from the edges file's N and M. */
 /* "PATH (SCALE S, M edges)": what an input file's estimate follows from,
  * for the message (a static buffer). */
 const char *cli_mem_what(const char *path, int scale, int64_t nedges);
 double cli_mem_gen(int scale, int edgefactor, int64_t chunk_rows, int P);
 double cli_mem_components(int64_t N, int64_t M, int P);
 double cli_mem_partition(int64_t N, int64_t M, int64_t C, int P, int bfs);
-double cli_mem_run(int64_t N, int64_t M, int P, int in_process);
+double cli_mem_run(int64_t N, int64_t M, int P, int in_process, int placed);
 
 #endif

@@ -66,7 +66,7 @@ double cli_mem_partition(int64_t N, int64_t M, int64_t C, int P, int bfs)
     return 16 * m + 16 * nl + 16 * (double)C + 2.0 * 24 * (1 << 21) + (bfs ? 16 * m : 0);
 }
 
-double cli_mem_run(int64_t N, int64_t M, int P, int in_process)
+double cli_mem_run(int64_t N, int64_t M, int P, int in_process, int placed)
 {
     /* docs/kernels.md, "Memory": kernel 1 peaks in its merge at 16.56
      * bytes per input edge of the rank (with float weights) + rowptr and
@@ -87,6 +87,13 @@ double cli_mem_run(int64_t N, int64_t M, int P, int in_process)
     if (in_process) {
         double cc = mem_cc(N, M, P, 0);
         peak = 20 * m + (cc > k1 ? cc : k1);
+    }
+    /* a placement's relabelling of all N vertices on every rank (8 bytes
+     * each), and 17 while a placement file's labels load, before kernel 1
+     * (docs/kernels.md, "Memory") */
+    if (placed) {
+        peak += 8 * (double)N;
+        if (!in_process && 17 * (double)N > peak) peak = 17 * (double)N;
     }
     return peak;
 }

@@ -414,7 +414,8 @@ int run_cmd(int argc, char **argv)
     const io_edges_meta *meta = io_edges_get_meta(ef);
     G5_TRY(g5_memory_check(comm, cli_mem_what(edges_path, meta->scale, meta->nedges),
                            cli_mem_run(meta->nvertices, meta->nedges, P,
-                                       strcmp(o.placement, "components") == 0),
+                                       strcmp(o.placement, "components") == 0,
+                                       strcmp(o.placement, "cyclic") && strcmp(o.placement, "block")),
                            o.force_size));
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_cli.c - option parsing with getopt_long from a g5_opt table
- * (cli/cli.h): every accepted form, the errors, and the help table. */
+ * (cli/cli.h): every accepted form, the errors, and the help table; and the
+ * run's memory estimate under a placement (cli_memory.c). */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,4 +125,21 @@ Test(opts, says_what_is_wrong)
     cr_expect(strstr(g5_error_msg(), "unexpected argument 'e'") != NULL, "%s", g5_error_msg());
     char *a6[] = {"gen", "-h"};
     cr_expect_eq(parse(&c, 2, a6, pos, &npos), 1, "-h is help");
+}
+
+/* A placement (a file or in process) holds its relabelling of all N
+ * vertices on every rank: the run's estimate grows by 8 bytes per vertex;
+ * on many ranks a file's labels loading (17 bytes per vertex) is the peak. */
+Test(memory, a_placement_adds_its_relabelling_on_every_rank)
+{
+    const int64_t N = (int64_t)1 << 26, M = 16 * N;
+    cr_expect(fabs(cli_mem_run(N, M, 1, 0, 1) - cli_mem_run(N, M, 1, 0, 0) - 8.0 * (double)N) < 1.0,
+              "one rank, a file: 8 bytes per vertex more");
+    double in = cli_mem_run(N, M, 64, 1, 0), in_placed = cli_mem_run(N, M, 64, 1, 1);
+    cr_expect(fabs(in_placed - in - 8.0 * (double)N) < 1.0, "64 ranks, components: %.0f more bytes",
+              in_placed - in);
+    double cyclic = cli_mem_run(N, M, 64, 0, 0), placed = cli_mem_run(N, M, 64, 0, 1);
+    cr_expect(fabs(placed - 17.0 * (double)N) < 1.0 && placed > 3 * cyclic,
+              "64 ranks, a file: the labels' load (%.0f) outweighs the rank's graph (%.0f)", placed,
+              cyclic);
 }

@@ -27,6 +27,7 @@ typedef struct run_opts {
     const char *placement, *json, *topology;
     int roots, skip_sssp, no_validate, ranks_per_node;
     int force_size;   /* skip the memory check (g5_memory_check) */
+    const char *spill; /* directory of the scratch files keys are parked in (NULL: none) */
     int64_t seed;
     double delta;
 } run_opts;
@@ -62,7 +63,9 @@ void run_k1_free(run_k1 *k);
 
 /* One search kernel as the timed loop drives it. run is timed; reached
  * (the TEPS edge count) and keep are not: keep hands the last search's
- * result, in original ids, to the validation batch (kern_vbatch_add). */
+ * result, in original ids, to the validation batch (kern_vbatch_add).
+ * With spill, each key is parked there once kept (parked[i]: its offset)
+ * and validated after the searches (run_validate_parked). */
 typedef struct run_search {
     const char *name;                                          /* "BFS", "SSSP" */
     int sssp;
@@ -72,6 +75,8 @@ typedef struct run_search {
     int (*reached)(void *ctx, int64_t *nedge);
     int (*keep)(void *ctx, kern_vbatch *b, int64_t root);
     void *ctx;
+    io_spill *spill;                                           /* NULL: validate beside the graph */
+    int64_t *parked;                                           /* [nroots] with spill */
 } run_search;
 
 /* The memory ceiling the validation batch is sized under (run_search.c). */
@@ -94,6 +99,15 @@ int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, 
 int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int nroots,
                    int validate, double *time, int64_t *nedge, double *validate_time, int *invalid,
                    int *batch);
+
+/* Collective. Validate the keys run_timed_loop parked in s->spill, after
+ * the searches (the graph released): batches sized as
+ * run_validate_batch_size does with the memory now free, as even as the
+ * keys allow, one pass over the edges each. validate_time[i] adds the
+ * key's reading back and its share of the pass; *batch the keys per pass;
+ * *invalid and the status as run_timed_loop. */
+int run_validate_parked(MPI_Comm comm, const run_search *s, const int64_t *roots, int nroots,
+                        const int64_t *nedge, double *validate_time, int *invalid, int *batch);
 
 /* Collective. Fill p (strings owned by p; free with run_provenance_free):
  * version, compiler, MPI and HDF5 library versions, distinct host names,

@@ -4,7 +4,7 @@
  *
  *   mpirun -np P g500 run EDGES.h5 [--placement cyclic|block|components|FILE.h5]
  *       [--topology FILE [--ranks-per-node K]] [--roots 64] [--seed N]
- *       [--delta D] [--skip-sssp] [--no-validate] [--json PATH]
+ *       [--delta D] [--skip-sssp] [--no-validate] [--spill DIR] [--json PATH]
  *
  * Steps, as the Graph500 reference driver: kernel 1 (run_kernel1.c: the
  * graph and everything built from it before the first search, including
@@ -28,7 +28,9 @@
  * BFS's queues hold the validator's words; at P > 1 SSSP's ghost words
  * (kern_sssp_scratch) hold the block results when they fit, and SSSP's
  * parents, once converted, the validator's words. Validated results wait
- * in a batch of compact records sized to the memory left (run_search.c).
+ * in a batch of compact records sized to the memory left (run_search.c);
+ * with --spill DIR they wait in scratch files instead and are validated
+ * after the searches, the graph's rows released first.
  */
 #include "cli.h"
 #include "common.h"
@@ -71,6 +73,10 @@ static int parse_opts(int argc, char **argv, run_opts *o, const char **edges_pat
          "ranks per node with --topology (0: map ranks by host name)"},
         {"force-size", 0, G5_OPT_FLAG, &o->force_size, NULL,
          "go on even if the run looks larger than the memory"},
+        {"spill", 0, G5_OPT_STRING, &o->spill, "DIR",
+         "park each key's validation records in a scratch file in DIR (a node-local disk; "
+         "about 13 bytes per vertex and key, removed at exit) and validate after the searches "
+         "with the graph freed: fewer passes over the edges when memory holds few keys"},
     };
     const int nopts = sizeof opts / sizeof opts[0];
     const char *pos[2];
@@ -220,7 +226,8 @@ static void progress_rss(MPI_Comm comm, const char *when, int64_t nedges)
 /* Collective. Kernels 2 and 3 for every key, each search structure built
  * (and timed into kernel 1: rep->k1_search) just before its searches. */
 static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edges *ef,
-                        const int64_t *roots, kern_levels *levels, rep_run *rep, int *invalid)
+                        const int64_t *roots, kern_levels *levels, io_spill *spill,
+                        int64_t (*parked)[64], rep_run *rep, int *invalid)
 {
     int P, me, rc;
     MPI_Comm_size(comm, &P);
@@ -241,7 +248,7 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     G5_TRY(block_arrays(&s, 0));
     kern_comm_reset(g);
     const run_search bfs = {"BFS", 0, rep->nvertices, rep->nedges, ef, bfs_run, bfs_reached,
-                            bfs_keep, &s};
+                            bfs_keep, &s, spill, parked[0]};
     G5_TRY(run_timed_loop(comm, &bfs, roots, rep->nroots, validate, rep->bfs_time, rep->bfs_nedge,
                           rep->bfs_validate_time, invalid, &rep->bfs_validate_batch));
     rep->bfs_done = 1;
@@ -256,7 +263,7 @@ static int run_searches(MPI_Comm comm, const run_opts *o, kern_graph *g, io_edge
     G5_TRY(g5_agree(comm, rc));
     G5_TRY(block_arrays(&s, 1));
     const run_search sssp = {"SSSP", 1, rep->nvertices, rep->nedges, ef, sssp_run, sssp_reached,
-                             sssp_keep, &s};
+                             sssp_keep, &s, spill, parked[1]};
     G5_TRY(run_timed_loop(comm, &sssp, roots, rep->nroots, validate, rep->sssp_time, rep->sssp_nedge,
                           rep->sssp_validate_time, invalid, &rep->sssp_validate_batch));
     const kern_sssp_stats *st = kern_sssp_get_stats(s.sssp);
@@ -329,6 +336,21 @@ static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *me
         rep->waited_for = *end == ' ' ? end + 1 : NULL;
     }
     rep_run_judge(rep);
+    if (dirs) {
+        rep->bfs_level_time = lv->time; rep->bfs_level_frontier = lv->frontier;
+        rep->bfs_nlevels = lv->n; rep->bfs_level_dir = (char **)dirs;
+    }
+    int64_t rss = g5_peak_rss();
+    MPI_Allreduce(&rss, &rep->peak_rss_max, 1, MPI_INT64_T, MPI_MAX, comm);
+    return G5_OK;
+}
+
+/* Collective. The searches' bytes between ranks (and hop-weighted with a
+ * topology), gathered while the graph's counters exist. */
+static int gather_comm(MPI_Comm comm, const run_k1 *k, rep_run *rep)
+{
+    int P;
+    MPI_Comm_size(comm, &P);
     rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
     int rc = g5_agree(comm, rep->comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate"));
     if (rc == G5_OK)
@@ -338,12 +360,34 @@ static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *me
         if (rep->comm_hop_bytes)
             hop_weight(P, rep->comm_bytes, k->rank_node, k->node_hops, k->nnodes, rep->comm_hop_bytes);
     }
-    if (dirs) {
-        rep->bfs_level_time = lv->time; rep->bfs_level_frontier = lv->frontier;
-        rep->bfs_nlevels = lv->n; rep->bfs_level_dir = (char **)dirs;
-    }
-    int64_t rss = g5_peak_rss();
-    MPI_Allreduce(&rss, &rep->peak_rss_max, 1, MPI_INT64_T, MPI_MAX, comm);
+    return rc;
+}
+
+/* Collective. The keys parked in spill, validated with the graph's rows
+ * released (nothing searches any more). */
+static int validate_parked(MPI_Comm comm, io_edges *ef, io_spill *spill, int64_t (*parked)[64],
+                           kern_graph *g, rep_run *rep, int *invalid)
+{
+    int P, rc = G5_OK;
+    MPI_Comm_size(comm, &P);
+    kern_graph_release(g);
+    int64_t bytes = io_spill_size(spill), mx;
+    MPI_Allreduce(&bytes, &mx, 1, MPI_INT64_T, MPI_MAX, comm);
+    rep->validate_spill_bytes = mx;
+    char b[32];
+    g5_progress("graph released; validating the parked keys (%s in the scratch file of the "
+                "largest rank)", g5_format_bytes(b, sizeof b, (double)mx));
+    const run_search bfs = {"BFS", 0, rep->nvertices, rep->nedges, ef, NULL, NULL, NULL, NULL,
+                            spill, parked[0]};
+    const run_search sssp = {"SSSP", 1, rep->nvertices, rep->nedges, ef, NULL, NULL, NULL, NULL,
+                             spill, parked[1]};
+    if (rep->bfs_done)
+        G5_TRY(run_validate_parked(comm, &bfs, rep->roots, rep->nroots, rep->bfs_nedge,
+                                   rep->bfs_validate_time, invalid, &rep->bfs_validate_batch));
+    if (rep->sssp_done)
+        G5_TRY(run_validate_parked(comm, &sssp, rep->roots, rep->nroots, rep->sssp_nedge,
+                                   rep->sssp_validate_time, invalid, &rep->sssp_validate_batch));
+out:
     return rc;
 }
 
@@ -401,6 +445,8 @@ int run_cmd(int argc, char **argv)
     double *times = NULL;
     int64_t *counts = NULL;
     const char **dirs = NULL;
+    io_spill *spill = NULL;
+    int64_t parked[2][64];
 
     G5_TRY(run_provenance(comm, argc, typed, &prov));
     G5_TRY(io_edges_open(comm, edges_path, &ef));
@@ -417,6 +463,16 @@ int run_cmd(int argc, char **argv)
                                        strcmp(o.placement, "components") == 0,
                                        strcmp(o.placement, "cyclic") && strcmp(o.placement, "block")),
                            o.force_size));
+    if (o.spill && !o.no_validate) {
+        /* refused now, not after kernel 1: sized for o.roots keys */
+        double bytes = (double)o.roots * ((double)kern_vbatch_park_bytes(meta->nvertices, me, P, 0)
+                                          + (o.skip_sssp ? 0.0
+                                             : (double)kern_vbatch_park_bytes(meta->nvertices, me, P, 1)));
+        G5_TRY(io_spill_open(comm, o.spill, bytes, "the parked validation records", &spill));
+        char b[32];
+        g5_progress("validation records are parked in %s (unlinked scratch files, about %s per "
+                    "rank)", o.spill, g5_format_bytes(b, sizeof b, bytes));
+    }
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));
     g5_progress("graph built: %lld directed entries, CSR %.1f MiB on rank 0",
@@ -446,7 +502,10 @@ int run_cmd(int argc, char **argv)
     rep.edges_path = edges_path;
     rep.provenance = &prov;
 
-    G5_TRY(run_searches(comm, &o, k.graph, ef, roots, &lv, &rep, &invalid));
+    G5_TRY(run_searches(comm, &o, k.graph, ef, roots, &lv, spill, parked, &rep, &invalid));
+    G5_TRY(gather_comm(comm, &k, &rep));
+    if (spill)
+        G5_TRY(validate_parked(comm, ef, spill, parked, k.graph, &rep, &invalid));
 
     dirs = malloc(((size_t)lv.n + 1) * sizeof(char *));
     for (int l = 0; dirs && l < lv.n; l++)
@@ -466,6 +525,7 @@ out:
     free(counts);
     run_k1_free(&k);
     run_provenance_free(&prov);
+    io_spill_close(&spill);
     io_edges_close(&ef);
     return rc == G5_OK ? 0 : g5_cmd_fail("run", rc);
 }

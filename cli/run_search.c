@@ -15,11 +15,17 @@
  * validate time is its own part (conversion, local checks, depths) plus
  * the batch pass divided by the keys in the batch.
  *
+ * With a scratch file (run --spill DIR), each key is parked there once it
+ * is added (a batch of one) and no pass runs beside the graph: after the
+ * searches, with the graph released, run_validate_parked reads the keys
+ * back into batches as large as the memory now free allows (at SCALE 26 on
+ * one 24 GiB node, a few dozen keys per pass instead of one).
+ *
  * The batch size K is chosen once per kernel, after the first search (when
  * its workspace is in memory): the memory left under the lower of
  * the node's memory (g5_memory_offered: MemAvailable or the cgroup limit)
- * divided among its ranks and the ceiling of
- * RUN_BYTES_PER_EDGE per input edge, minus what the run holds, divided by
+ * divided among its ranks and the higher of RUN_BYTES_PER_EDGE per input
+ * edge and the run's peak so far, minus what the run holds, divided by
  * the bytes of one key, agreed as the minimum over ranks; between 1 and
  * min(64, keys).
  *
@@ -62,10 +68,13 @@ int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, 
     int P, me, local = g5_node_ranks(comm);
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
-    int64_t held = rss_now(), avail = (int64_t)g5_memory_offered();
+    int64_t held = rss_now(), avail = (int64_t)g5_memory_offered(), peak = g5_peak_rss();
     int64_t key = (int64_t)kern_vbatch_key_bytes(nvertices, me, P);
-    /* the ceiling per input edge, for this rank's share of the edges */
-    int64_t budget = (int64_t)((double)RUN_BYTES_PER_EDGE * (double)nedges / P) - (held > 0 ? held : 0);
+    /* the ceiling per input edge, for this rank's share of the edges, or
+     * the peak the run already reached when higher: what the graph held is
+     * free for keys parked until it was released */
+    int64_t ceiling = (int64_t)((double)RUN_BYTES_PER_EDGE * (double)nedges / P);
+    int64_t budget = (peak > ceiling ? peak : ceiling) - (held > 0 ? held : 0);
     if (avail >= 0 && avail / local < budget)
         budget = avail / local;
     /* transients besides the records: a key's jump words when no idle
@@ -77,9 +86,9 @@ int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, 
     k = k > nroots ? nroots : k;
     MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_INT64_T, MPI_MIN, comm);
     g5_progress("%s validation: %d keys per pass over the edges (rank 0: holds %.1f MiB, "
-                "%.1f MiB under the lower of %d bytes per input edge and MemAvailable / %d, "
-                "%.1f MiB per key)", name, (int)k, held / 1048576.0, budget / 1048576.0,
-                RUN_BYTES_PER_EDGE, local, key / 1048576.0);
+                "%.1f MiB free under the lower of MemAvailable / %d and the higher of %d bytes "
+                "per input edge and the peak so far, %.1f MiB per key)", name, (int)k,
+                held / 1048576.0, budget / 1048576.0, local, RUN_BYTES_PER_EDGE, key / 1048576.0);
     return (int)k;
 }
 
@@ -151,7 +160,8 @@ int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int
             continue;
         }
         if (!b) {
-            kmax = run_validate_batch_size(comm, s->name, s->nvertices, s->nedges, nroots);
+            kmax = s->spill ? 1 : run_validate_batch_size(comm, s->name, s->nvertices, s->nedges,
+                                                          nroots);
             *batch_out = kmax;
             if ((rc = kern_vbatch_create(comm, s->nvertices, kmax, s->sssp, &b)) != G5_OK)
                 goto out;
@@ -159,10 +169,12 @@ int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int
         g5_progress("Validating %s %d", s->name, i);
         t0 = g5_now();
         rc = s->keep(s->ctx, b, roots[i]);
+        if ((rc = g5_agree(comm, rc)) == G5_OK && s->spill)
+            rc = kern_vbatch_park(b, s->spill, &s->parked[i]);
         validate_time[i] = max_elapsed(comm, t0);
         if ((rc = g5_agree(comm, rc)) != G5_OK)
             goto out;
-        if (kern_vbatch_keys(b) == kmax || i == nroots - 1) {
+        if (!s->spill && (kern_vbatch_keys(b) == kmax || i == nroots - 1)) {
             rc = check_batch(comm, s, b, roots, lo, i + 1, nedge, validate_time, invalid);
             if (rc != G5_OK)
                 goto out;
@@ -170,6 +182,28 @@ int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int
         }
     }
 out:
+    kern_vbatch_free(&b);
+    return rc;
+}
+
+int run_validate_parked(MPI_Comm comm, const run_search *s, const int64_t *roots, int nroots,
+                        const int64_t *nedge, double *validate_time, int *invalid, int *batch)
+{
+    int kmax = run_validate_batch_size(comm, s->name, s->nvertices, s->nedges, nroots);
+    int npass = (nroots + kmax - 1) / kmax, per = (nroots + npass - 1) / npass;
+    kern_vbatch *b = NULL;
+    *batch = per;
+    int rc = kern_vbatch_create(comm, s->nvertices, per, s->sssp, &b);
+    for (int lo = 0; rc == G5_OK && lo < nroots; lo += per) {
+        int hi = lo + per < nroots ? lo + per : nroots;
+        for (int i = lo; rc == G5_OK && i < hi; i++) {
+            double t0 = g5_now();
+            rc = kern_vbatch_unpark(b, s->spill, s->parked[i]);
+            validate_time[i] += max_elapsed(comm, t0);
+        }
+        if (rc == G5_OK)
+            rc = check_batch(comm, s, b, roots, lo, hi, nedge, validate_time, invalid);
+    }
     kern_vbatch_free(&b);
     return rc;
 }

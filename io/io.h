@@ -417,4 +417,27 @@ int io_components_check_edges(const io_components *c, const io_edges *e);
 /* Collective. Accepts *c == NULL. */
 void io_components_close(io_components **c);
 
+/* ---- scratch files (io_spill.c) -------------------------------------------
+ * A rank's raw scratch file (not HDF5) for data that waits on a local disk
+ * instead of in memory: the validation records of `g500 run --spill DIR`.
+ * Made in DIR as g500-spill-XXXXXX and unlinked at once, so it takes disk
+ * only while open and vanishes when closed or when the process dies,
+ * however it dies. Appended in sequence, read back at any offset. Errors
+ * name the file and the OS error. */
+typedef struct io_spill io_spill;
+/* Collective. Each rank's scratch file in dir (a directory every rank can
+ * write; node-local disks are meant). Refused (G5_ERR_IO, the same on every
+ * rank) when dir is unusable, or when its file system has less free space
+ * than `bytes` (the expected size per rank; 0: no check) times the ranks of
+ * the node: "DIR: WHAT need about 52 GiB of disk on this node, 34 GiB free". */
+int io_spill_open(MPI_Comm comm, const char *dir, double bytes, const char *what, io_spill **out);
+/* Not collective. Append n bytes; *at (may be NULL) gets their offset. */
+int io_spill_write(io_spill *s, const void *p, size_t n, int64_t *at);
+/* Not collective. n bytes at offset at (within what was written). */
+int io_spill_read(io_spill *s, int64_t at, void *p, size_t n);
+/* Bytes written so far, and the file's (unlinked) name. */
+int64_t io_spill_size(const io_spill *s);
+const char *io_spill_path(const io_spill *s);
+void io_spill_close(io_spill **s);   /* accepts NULL, *s == NULL */
+
 #endif

@@ -861,6 +861,12 @@ void kern_graph_free(kern_graph **gp)
     *gp = NULL;
 }
 
+void kern_graph_release(kern_graph *g)
+{
+    free(g->rowptr); free(g->col); free(g->w); free(g->w3); free(g->dup); free(g->dup_big);
+    g->rowptr = NULL; g->col = NULL; g->w = NULL; g->w3 = NULL; g->dup = NULL; g->dup_big = NULL;
+}
+
 int64_t kern_graph_nlocal(const kern_graph *g) { return g->nlocal; }
 int64_t kern_graph_nnz_global(const kern_graph *g) { return g->nnz_global; }
 int64_t kern_graph_bytes(const kern_graph *g)

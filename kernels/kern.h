@@ -109,6 +109,10 @@ typedef struct io_edges io_edges;
 int kern_graph_build_file(MPI_Comm comm, const kern_dist *d, io_edges *ef, int64_t chunk,
                           double *read_seconds, kern_graph **out);
 void kern_graph_free(kern_graph **g);            /* accepts NULL, *g == NULL */
+/* Not collective. Free the graph's rows (its memory), keeping its sizes and
+ * communication counters: afterwards only kern_graph_nlocal,
+ * kern_graph_nnz_global, kern_comm_gather and kern_graph_free apply. */
+void kern_graph_release(kern_graph *g);
 int64_t kern_graph_nlocal(const kern_graph *g);
 int64_t kern_graph_nnz_global(const kern_graph *g);
 /* Not collective. This rank's construction phases in elapsed seconds: t[0]

@@ -465,6 +465,22 @@ static inline double rec_dist(vrec r)
     return d;
 }
 
+/* A batch of keys' results (kern_validate.h): their records, roots and
+ * verdicts so far. */
+#define VB_MSG 1024
+struct kern_vbatch {
+    MPI_Comm comm;
+    int rank, nranks, sssp, kmax, nk;
+    int nchecked;                        /* keys of the last check (their messages) */
+    int64_t n, first, count;
+    vrec *rec;                           /* [count][kmax] */
+    int64_t root[KERN_VBATCH_MAX];
+    int status[KERN_VBATCH_MAX];
+    char msg[KERN_VBATCH_MAX][VB_MSG];
+};
+/* Collective. The records of batch b, allocated for its first key. */
+int vc_batch_alloc(kern_vbatch *b);
+
 typedef struct vctx {
     MPI_Comm comm;
     int rank, nranks;

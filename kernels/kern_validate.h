@@ -124,4 +124,24 @@ int kern_vbatch_check(kern_vbatch *b, const kern_edge_reader *rd, int *status, i
 int kern_vbatch_check_file(kern_vbatch *b, io_edges *edges, int *status, int64_t *nedge);
 const char *kern_vbatch_message(const kern_vbatch *b, int k);
 
+/* ---- keys parked in a scratch file ----------------------------------------
+ * When memory holds few keys beside the graph (a large graph on few ranks),
+ * each key's records can wait in a scratch file (io.h, io_spill) after it
+ * is added, and be checked after the searches, with the graph freed, in
+ * batches as large as the memory then allows.
+ *
+ * kern_vbatch_park: collective; writes every key of b to s (its root, its
+ * verdict so far and its records: a parent plane of 4 bytes and a value
+ * plane of 1, 2 or 4 bytes per vertex of the rank's block, the smallest
+ * that holds the key's BFS depths, 4 for SSSP; a key that already failed
+ * keeps only its message), at[k] the offset of key k; b is then empty.
+ * kern_vbatch_unpark: collective; adds the key parked at `at` (by a batch
+ * of the same kind and vertices on the same ranks) to b, as kern_vbatch_add
+ * did. Failures name the scratch file and agree across ranks. */
+int kern_vbatch_park(kern_vbatch *b, io_spill *s, int64_t *at);
+int kern_vbatch_unpark(kern_vbatch *b, io_spill *s, int64_t at);
+/* Not collective. The bytes a parked key takes on `rank` of `nranks`, with
+ * 1-byte BFS depths (a BFS key takes more when its depths reach 256). */
+size_t kern_vbatch_park_bytes(int64_t nvertices, int rank, int nranks, int sssp);
+
 #endif

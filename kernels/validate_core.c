@@ -401,19 +401,6 @@ size_t kern_validate_work_bytes(int64_t nvertices, int rank, int nranks)
     return (size_t)(count ? count : 1) * sizeof(uint64_t);
 }
 
-#define VB_MSG 1024
-
-struct kern_vbatch {
-    MPI_Comm comm;
-    int rank, nranks, sssp, kmax, nk;
-    int nchecked;                        /* keys of the last check (their messages) */
-    int64_t n, first, count;
-    vrec *rec;                           /* [count][kmax] */
-    int64_t root[KERN_VBATCH_MAX];
-    int status[KERN_VBATCH_MAX];
-    char msg[KERN_VBATCH_MAX][VB_MSG];
-};
-
 size_t kern_vbatch_key_bytes(int64_t nvertices, int rank, int nranks)
 {
     int64_t first, count;
@@ -513,6 +500,22 @@ const char *kern_vbatch_message(const kern_vbatch *b, int k)
     return k >= 0 && k < b->nchecked && b->status[k] != G5_OK ? b->msg[k] : "";
 }
 
+int vc_batch_alloc(kern_vbatch *b)
+{
+    b->nchecked = 0;
+    /* huge pages where the system gives them: the edge checks load two
+     * records at random per edge, a TLB miss each on small pages */
+    b->rec = kc_big_malloc((size_t)(b->count ? b->count : 1) * (size_t)b->kmax * sizeof(vrec));
+    int rc = g5_agree(b->comm, b->rec ? G5_OK
+                      : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",
+                                 b->sssp ? "SSSP" : "BFS", b->kmax));
+    if (rc != G5_OK) {
+        free(b->rec);
+        b->rec = NULL;
+    }
+    return rc;
+}
+
 int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const float *dist,
                     void *work, size_t work_bytes)
 {
@@ -526,18 +529,9 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
         return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
                         kind, root, b->n);
     if (b->nk == 0) {
-        b->nchecked = 0;
-        /* huge pages where the system gives them: the edge checks load two
-         * records at random per edge, a TLB miss each on small pages */
-        b->rec = kc_big_malloc((size_t)(b->count ? b->count : 1) * (size_t)b->kmax * sizeof(vrec));
-        int rc = g5_agree(b->comm, b->rec ? G5_OK
-                          : g5_error(G5_ERR_NOMEM, "%s validation: cannot allocate the records of %d keys",
-                                     kind, b->kmax));
-        if (rc != G5_OK) {
-            free(b->rec);
-            b->rec = NULL;
+        int rc = vc_batch_alloc(b);
+        if (rc != G5_OK)
             return rc;
-        }
     }
     const int k = b->nk++;
     b->root[k] = root;

@@ -43,6 +43,7 @@ typedef struct rep_run {
                                           * exchange and agreement each at P > 1), may be NULL */
     double *bfs_validate_time, *sssp_validate_time;  /* [nroots] */
     int bfs_validate_batch, sssp_validate_batch;     /* keys per validation pass (0: none) */
+    int64_t validate_spill_bytes;   /* largest rank's scratch file of parked keys (0: none) */
     const char *placement;               /* "cyclic", "block" or the placement file path */
     const char *edges_path;
     int64_t nvertices, nedges, n_active; /* n_active: vertices with rows (all N for cyclic/block) */

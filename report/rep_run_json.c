@@ -253,9 +253,12 @@ static void write_report(g5_json *j, const rep_run *r)
     g5_json_begin_object(j);
     g5_json_kv_int(j, "bfs", r->bfs_validate_batch);
     g5_json_kv_int(j, "sssp", r->sssp_validate_batch);
+    g5_json_kv_int(j, "spill_bytes", r->validate_spill_bytes);
     g5_json_key(j, "note");
     g5_json_string(j, "keys per pass over the edge list; a key's validate_time is its own checks "
-                   "plus its batch's pass divided by the keys in the batch");
+                   "plus its batch's pass divided by the keys in the batch; spill_bytes > 0: "
+                   "the keys waited in scratch files (the largest rank's bytes) and were "
+                   "validated after the searches, reading them back counted in validate_time");
     g5_json_end_object(j);
     g5_json_key(j, "sssp_rounds");
     if (r->sssp_done && r->sssp_rounds) g5_json_ints(j, r->sssp_rounds, r->nroots);

@@ -3,8 +3,9 @@
  * mpi_validate_keys.c - the validators (kernels/validate_core.c) at 1, 2
  * and 4 ranks on the in-memory graph of validate_testgraph.h: a tree as
  * deep as the graph, and several keys validated in one pass over the edges
- * giving each key what one-key validation gives. Correct trees and planted
- * errors: mpi_validate.c.
+ * giving each key what one-key validation gives, also when the keys wait
+ * in a scratch file between their add and their check (kern_vbatch_park).
+ * Correct trees and planted errors: mpi_validate.c.
  */
 #include "validate_testgraph.h"
 
@@ -125,24 +126,41 @@ static void batch_keys(int sssp)
 }
 
 /* Validate the keys [0, BK) in batches of kmax; per key the status, the
- * message and the edge count. */
-static int run_batch(int sssp, int kmax, int *st, char msg[][1024], int64_t *nedge)
+ * message and the edge count. park: each key is added to a batch of one and
+ * parked in a scratch file, and the batches of kmax are read back from it
+ * once every key is parked (as `g500 run --spill` does). */
+static int run_batch(int sssp, int kmax, int park, int *st, char msg[][1024], int64_t *nedge)
 {
     int rank, p, rc;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    int64_t first, count;
+    int64_t first, count, at[BK];
     g5_range_split(N, rank, p, &first, &count);
     memsrc src = {.fail_rank = -1};
     kern_edge_reader rd = {.nvertices = N, .nedges = M, .chunk = chunk, .read = mem_read, .ctx = &src};
-    kern_vbatch *b = NULL;
+    kern_vbatch *b = NULL, *one = NULL;
+    io_spill *sp = NULL;
     if ((rc = kern_vbatch_create(MPI_COMM_WORLD, N, kmax, sssp, &b)) != G5_OK)
         return rc;
+    if (park) {
+        rc = kern_vbatch_create(MPI_COMM_WORLD, N, 1, sssp, &one);
+        if (rc == G5_OK)
+            rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
+        for (int k = 0; k < BK && rc == G5_OK; k++) {
+            rc = kern_vbatch_add(one, bk_root[k], bk_parent[k] + first,
+                                 sssp ? bk_dist[k] + first : NULL, NULL, 0);
+            if (rc == G5_OK)
+                rc = kern_vbatch_park(one, sp, &at[k]);
+            if (rc == G5_OK && kern_vbatch_keys(one) != 0)
+                rc = G5_ERR_ARG;
+        }
+    }
     for (int lo = 0; lo < BK && rc == G5_OK; lo += kmax) {
         int hi = lo + kmax < BK ? lo + kmax : BK;
         for (int k = lo; k < hi && rc == G5_OK; k++)
-            rc = kern_vbatch_add(b, bk_root[k], bk_parent[k] + first,
-                                 sssp ? bk_dist[k] + first : NULL, NULL, 0);
+            rc = park ? kern_vbatch_unpark(b, sp, at[k])
+                      : kern_vbatch_add(b, bk_root[k], bk_parent[k] + first,
+                                        sssp ? bk_dist[k] + first : NULL, NULL, 0);
         if (rc == G5_OK && kern_vbatch_keys(b) != hi - lo)
             rc = G5_ERR_ARG;
         if (rc == G5_OK)
@@ -150,6 +168,8 @@ static int run_batch(int sssp, int kmax, int *st, char msg[][1024], int64_t *ned
         for (int k = lo; k < hi && rc == G5_OK; k++)
             snprintf(msg[k], sizeof msg[k], "%s", kern_vbatch_message(b, k - lo));
     }
+    io_spill_close(&sp);
+    kern_vbatch_free(&one);
     kern_vbatch_free(&b);
     return rc;
 }
@@ -157,7 +177,9 @@ static int run_batch(int sssp, int kmax, int *st, char msg[][1024], int64_t *ned
 /* A batch gives every key the status, message and edge count that one-key
  * validation gives; the planted faults of keys 4 and 5 are reported for
  * those keys alone (named by their root), the other keys pass; batches of
- * 1, 4 (a full batch, then one of 2) and 6 keys; both chunk sizes. */
+ * 1, 4 (a full batch, then one of 2) and 6 keys, added directly or parked
+ * in a scratch file first (key 4 fails before it is parked); both chunk
+ * sizes. */
 static int t_batch_equals_one_key_validation(void)
 {
     int ok = 1;
@@ -181,8 +203,9 @@ static int t_batch_equals_one_key_validation(void)
             MT_CHECK(n1[0] == serial_teps_count(bfs_parent) && n1[1] > 0 && n1[2] == 0,
                      "one-key edge counts %lld %lld %lld", (long long)n1[0], (long long)n1[1],
                      (long long)n1[2]);
-            const int sizes[3] = {1, 4, BK};
-            for (int z = 0; z < 3; z++) {
+            const int sizes[6] = {1, 4, BK, 1, 4, BK};
+            for (int z = 0; z < 6; z++) {
+                const int park = z >= 3;
                 int st[BK];
                 int64_t nb[BK];
                 for (int k = 0; k < BK; k++) {
@@ -190,13 +213,14 @@ static int t_batch_equals_one_key_validation(void)
                     nb[k] = -7;
                     mb[k][0] = '\0';
                 }
-                int rc = run_batch(sssp, sizes[z], st, mb, nb);
-                MT_CHECK(rc == G5_OK, "%s batch of %d: %s", sssp ? "SSSP" : "BFS", sizes[z],
-                         g5_error_msg());
+                int rc = run_batch(sssp, sizes[z], park, st, mb, nb);
+                MT_CHECK(rc == G5_OK, "%s batch of %d%s: %s", sssp ? "SSSP" : "BFS", sizes[z],
+                         park ? " (parked)" : "", g5_error_msg());
                 for (int k = 0; k < BK; k++) {
                     MT_CHECK(st[k] == rc1[k] && strcmp(mb[k], m1[k]) == 0,
-                             "%s batch of %d, chunk %lld, key %d: status %d '%s', one key %d '%s'",
-                             sssp ? "SSSP" : "BFS", sizes[z], (long long)chunk, k, st[k], mb[k],
+                             "%s batch of %d%s, chunk %lld, key %d: status %d '%s', one key %d '%s'",
+                             sssp ? "SSSP" : "BFS", sizes[z], park ? " (parked)" : "",
+                             (long long)chunk, k, st[k], mb[k],
                              rc1[k], m1[k]);
                     MT_CHECK(rc1[k] != G5_OK ? nb[k] == -1 : nb[k] == n1[k],
                              "%s batch of %d, key %d: nedge %lld, one key %lld",
@@ -227,10 +251,111 @@ static int t_batch_equals_one_key_validation(void)
     return ok;
 }
 
+/* ---- parked keys whose depths need two bytes ---------------------------------- */
+#define PL 701                       /* path length; prime, so 37 v + 11 permutes it */
+static int64_t pl_e[PL + 1][2];
+static int pl_m;
+
+static int pl_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    (void)ctx;
+    memcpy(edges, pl_e[first], (size_t)count * 2 * sizeof(int64_t));
+    for (int64_t j = 0; weights && j < count; j++)
+        weights[j] = 1.0f;
+    return G5_OK;
+}
+
+static inline int64_t pl_perm(int64_t v) { return (37 * v + 11) % PL; }
+
+/* A path of 701 vertices searched from both ends: BFS depths up to 700
+ * park in two bytes per vertex and come back exact (both keys pass with
+ * 700 edges in one batch read back from the file; an extra edge between
+ * depths 300 and 303 of the first key is reported with those depths). A
+ * key read back from an offset where none was parked is refused with the
+ * scratch file named, and a scratch directory that does not exist is
+ * refused on every rank with its name. */
+static int t_parked_deep_depths(void)
+{
+    int ok = 1, rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int64_t first, count, at[2];
+    g5_range_split(PL, rank, p, &first, &count);
+    static int64_t par[2][PL];
+    for (int64_t i = 0; i < PL; i++) {
+        par[0][pl_perm(i)] = i ? pl_perm(i - 1) : pl_perm(0);
+        par[1][pl_perm(i)] = i < PL - 1 ? pl_perm(i + 1) : pl_perm(i);
+        if (i)
+            pl_e[i - 1][0] = pl_perm(i - 1), pl_e[i - 1][1] = pl_perm(i);
+    }
+    const int64_t roots[2] = {pl_perm(0), pl_perm(PL - 1)};
+    kern_edge_reader rd = {.nvertices = PL, .nedges = PL - 1, .chunk = 64, .read = pl_read};
+    for (int extra = 0; extra < 2; extra++) {
+        pl_m = PL - 1;
+        if (extra) {
+            pl_e[pl_m][0] = pl_perm(300), pl_e[pl_m][1] = pl_perm(303);
+            pl_m++;
+        }
+        rd.nedges = pl_m;
+        kern_vbatch *one = NULL, *b = NULL;
+        io_spill *sp = NULL;
+        int st[2] = {-99, -99};
+        int64_t ne[2] = {-7, -7};
+        int rc = kern_vbatch_create(MPI_COMM_WORLD, PL, 1, 0, &one);
+        if (rc == G5_OK)
+            rc = kern_vbatch_create(MPI_COMM_WORLD, PL, 2, 0, &b);
+        if (rc == G5_OK)
+            rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
+        for (int k = 0; k < 2 && rc == G5_OK; k++) {
+            rc = kern_vbatch_add(one, roots[k], par[k] + first, NULL, NULL, 0);
+            if (rc == G5_OK)
+                rc = kern_vbatch_park(one, sp, &at[k]);
+        }
+        /* a 32-byte header, then 4 + 2 bytes per vertex */
+        if (rc == G5_OK && count)
+            MT_CHECK(io_spill_size(sp) == 2 * (32 + 6 * count), "scratch file of %lld bytes for "
+                     "%lld vertices", (long long)io_spill_size(sp), (long long)count);
+        for (int k = 0; k < 2 && rc == G5_OK; k++)
+            rc = kern_vbatch_unpark(b, sp, at[k]);
+        if (rc == G5_OK)
+            rc = kern_vbatch_check(b, &rd, st, ne);
+        MT_CHECK(rc == G5_OK, "parked path keys: %s", g5_error_msg());
+        if (!extra) {
+            MT_CHECK(st[0] == G5_OK && st[1] == G5_OK && ne[0] == PL - 1 && ne[1] == PL - 1,
+                     "path keys: status %d %d, nedge %lld %lld", st[0], st[1], (long long)ne[0],
+                     (long long)ne[1]);
+        } else {
+            char want[160];
+            snprintf(want, sizeof want, "BFS root %lld: check 'edge levels differ by at most one' "
+                     "failed: edge (%lld, %lld) joins levels 300 and 303", (long long)roots[0],
+                     (long long)pl_perm(300), (long long)pl_perm(303));
+            MT_CHECK(st[0] == G5_ERR_VALIDATE && strstr(kern_vbatch_message(b, 0), want),
+                     "extra edge: status %d '%s', expected '%s'", st[0], kern_vbatch_message(b, 0),
+                     want);
+            /* an offset inside a key's planes is not a parked key */
+            rc = kern_vbatch_unpark(b, sp, at[1] + 8);
+            MT_CHECK(rc == G5_ERR_FORMAT && strstr(g5_error_msg(), "g500-spill-")
+                     && same_message_everywhere(), "a bad offset: status %d '%s'", rc,
+                     g5_error_msg());
+        }
+        io_spill_close(&sp);
+        kern_vbatch_free(&one);
+        kern_vbatch_free(&b);
+    }
+    io_spill *sp = NULL;
+    int rc = io_spill_open(MPI_COMM_WORLD, rank == p - 1 ? "/nonexistent/g500" : "/tmp", 0,
+                           "test keys", &sp);
+    MT_CHECK(rc == G5_ERR_IO && sp == NULL && same_message_everywhere()
+             && strstr(g5_error_msg(), "/nonexistent/g500"), "a missing directory: status %d "
+             "'%s'", rc, g5_error_msg());
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     validate_test_init(&argc, &argv);
     MT_RUN(t_deep_path_tree);
     MT_RUN(t_batch_equals_one_key_validation);
+    MT_RUN(t_parked_deep_depths);
     return mt_finish();
 }

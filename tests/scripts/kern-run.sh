@@ -5,9 +5,12 @@
 # keys in order, the JSON written with its provenance (and the lines after
 # the block, g500 --version), identical roots whatever the distribution,
 # --no-validate (-1 validate lines, skipped per key, validated false and
-# not official in the JSON), and clean failures (missing file, bad option, a JSON path in a missing
-# directory or onto the edges file, both before kernel 1) with a non-zero
-# exit.
+# not official in the JSON), --spill (the keys parked in scratch files and
+# validated after the searches: the same edge counts and roots, official,
+# spill_bytes in the JSON, nothing left in the directory), and clean
+# failures (missing file, bad option, a JSON path in a missing directory or
+# onto the edges file, both before kernel 1, a --spill directory that is
+# not there, before kernel 1) with a non-zero exit.
 set -u
 G500=${G500:-bin/g500}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
@@ -58,6 +61,36 @@ grep -q "^g500 [0-9a-z.-]* (commit [0-9a-f]*\|unknown)" <<<"$v" && grep -q "^com
 r1=$(grep -o '"roots"[^]]*' "$T/r.1.cyclic.json" | head -1)
 r2=$(grep -o '"roots"[^]]*' "$T/r.2.block.json" | head -1)
 [ -n "$r1" ] && [ "$r1" = "$r2" ] && ok "same roots at 1 rank cyclic and 2 ranks block" || ko "roots differ: '$r1' vs '$r2'"
+# SCALE 16: the graph's memory, once released, holds the 4 keys of a pass
+$G500 gen -s 16 -o "$T/e16.h5" -q || ko "gen -s 16"
+for np in 1 2; do
+    mkdir -p "$T/spill"
+    scripts/mpi-launch -n $np "$G500" run "$T/e16.h5" --roots 4 --placement block --json "$T/r16.$np.json" >/dev/null 2>&1 ||
+        ko "run -np $np on SCALE 16"
+    if scripts/mpi-launch -n $np "$G500" run "$T/e16.h5" --roots 4 --placement block --spill "$T/spill" \
+        --json "$T/s.$np.json" >"$T/s.$np.out" 2>"$T/s.$np.err"; then
+        ok "run -np $np --spill validates and exits 0"
+    else
+        ko "run -np $np --spill (exit $?): $(tail -3 "$T/s.$np.err")"
+    fi
+    grep -q "Validation of SSSP 3 passed" "$T/s.$np.err" && grep -q "graph released; validating the parked keys" "$T/s.$np.err" &&
+        ok "--spill -np $np: the keys validated after the searches" || ko "--spill -np $np: $(grep -i "validation" "$T/s.$np.err")"
+    python3 - "$T/s.$np.json" "$T/r16.$np.json" <<'PY' && ok "--spill -np $np: same roots and edge counts as without, spill_bytes > 0, several keys per pass" || ko "--spill -np $np JSON"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["roots"] == b["roots"]
+for k in ("bfs", "sssp"):
+    assert a[k]["nedge"] == b[k]["nedge"], k
+    assert all(t > 0 for t in a[k]["validate_time"]), k
+assert a["validate_batch"]["spill_bytes"] > 0 and b["validate_batch"]["spill_bytes"] == 0
+# the graph's memory, released, holds several keys per pass (one without --spill)
+assert a["validate_batch"]["bfs"] >= 2 and a["validate_batch"]["sssp"] >= 1, a["validate_batch"]
+PY
+    [ -z "$(ls -A "$T/spill")" ] && ok "--spill -np $np: nothing left in the directory" || ko "--spill left $(ls -A "$T/spill")"
+done
+if scripts/mpi-launch -n 2 "$G500" run "$T/e.h5" --roots 2 --spill "$T/nodir" >"$T/o" 2>"$T/e"; then ko "--spill into a missing directory accepted"
+else grep -q "$T/nodir" "$T/e" && ! grep -q "graph built" "$T/e" &&
+    ok "--spill into a missing directory: refused before kernel 1, naming it" || ko "--spill missing directory: $(cat "$T/e")"; fi
 if scripts/mpi-launch -n 2 "$G500" run "$T/none.h5" >"$T/o" 2>"$T/e"; then ko "missing file accepted"
 else grep -q "none.h5" "$T/e" && ok "missing file: non-zero exit naming the file" || ko "missing file message: $(cat "$T/e")"; fi
 if "$G500" run "$T/e.h5" --roots 99 >"$T/o" 2>"$T/e"; then ko "--roots 99 accepted"

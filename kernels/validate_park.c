@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * validate_park.c - a validation batch's keys written to a scratch file and
+ * read back (kern_validate.h, "keys parked in a scratch file").
+ *
+ * A parked key, per rank: a fixed header (root, verdict, value width,
+ * message length, kind, the rank's vertex count), the message of a key
+ * that already failed, then, for a key still valid, its parents (4 bytes
+ * each, J_UNREACHED for unreached vertices) and its values (BFS depths in
+ * the fewest bytes that hold the largest, or SSSP distances' float bits).
+ * Planes rather than records: the depths of a BFS tree fit in one byte, so
+ * a BFS key takes 5 bytes per vertex instead of 8. Both directions go
+ * through a bounded staging buffer, so parking and reading back take no
+ * memory beyond the batch. A rank's I/O failure is agreed after the key,
+ * never inside a collective, so no rank waits for another.
+ */
+#include "kern_validate.h"
+#include "kern_impl.h"
+
+#include "common.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PARK_CHUNK ((int64_t)1 << 20)   /* vertices per staging buffer */
+
+typedef struct park_head {
+    int64_t root, count;
+    int32_t status, width, msglen, sssp;
+} park_head;
+
+size_t kern_vbatch_park_bytes(int64_t nvertices, int rank, int nranks, int sssp)
+{
+    int64_t first, count;
+    g5_range_split(nvertices, rank, nranks, &first, &count);
+    return sizeof(park_head) + (size_t)count * (sizeof(uint32_t) + (sssp ? 4 : 1));
+}
+
+/* The bytes of the largest value of key k (BFS depths; SSSP: 4). */
+static int value_width(const kern_vbatch *b, int k)
+{
+    if (b->sssp)
+        return 4;
+    uint32_t mx = 0;
+    const vrec *r = b->rec + k;
+    const int64_t st = b->kmax;
+    #pragma omp parallel for schedule(static) reduction(max : mx)
+    for (int64_t i = 0; i < b->count; i++)
+        if (r[i * st].parent != J_UNREACHED && r[i * st].val > mx)
+            mx = r[i * st].val;
+    return mx < 256 ? 1 : mx < 65536 ? 2 : 4;
+}
+
+static int park_key(kern_vbatch *b, int k, io_spill *s, uint8_t *buf, int64_t *at)
+{
+    park_head h = {.root = b->root[k], .count = b->count, .status = b->status[k],
+                   .width = 0, .msglen = 0, .sssp = b->sssp};
+    if (h.status != G5_OK)
+        h.msglen = (int32_t)strlen(b->msg[k]);
+    else
+        h.width = value_width(b, k);
+    int rc = io_spill_write(s, &h, sizeof h, at);
+    if (rc == G5_OK && h.msglen)
+        rc = io_spill_write(s, b->msg[k], (size_t)h.msglen, NULL);
+    const vrec *r = b->rec + k;
+    const int64_t st = b->kmax;
+    for (int plane = 0; plane < 2 && h.width && rc == G5_OK; plane++) {
+        const int w = plane == 0 ? 4 : h.width;
+        for (int64_t lo = 0; lo < b->count && rc == G5_OK; lo += PARK_CHUNK) {
+            int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
+            for (int64_t j = 0; j < n; j++) {
+                vrec x = r[(lo + j) * st];
+                uint32_t v = plane == 0 ? x.parent : x.val;
+                memcpy(buf + j * w, &v, (size_t)w);    /* little-endian low bytes */
+            }
+            rc = io_spill_write(s, buf, (size_t)(n * w), NULL);
+        }
+    }
+    return rc;
+}
+
+int kern_vbatch_park(kern_vbatch *b, io_spill *s, int64_t *at)
+{
+    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 4, "validation staging buffer");
+    int rc = g5_agree(b->comm, buf ? G5_OK : G5_ERR_NOMEM);
+    for (int k = 0; k < b->nk && rc == G5_OK; k++)
+        rc = g5_agree(b->comm, park_key(b, k, s, buf, &at[k]));
+    free(buf);
+    if (rc == G5_OK) {
+        b->nk = 0;
+        free(b->rec);
+        b->rec = NULL;
+    }
+    return rc;
+}
+
+static int unpark_key(kern_vbatch *b, int k, io_spill *s, int64_t at, uint8_t *buf)
+{
+    park_head h;
+    vrec *r = b->rec + k;
+    const int64_t st = b->kmax;
+    int rc = io_spill_read(s, at, &h, sizeof h);
+    if (rc == G5_OK && (h.count != b->count || h.sssp != b->sssp || h.msglen < 0
+                        || h.msglen >= VB_MSG || !(h.width == 0 || h.width == 1 || h.width == 2
+                                                   || h.width == 4)))
+        rc = g5_error(G5_ERR_FORMAT, "scratch file %s: the key at offset %" PRId64 " is not a "
+                      "parked %s key of this rank's %" PRId64 " vertices", io_spill_path(s), at,
+                      b->sssp ? "SSSP" : "BFS", b->count);
+    if (rc != G5_OK)
+        return rc;
+    at += (int64_t)sizeof h;
+    b->root[k] = h.root;
+    b->status[k] = h.status;
+    b->msg[k][0] = '\0';
+    if (h.msglen) {
+        rc = io_spill_read(s, at, b->msg[k], (size_t)h.msglen);
+        b->msg[k][h.msglen] = '\0';
+        at += h.msglen;
+    }
+    if (rc == G5_OK && !h.width) {
+        #pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < b->count; i++)
+            r[i * st] = (vrec){.parent = J_UNREACHED, .val = 0};
+    }
+    for (int plane = 0; plane < 2 && h.width && rc == G5_OK; plane++) {
+        const int w = plane == 0 ? 4 : h.width;
+        for (int64_t lo = 0; lo < b->count && rc == G5_OK; lo += PARK_CHUNK) {
+            int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
+            rc = io_spill_read(s, at, buf, (size_t)(n * w));
+            at += n * w;
+            for (int64_t j = 0; rc == G5_OK && j < n; j++) {
+                uint32_t v = 0;
+                memcpy(&v, buf + j * w, (size_t)w);
+                if (plane == 0)
+                    r[(lo + j) * st].parent = v;
+                else
+                    r[(lo + j) * st].val = v;
+            }
+        }
+    }
+    return rc;
+}
+
+int kern_vbatch_unpark(kern_vbatch *b, io_spill *s, int64_t at)
+{
+    if (b->nk >= b->kmax)
+        return g5_error(G5_ERR_ARG, "%s validation: the batch is full (%d keys)",
+                        b->sssp ? "SSSP" : "BFS", b->kmax);
+    int rc = b->nk == 0 ? vc_batch_alloc(b) : G5_OK;
+    if (rc != G5_OK)
+        return rc;
+    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 4, "validation staging buffer");
+    rc = g5_agree(b->comm, buf ? G5_OK : G5_ERR_NOMEM);
+    if (rc == G5_OK)
+        rc = g5_agree(b->comm, unpark_key(b, b->nk, s, at, buf));
+    free(buf);
+    if (rc == G5_OK)
+        b->nk++;
+    return rc;
+}

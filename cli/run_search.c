@@ -15,8 +15,8 @@
  * validate time is its own part (conversion, local checks, depths) plus
  * the batch pass divided by the keys in the batch.
  *
- * With a scratch file (run --spill DIR), each key is parked there once it
- * is added (a batch of one) and no pass runs beside the graph: after the
+ * With a scratch file (run --spill DIR), each key is parked there as it
+ * is added (a parking batch) and no pass runs beside the graph: after the
  * searches, with the graph released, run_validate_parked reads the keys
  * back into batches as large as the memory now free allows (at SCALE 26 on
  * one 24 GiB node, a few dozen keys per pass instead of one).
@@ -163,17 +163,19 @@ int run_timed_loop(MPI_Comm comm, const run_search *s, const int64_t *roots, int
             kmax = s->spill ? 1 : run_validate_batch_size(comm, s->name, s->nvertices, s->nedges,
                                                           nroots);
             *batch_out = kmax;
-            if ((rc = kern_vbatch_create(comm, s->nvertices, kmax, s->sssp, &b)) != G5_OK)
+            rc = s->spill ? kern_vbatch_create_parking(comm, s->nvertices, s->sssp, s->spill, &b)
+                          : kern_vbatch_create(comm, s->nvertices, kmax, s->sssp, &b);
+            if (rc != G5_OK)
                 goto out;
         }
         g5_progress("Validating %s %d", s->name, i);
         t0 = g5_now();
         rc = s->keep(s->ctx, b, roots[i]);
-        if ((rc = g5_agree(comm, rc)) == G5_OK && s->spill)
-            rc = kern_vbatch_park(b, s->spill, &s->parked[i]);
         validate_time[i] = max_elapsed(comm, t0);
         if ((rc = g5_agree(comm, rc)) != G5_OK)
             goto out;
+        if (s->spill)
+            s->parked[i] = kern_vbatch_parked_at(b);
         if (!s->spill && (kern_vbatch_keys(b) == kmax || i == nroots - 1)) {
             rc = check_batch(comm, s, b, roots, lo, i + 1, nedge, validate_time, invalid);
             if (rc != G5_OK)

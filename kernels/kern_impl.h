@@ -477,9 +477,14 @@ struct kern_vbatch {
     int64_t root[KERN_VBATCH_MAX];
     int status[KERN_VBATCH_MAX];
     char msg[KERN_VBATCH_MAX][VB_MSG];
+    io_spill *spill;                     /* a parking batch: keys go here as added */
+    int64_t parked_at;                   /* the last parked key's offset */
 };
 /* Collective. The records of batch b, allocated for its first key. */
 int vc_batch_alloc(kern_vbatch *b);
+/* validate_park.c: write key k of a parking batch from the arrays it was
+ * checked with (not collective; the caller agrees). */
+int vc_park_key(kern_vbatch *b, int k, const int64_t *parent, const float *dist, jwords jw);
 
 typedef struct vctx {
     MPI_Comm comm;

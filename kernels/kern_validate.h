@@ -130,15 +130,20 @@ const char *kern_vbatch_message(const kern_vbatch *b, int k);
  * is added, and be checked after the searches, with the graph freed, in
  * batches as large as the memory then allows.
  *
- * kern_vbatch_park: collective; writes every key of b to s (its root, its
- * verdict so far and its records: a parent plane of 4 bytes and a value
- * plane of 1, 2 or 4 bytes per vertex of the rank's block, the smallest
- * that holds the key's BFS depths, 4 for SSSP; a key that already failed
- * keeps only its message), at[k] the offset of key k; b is then empty.
- * kern_vbatch_unpark: collective; adds the key parked at `at` (by a batch
- * of the same kind and vertices on the same ranks) to b, as kern_vbatch_add
- * did. Failures name the scratch file and agree across ranks. */
-int kern_vbatch_park(kern_vbatch *b, io_spill *s, int64_t *at);
+ * kern_vbatch_create_parking: collective; a batch that parks each key as
+ * it is added (kern_vbatch_add: its local checks and depths as for any
+ * batch, then, instead of records in memory, its root, its verdict so far
+ * and its values written to s: a parent plane of 4 bytes and a value plane
+ * of 1, 2 or 4 bytes per vertex of the rank's block, the smallest that
+ * holds the key's BFS depths, 4 for SSSP; a key that already failed keeps
+ * only its message). kern_vbatch_parked_at: the last added key's offset.
+ * kern_vbatch_unpark: collective; adds the key parked at `at` (by a
+ * parking batch of the same kind and vertices on the same ranks) to b, as
+ * kern_vbatch_add did. Failures name the scratch file and agree across
+ * ranks. */
+int kern_vbatch_create_parking(MPI_Comm comm, int64_t nvertices, int sssp, io_spill *s,
+                               kern_vbatch **out);
+int64_t kern_vbatch_parked_at(const kern_vbatch *b);
 int kern_vbatch_unpark(kern_vbatch *b, io_spill *s, int64_t at);
 /* Not collective. The bytes a parked key takes on `rank` of `nranks`, with
  * 1-byte BFS depths (a BFS key takes more when its depths reach 256). */

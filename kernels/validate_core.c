@@ -60,6 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define JUMP_AHEAD 16   /* words between an ancestor's prefetch and its use */
+
 static inline void jw_set(jwords j, int64_t i, uint64_t x)
 {
     if (j.a)
@@ -356,6 +358,14 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
             int64_t pd = 0, nw = 0;
             #pragma omp parallel for schedule(static) reduction(+ : pd, nw)
             for (int64_t i = lo; i < hi; i++) {
+                /* one rank: the ancestors' words are random loads; ask for
+                 * the one a word further on will read */
+                if (!multi && i + JUMP_AHEAD < hi) {
+                    uint32_t pa = j_anc(jw_get(jw, i + JUMP_AHEAD));
+                    if (pa < J_BROKEN)
+                        __builtin_prefetch(jw.a ? (const void *)&jw.a[pa - c->first]
+                                                : (const void *)&jw.w[pa - c->first]);
+                }
                 uint64_t y = jw_get(jw, i);
                 uint32_t a = j_anc(y);
                 if (a >= J_BROKEN || a == r32)
@@ -520,7 +530,7 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
                     void *work, size_t work_bytes)
 {
     const char *kind = b->sssp ? "SSSP" : "BFS";
-    if (b->nk >= b->kmax)
+    if (b->nk >= b->kmax && !b->spill)
         return g5_error(G5_ERR_ARG, "%s validation: the batch is full (%d keys)", kind, b->kmax);
     if ((dist != NULL) != b->sssp)
         return g5_error(G5_ERR_ARG, "%s validation: distances %s", kind,
@@ -528,12 +538,14 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     if (root < 0 || root >= b->n)
         return g5_error(G5_ERR_ARG, "%s validation: root %" PRId64 " outside [0, %" PRId64 ")",
                         kind, root, b->n);
-    if (b->nk == 0) {
+    if (b->nk == 0 && !b->spill) {
         int rc = vc_batch_alloc(b);
         if (rc != G5_OK)
             return rc;
     }
-    const int k = b->nk++;
+    /* a parking batch checks the key in slot 0 and writes it out */
+    const int k = b->spill ? 0 : b->nk++;
+    b->nchecked = b->spill ? 0 : b->nchecked;
     b->root[k] = root;
     b->status[k] = G5_OK;
     vctx c;
@@ -550,7 +562,7 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     jwords jw = {.w = (uint64_t *)(void *)b->rec, .a = NULL};
     if (work && work_bytes >= (size_t)(c.count ? c.count : 1) * wsize) {
         jw = (jwords){.w = dist ? NULL : work, .a = dist ? work : NULL};
-    } else if (b->kmax > 1) {
+    } else if (b->kmax > 1 || b->spill) {
         own_jw = g5_malloc((size_t)(c.count ? c.count : 1) * wsize, "validation jump words");
         jw = (jwords){.w = dist ? NULL : own_jw, .a = dist ? own_jw : NULL};
         rc = g5_agree(c.comm, own_jw ? G5_OK : G5_ERR_NOMEM);
@@ -564,6 +576,10 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
         int64_t batch = KERN_VALIDATE_CHUNK;
         rc = jump(&c, root, parent, jw, batch, &f);
         G5_TRY(key_verdict(b, &c, k, &f, rc));
+    }
+    if (b->spill) {
+        rc = g5_agree(c.comm, vc_park_key(b, k, parent, dist, jw));
+        goto out;
     }
     /* the key's records: a failed key's read as unreached, so the edge
      * stream finds nothing more for it */

@@ -45,6 +45,43 @@ static inline void check_edge(int sssp, int64_t key, int64_t u, int64_t v, doubl
     }
 }
 
+/* The keys (bits) for which edge (u, v) with records ru[k], rv[k] needs
+ * check_edge: one endpoint reached and not the other, depths more than one
+ * apart, or a parent that is the other endpoint (a tree edge, confirmed
+ * there when tight). Adds 1 to cnt[k] for every key reaching both ends.
+ * The common case, nothing to see for any key, costs no branch per key. */
+static inline uint64_t odd_keys_bfs(const vrec *ru, const vrec *rv, int nk, uint32_t u,
+                                    uint32_t v, int64_t *cnt)
+{
+    uint64_t odd = 0;
+    for (int k = 0; k < nk; k++) {
+        vrec a = ru[k], b = rv[k];
+        uint32_t ra = a.parent != J_UNREACHED, rb = b.parent != J_UNREACHED;
+        cnt[k] += ra & rb;
+        uint32_t o = (ra ^ rb) | (ra & (a.val - b.val + 1u > 2u)) | (b.parent == u)
+                     | (a.parent == v);
+        odd |= (uint64_t)o << k;
+    }
+    return odd;
+}
+
+static inline uint64_t odd_keys_sssp(const vrec *ru, const vrec *rv, int nk, uint32_t u,
+                                     uint32_t v, double w, int64_t *cnt)
+{
+    uint64_t odd = 0;
+    for (int k = 0; k < nk; k++) {
+        vrec a = ru[k], b = rv[k];
+        uint32_t ra = a.parent != J_UNREACHED, rb = b.parent != J_UNREACHED;
+        cnt[k] += ra & rb;
+        double du = rec_dist(a), dv = rec_dist(b), uw = du + w, vw = dv + w;
+        /* the relaxation test of check_edge; unreached records read 0 */
+        uint32_t bad = (dv > uw + TOL_ABS + TOL_REL * fabs(uw)) | (du > vw + TOL_ABS + TOL_REL * fabs(vw));
+        uint32_t o = (ra ^ rb) | (ra & bad) | (b.parent == u) | (a.parent == v);
+        odd |= (uint64_t)o << k;
+    }
+    return odd;
+}
+
 /* Mark vertex i of this rank's block confirmed; threads may share a byte. */
 static inline void mark(uint8_t *confirmed, int64_t i)
 {
@@ -279,8 +316,16 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
          * of n records per key; ask for those of an edge further on */
         if (!multi && j + VALIDATE_AHEAD < m) {
             uint64_t pu = (uint64_t)ce[2 * (j + VALIDATE_AHEAD)], pv = (uint64_t)ce[2 * (j + VALIDATE_AHEAD) + 1];
-            __builtin_prefetch(recs_of(c, pu < (uint64_t)c->n ? (int64_t)pu : c->first));
-            __builtin_prefetch(recs_of(c, pv < (uint64_t)c->n ? (int64_t)pv : c->first));
+            const char *au = (const char *)recs_of(c, pu < (uint64_t)c->n ? (int64_t)pu : c->first);
+            const char *av_ = (const char *)recs_of(c, pv < (uint64_t)c->n ? (int64_t)pv : c->first);
+            /* every cache line of the nk records (they need not start a line) */
+            const int last = nk * (int)sizeof(vrec) - 1;
+            for (int l = 0; l < last; l += 64) {
+                __builtin_prefetch(au + l);
+                __builtin_prefetch(av_ + l);
+            }
+            __builtin_prefetch(au + last);
+            __builtin_prefetch(av_ + last);
         }
         if ((uint64_t)u >= (uint64_t)c->n || (uint64_t)v >= (uint64_t)c->n) {
             fb = j < fb ? j : fb;
@@ -292,9 +337,16 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
         const vrec *ru = multi ? av + (size_t)slot[2 * j] * nk : recs_of(c, u);
         const vrec *rv = multi ? av + (size_t)slot[2 * j + 1] * nk : recs_of(c, v);
         double w = sssp ? (double)cw[j] : 1.0;
-        for (int k = 0; k < nk; k++) {
-            int cu, cv;
-            check_edge(sssp, pfirst + j, u, v, w, ru[k], rv[k], &cu, &cv, &t.f[k], &cnt[k]);
+        /* every key at once, without branches: the TEPS count, and a bit
+         * per key whose edge needs a closer look (a failure, or a parent
+         * equal to the other endpoint: a tree edge to confirm) */
+        uint64_t odd = sssp ? odd_keys_sssp(ru, rv, nk, (uint32_t)u, (uint32_t)v, w, cnt)
+                            : odd_keys_bfs(ru, rv, nk, (uint32_t)u, (uint32_t)v, cnt);
+        while (odd) {
+            int k = __builtin_ctzll(odd), cu, cv;
+            int64_t unused = 0;    /* counted above */
+            odd &= odd - 1;
+            check_edge(sssp, pfirst + j, u, v, w, ru[k], rv[k], &cu, &cv, &t.f[k], &unused);
             if (cv)
                 confirm(c, v, k, confirmed, cq, nconf);
             if (cu)

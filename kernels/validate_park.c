@@ -3,6 +3,8 @@
  * validate_park.c - a validation batch's keys written to a scratch file and
  * read back (kern_validate.h, "keys parked in a scratch file").
  *
+ * A parking batch writes each key as it is added, from the caller's
+ * arrays and the jump words, so no records are made in memory for it.
  * A parked key, per rank: a fixed header (root, verdict, value width,
  * message length, kind, the rank's vertex count), the message of a key
  * that already failed, then, for a key still valid, its parents (4 bytes
@@ -10,9 +12,8 @@
  * the fewest bytes that hold the largest, or SSSP distances' float bits).
  * Planes rather than records: the depths of a BFS tree fit in one byte, so
  * a BFS key takes 5 bytes per vertex instead of 8. Both directions go
- * through a bounded staging buffer, so parking and reading back take no
- * memory beyond the batch. A rank's I/O failure is agreed after the key,
- * never inside a collective, so no rank waits for another.
+ * through a bounded staging buffer. A rank's I/O failure is agreed after
+ * the key, never inside a collective, so no rank waits for another.
  */
 #include "kern_validate.h"
 #include "kern_impl.h"
@@ -37,61 +38,75 @@ size_t kern_vbatch_park_bytes(int64_t nvertices, int rank, int nranks, int sssp)
     return sizeof(park_head) + (size_t)count * (sizeof(uint32_t) + (sssp ? 4 : 1));
 }
 
-/* The bytes of the largest value of key k (BFS depths; SSSP: 4). */
-static int value_width(const kern_vbatch *b, int k)
+int kern_vbatch_create_parking(MPI_Comm comm, int64_t nvertices, int sssp, io_spill *s,
+                               kern_vbatch **out)
 {
-    if (b->sssp)
-        return 4;
-    uint32_t mx = 0;
-    const vrec *r = b->rec + k;
-    const int64_t st = b->kmax;
-    #pragma omp parallel for schedule(static) reduction(max : mx)
-    for (int64_t i = 0; i < b->count; i++)
-        if (r[i * st].parent != J_UNREACHED && r[i * st].val > mx)
-            mx = r[i * st].val;
-    return mx < 256 ? 1 : mx < 65536 ? 2 : 4;
-}
-
-static int park_key(kern_vbatch *b, int k, io_spill *s, uint8_t *buf, int64_t *at)
-{
-    park_head h = {.root = b->root[k], .count = b->count, .status = b->status[k],
-                   .width = 0, .msglen = 0, .sssp = b->sssp};
-    if (h.status != G5_OK)
-        h.msglen = (int32_t)strlen(b->msg[k]);
-    else
-        h.width = value_width(b, k);
-    int rc = io_spill_write(s, &h, sizeof h, at);
-    if (rc == G5_OK && h.msglen)
-        rc = io_spill_write(s, b->msg[k], (size_t)h.msglen, NULL);
-    const vrec *r = b->rec + k;
-    const int64_t st = b->kmax;
-    for (int plane = 0; plane < 2 && h.width && rc == G5_OK; plane++) {
-        const int w = plane == 0 ? 4 : h.width;
-        for (int64_t lo = 0; lo < b->count && rc == G5_OK; lo += PARK_CHUNK) {
-            int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
-            for (int64_t j = 0; j < n; j++) {
-                vrec x = r[(lo + j) * st];
-                uint32_t v = plane == 0 ? x.parent : x.val;
-                memcpy(buf + j * w, &v, (size_t)w);    /* little-endian low bytes */
-            }
-            rc = io_spill_write(s, buf, (size_t)(n * w), NULL);
-        }
+    int rc = kern_vbatch_create(comm, nvertices, 1, sssp, out);
+    if (rc == G5_OK) {
+        (*out)->spill = s;
+        (*out)->parked_at = -1;
     }
     return rc;
 }
 
-int kern_vbatch_park(kern_vbatch *b, io_spill *s, int64_t *at)
+int64_t kern_vbatch_parked_at(const kern_vbatch *b) { return b->parked_at; }
+
+/* The key's value of local vertex i: BFS depth (the jump word's hops),
+ * SSSP distance bits; 0 when unreached. */
+static inline uint32_t key_value(const int64_t *parent, const float *dist, jwords jw, int64_t i)
 {
-    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 4, "validation staging buffer");
-    int rc = g5_agree(b->comm, buf ? G5_OK : G5_ERR_NOMEM);
-    for (int k = 0; k < b->nk && rc == G5_OK; k++)
-        rc = g5_agree(b->comm, park_key(b, k, s, buf, &at[k]));
-    free(buf);
-    if (rc == G5_OK) {
-        b->nk = 0;
-        free(b->rec);
-        b->rec = NULL;
+    uint32_t v = 0;
+    if (parent[i] == -1)
+        return 0;
+    if (dist)
+        memcpy(&v, &dist[i], sizeof v);
+    else
+        v = j_hops(jw_get(jw, i));
+    return v;
+}
+
+/* Park the key just checked in slot k of b (its local checks and depths
+ * done: parents, distances and jump words as kern_vbatch_add has them)
+ * straight from those arrays; b->parked_at gets its offset. Not
+ * collective (the caller agrees). */
+int vc_park_key(kern_vbatch *b, int k, const int64_t *parent, const float *dist, jwords jw)
+{
+    park_head h = {.root = b->root[k], .count = b->count, .status = b->status[k],
+                   .width = 0, .msglen = 0, .sssp = b->sssp};
+    if (h.status != G5_OK) {
+        h.msglen = (int32_t)strlen(b->msg[k]);
+    } else if (dist) {
+        h.width = 4;
+    } else {
+        uint32_t mx = 0;
+        #pragma omp parallel for schedule(static) reduction(max : mx)
+        for (int64_t i = 0; i < b->count; i++) {
+            uint32_t v = key_value(parent, dist, jw, i);
+            mx = v > mx ? v : mx;
+        }
+        h.width = mx < 256 ? 1 : mx < 65536 ? 2 : 4;
     }
+    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 4, "validation staging buffer");
+    if (!buf)
+        return G5_ERR_NOMEM;
+    int rc = io_spill_write(b->spill, &h, sizeof h, &b->parked_at);
+    if (rc == G5_OK && h.msglen)
+        rc = io_spill_write(b->spill, b->msg[k], (size_t)h.msglen, NULL);
+    for (int plane = 0; plane < 2 && h.width && rc == G5_OK; plane++) {
+        const int w = plane == 0 ? 4 : h.width;
+        for (int64_t lo = 0; lo < b->count && rc == G5_OK; lo += PARK_CHUNK) {
+            int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
+            #pragma omp parallel for schedule(static)
+            for (int64_t j = 0; j < n; j++) {
+                int64_t i = lo + j;
+                uint32_t v = plane ? key_value(parent, dist, jw, i)
+                             : parent[i] == -1 ? J_UNREACHED : (uint32_t)parent[i];
+                memcpy(buf + j * w, &v, (size_t)w);    /* little-endian low bytes */
+            }
+            rc = io_spill_write(b->spill, buf, (size_t)(n * w), NULL);
+        }
+    }
+    free(buf);
     return rc;
 }
 

@@ -239,6 +239,48 @@ static int t_sssp_distance_too_long(void)
     return expect_failure("too long", sp_parent, d, "no edge shortens a distance") && ok;
 }
 
+/* A tree that holds together but is not shortest: a leaf re-hung from
+ * another neighbour y, its distance made tight on (y, x), so only an edge
+ * outside the tree (its old parent's) shortens it; the witness is that
+ * edge. */
+static int t_sssp_longer_tree_path(void)
+{
+    int ok = 1;
+    float d[N];
+    int64_t p[N];
+    memcpy(d, sp_dist, sizeof d);
+    memcpy(p, sp_parent, sizeof p);
+    int64_t x = -1, y = -1, old = -1;
+    float wy = 0;
+    for (int64_t c = 0; c < N && x < 0; c++) {
+        if (c == ROOT || sp_parent[c] < 0 || has_child(sp_parent, c))
+            continue;
+        for (int e = 0; e < M && x < 0; e++) {
+            int64_t a = E[e][0], b = E[e][1], o = a == c ? b : b == c ? a : -1;
+            if (o < 0 || o == c || o == sp_parent[c])
+                continue;
+            float wmin = W[e];    /* the lightest (c, o) edge */
+            for (int f = 0; f < M; f++)
+                if (((E[f][0] == c && E[f][1] == o) || (E[f][0] == o && E[f][1] == c)) && W[f] < wmin)
+                    wmin = W[f];
+            if (sp_dist[o] + wmin > sp_dist[c] + 1e-3f) {
+                x = c, y = o, wy = wmin, old = sp_parent[c];
+            }
+        }
+    }
+    MT_CHECK(x >= 0, "no leaf with a longer path through another neighbour");
+    if (x < 0)
+        return ok;
+    p[x] = y;
+    d[x] = sp_dist[y] + wy;
+    ok &= expect_failure("longer tree path", p, d, "no edge shortens a distance");
+    char want[64];
+    snprintf(want, sizeof want, "d[%lld]=", (long long)x);
+    MT_CHECK(strstr(g5_error_msg(), want) != NULL, "longer tree path: '%s' (x %lld, old parent "
+             "%lld, new %lld)", g5_error_msg(), (long long)x, (long long)old, (long long)y);
+    return ok;
+}
+
 static int t_sssp_distance_too_short(void)
 {
     /* lower a leaf's distance by half its slack, so that no edge is violated
@@ -528,6 +570,7 @@ int main(int argc, char **argv)
     MT_RUN(t_bfs_level_skip);
     MT_RUN(t_sssp_distance_too_long);
     MT_RUN(t_sssp_distance_too_short);
+    MT_RUN(t_sssp_longer_tree_path);
     MT_RUN(t_sssp_parent_dist_disagree);
     MT_RUN(t_sssp_root);
     MT_RUN(t_sssp_tree_edge_not_in_graph);

@@ -4,7 +4,7 @@
  * and 4 ranks on the in-memory graph of validate_testgraph.h: a tree as
  * deep as the graph, and several keys validated in one pass over the edges
  * giving each key what one-key validation gives, also when the keys wait
- * in a scratch file between their add and their check (kern_vbatch_park).
+ * in a scratch file between their add and their check (a parking batch).
  * Correct trees and planted errors: mpi_validate.c.
  */
 #include "validate_testgraph.h"
@@ -143,15 +143,14 @@ static int run_batch(int sssp, int kmax, int park, int *st, char msg[][1024], in
     if ((rc = kern_vbatch_create(MPI_COMM_WORLD, N, kmax, sssp, &b)) != G5_OK)
         return rc;
     if (park) {
-        rc = kern_vbatch_create(MPI_COMM_WORLD, N, 1, sssp, &one);
+        rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
         if (rc == G5_OK)
-            rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
+            rc = kern_vbatch_create_parking(MPI_COMM_WORLD, N, sssp, sp, &one);
         for (int k = 0; k < BK && rc == G5_OK; k++) {
             rc = kern_vbatch_add(one, bk_root[k], bk_parent[k] + first,
                                  sssp ? bk_dist[k] + first : NULL, NULL, 0);
-            if (rc == G5_OK)
-                rc = kern_vbatch_park(one, sp, &at[k]);
-            if (rc == G5_OK && kern_vbatch_keys(one) != 0)
+            at[k] = kern_vbatch_parked_at(one);
+            if (rc == G5_OK && (kern_vbatch_keys(one) != 0 || at[k] < 0))
                 rc = G5_ERR_ARG;
         }
     }
@@ -301,15 +300,14 @@ static int t_parked_deep_depths(void)
         io_spill *sp = NULL;
         int st[2] = {-99, -99};
         int64_t ne[2] = {-7, -7};
-        int rc = kern_vbatch_create(MPI_COMM_WORLD, PL, 1, 0, &one);
+        int rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
         if (rc == G5_OK)
             rc = kern_vbatch_create(MPI_COMM_WORLD, PL, 2, 0, &b);
         if (rc == G5_OK)
-            rc = io_spill_open(MPI_COMM_WORLD, "/tmp", 0, "test keys", &sp);
+            rc = kern_vbatch_create_parking(MPI_COMM_WORLD, PL, 0, sp, &one);
         for (int k = 0; k < 2 && rc == G5_OK; k++) {
             rc = kern_vbatch_add(one, roots[k], par[k] + first, NULL, NULL, 0);
-            if (rc == G5_OK)
-                rc = kern_vbatch_park(one, sp, &at[k]);
+            at[k] = kern_vbatch_parked_at(one);
         }
         /* a 32-byte header, then 4 + 2 bytes per vertex */
         if (rc == G5_OK && count)

@@ -18,6 +18,10 @@
 #                              from ../shared/anchors, SSSP at 2x1 and 4x1
 #                              against 1x2 (BENCH_ANCHOR_SCALES="20 22");
 #                              rewrites its section of docs/performance.md
+#   make bench-official        one full official run (64 keys, validated) at
+#                              BENCH_OFFICIAL_SCALE (26: about 16 GiB of memory,
+#                              65 GB of disk), timed end to end and by part;
+#                              rewrites its section of docs/performance.md
 #
 # Two builds compared: bench/ab.sh A B -- ARGS runs `A ARGS` and `B ARGS`
 # alternately and prints per-run times, medians, ranges and B/A.
@@ -27,6 +31,7 @@ BENCH_CC_SCALES ?= 20 22
 BENCH_SSSP_FILE ?= /tmp/g500-bench/s18.h5
 BENCH_SSSP_DELTAS ?= 0.05 0.1
 BENCH_ANCHOR_SCALES ?= 20 22
+BENCH_OFFICIAL_SCALE ?= 26
 
 # One program per bench/<name>.c, linked with the library.
 BENCH_PROGS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
@@ -47,7 +52,7 @@ tests: $(BENCH_PROGS)
 B := $(BUILD)/bench
 
 .PHONY: bench bench-gen bench-cc bench-topo bench-partition bench-kernels \
-        bench-construct bench-bfs bench-sssp bench-validate bench-anchors
+        bench-construct bench-bfs bench-sssp bench-validate bench-anchors bench-official
 
 bench-gen: $(G500) $(B)/gen_rate $(B)/edges_read
 	$(Q)G500=$(G500) GEN_RATE=$(B)/gen_rate EDGES_READ=$(B)/edges_read bench/bench-gen.sh
@@ -81,6 +86,9 @@ bench-validate: $(B)/bench_validate
 
 bench-anchors: $(G500)
 	G500=$(G500) bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)
+
+bench-official: $(G500)
+	G500=$(G500) bench/bench-official.sh --doc $(BENCH_OFFICIAL_SCALE)
 
 # ---- make bench ------------------------------------------------------------
 # Every bench-* target of this file, one after the other (timings must not

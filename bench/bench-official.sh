@@ -48,6 +48,10 @@ os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
 os.close(fd)
 PY
 
+# the build measured: the commit now, not when the run ends
+commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$REPO" diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
+start=$(date -u '+%Y-%m-%d %H:%M UTC')
 ( while :; do cut -d' ' -f1 /proc/loadavg; sleep 30; done ) >"$OUT.load" &
 sampler=$!
 echo "bench-official: g500 run at ${RANKS}x$THREADS, SCALE $SCALE, 64 keys, --spill (progress: $OUT.err)" >&2
@@ -89,8 +93,6 @@ cat "$TABLE"
 
 [ "$DOC" = 1 ] || exit 0
 DOCF=$REPO/docs/performance.md
-commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$REPO" diff --quiet HEAD 2>/dev/null || commit="$commit+dirty"
 model=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 SEC=$SCRATCH/section.md
@@ -101,7 +103,7 @@ echo
 echo "Command \`make bench-official BENCH_OFFICIAL_SCALE=$SCALE\` (\`g500 run sS.h5 --spill DIR\`,"
 echo "64 keys, every key validated, at ${RANKS}x$THREADS; the edges file evicted from the page"
 echo "cache first; the file $gen_note);"
-echo "commit \`$commit\`; $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores ($model), $mem."
+echo "commit \`$commit\`; started $start; machine: $(nproc) cores ($model), $mem."
 echo "Wall time from the launch to the exit; validation is the sum of the keys'"
 echo "validate times (own checks and parking, reading back, share of a pass); rest"
 echo "is the wall time outside the parts. The load average, sampled every 30 s,"

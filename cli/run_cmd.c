@@ -472,6 +472,9 @@ int run_cmd(int argc, char **argv)
         char b[32];
         g5_progress("validation records are parked in %s (unlinked scratch files, about %s per "
                     "rank)", o.spill, g5_format_bytes(b, sizeof b, bytes));
+        if (io_spill_in_memory(spill))
+            g5_progress("warning: %s is a RAM file system on rank 0: the parked records take "
+                        "memory (give --spill a directory on a local disk)", o.spill);
     }
 
     G5_TRY(run_kernel1(comm, &o, ef, &k));

@@ -435,9 +435,11 @@ int io_spill_open(MPI_Comm comm, const char *dir, double bytes, const char *what
 int io_spill_write(io_spill *s, const void *p, size_t n, int64_t *at);
 /* Not collective. n bytes at offset at (within what was written). */
 int io_spill_read(io_spill *s, int64_t at, void *p, size_t n);
-/* Bytes written so far, and the file's (unlinked) name. */
+/* Bytes written so far, the file's (unlinked) name, and whether its
+ * directory is a RAM file system (tmpfs, ramfs: the file takes memory). */
 int64_t io_spill_size(const io_spill *s);
 const char *io_spill_path(const io_spill *s);
+int io_spill_in_memory(const io_spill *s);
 void io_spill_close(io_spill **s);   /* accepts NULL, *s == NULL */
 
 #endif

@@ -21,11 +21,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 struct io_spill {
     int fd;
+    int in_memory;         /* the directory is on tmpfs or ramfs */
     int64_t size;          /* bytes appended */
     char path[G5_PATH_MAX];
 };
@@ -51,6 +53,11 @@ int io_spill_open(MPI_Comm comm, const char *dir, double bytes, const char *what
                           g5_format_bytes(h, sizeof h, avail));
     }
     if (rc == G5_OK) {
+        struct statfs fs;
+        /* TMPFS_MAGIC, RAMFS_MAGIC (linux/magic.h) */
+        s->in_memory = statfs(dir, &fs) == 0
+                       && ((unsigned long)fs.f_type == 0x01021994UL
+                           || (unsigned long)fs.f_type == 0x858458f6UL);
         s->fd = -1;
         int len = snprintf(s->path, sizeof s->path, "%s/g500-spill-XXXXXX", dir);
         if (len < 0 || (size_t)len >= sizeof s->path)
@@ -117,6 +124,8 @@ int io_spill_read(io_spill *s, int64_t at, void *p, size_t n)
 }
 
 int64_t io_spill_size(const io_spill *s) { return s ? s->size : 0; }
+
+int io_spill_in_memory(const io_spill *s) { return s && s->in_memory; }
 
 const char *io_spill_path(const io_spill *s) { return s ? s->path : ""; }
 

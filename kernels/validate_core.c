@@ -45,8 +45,10 @@
  * caller searches for the first key of the next batch) and one bit; while
  * a key is added, its jump words (8 bytes, SSSP 4) in the caller's idle
  * `work` when large enough (kern_validate_work_bytes), else in the record
- * slots of a batch of one, else in their own array. The edge stream's
- * buffers are bounded by the chunk.
+ * slots of a batch of one, else in their own array. A parking batch
+ * (validate_park.c) holds no records: each key goes to its scratch file
+ * from the caller's arrays and the jump words. The edge stream's buffers
+ * are bounded by the chunk.
  */
 #include "kern_validate.h"
 #include "kern_impl.h"

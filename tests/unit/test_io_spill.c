@@ -15,6 +15,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 
 TEST_FIXTURE("g500-test-spill")
 TestSuite(io_spill, .init = fixture_setup, .fini = fixture_teardown);
@@ -85,5 +87,23 @@ Test(io_spill, refused_write_is_named)
     cr_assert_eq(io_spill_write(s, big, sizeof big, NULL), G5_ERR_IO);
     cr_assert(strstr(g5_error_msg(), "g500-spill-") && strstr(g5_error_msg(), "File too large"),
               "%s", g5_error_msg());
+    io_spill_close(&s);
+}
+
+/* A RAM file system is told apart (the run warns: the records take memory). */
+Test(io_spill, ram_file_system_is_told)
+{
+    io_spill *s = NULL;
+    struct stat st;
+    if (stat("/dev/shm", &st) != 0 || !S_ISDIR(st.st_mode))
+        cr_skip_test("no /dev/shm here");
+    cr_assert_eq(io_spill_open(MPI_COMM_WORLD, "/dev/shm", 0, "test data", &s), G5_OK, "%s",
+                 g5_error_msg());
+    cr_assert(io_spill_in_memory(s));
+    io_spill_close(&s);
+    cr_assert_eq(io_spill_open(MPI_COMM_WORLD, dir, 0, "test data", &s), G5_OK);
+    struct statfs fs;
+    cr_assert_eq(statfs(dir, &fs), 0);
+    cr_assert_eq(io_spill_in_memory(s), fs.f_type == 0x01021994 || fs.f_type == 0x858458f6);
     io_spill_close(&s);
 }

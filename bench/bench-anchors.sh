@@ -29,6 +29,7 @@
 # /tmp/g500-anchors), REPS (3), ROOTS (keys per g500 run, 8), MPIRUN
 # (the launcher scripts/mpi-launch uses; default mpirun).
 set -u
+. "$(dirname "$0")/doc-section.sh"
 MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
 DOC=0 REDOC=0
 while [ $# -gt 0 ]; do
@@ -171,10 +172,5 @@ echo
 cat "$TABLE"
 echo "<!-- bench-anchors:end -->"
 } >"$SEC"
-if grep -q '<!-- bench-anchors:begin -->' "$DOCF"; then
-    awk -v sec="$SEC" '/<!-- bench-anchors:begin -->/ {while ((getline l < sec) > 0) print l; skip = 1; next}
-        /<!-- bench-anchors:end -->/ {skip = 0; next} !skip' "$DOCF" >"$DOCF.tmp" && mv "$DOCF.tmp" "$DOCF"
-else
-    { cat "$DOCF"; echo; cat "$SEC"; } >"$DOCF.tmp" && mv "$DOCF.tmp" "$DOCF"
-fi
+doc_section bench-anchors "$SEC" "$DOCF"
 echo "bench-anchors: rewrote the section of $DOCF" >&2

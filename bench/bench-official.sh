@@ -20,6 +20,7 @@
 # SCALE 26 needs about 16 GiB of memory, 13 GB for the file and 52 GiB of
 # scratch space per rank's node.
 set -u
+. "$(dirname "$0")/doc-section.sh"
 DOC=0
 [ "${1:-}" = --doc ] && { DOC=1; shift; }
 SCALE=${1:-26}
@@ -112,10 +113,5 @@ echo
 cat "$TABLE"
 echo "<!-- bench-official:end -->"
 } >"$SEC"
-if grep -q '<!-- bench-official:begin -->' "$DOCF"; then
-    awk -v sec="$SEC" '/<!-- bench-official:begin -->/ {while ((getline l < sec) > 0) print l; skip = 1; next}
-        /<!-- bench-official:end -->/ {skip = 0; next} !skip' "$DOCF" >"$DOCF.tmp" && mv "$DOCF.tmp" "$DOCF"
-else
-    { cat "$DOCF"; echo; cat "$SEC"; } >"$DOCF.tmp" && mv "$DOCF.tmp" "$DOCF"
-fi
+doc_section bench-official "$SEC" "$DOCF"
 echo "bench-official: rewrote the section of $DOCF" >&2

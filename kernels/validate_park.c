@@ -138,20 +138,25 @@ static int unpark_key(kern_vbatch *b, int k, io_spill *s, int64_t at, uint8_t *b
         for (int64_t i = 0; i < b->count; i++)
             r[i * st] = (vrec){.parent = J_UNREACHED, .val = 0};
     }
-    for (int plane = 0; plane < 2 && h.width && rc == G5_OK; plane++) {
-        const int w = plane == 0 ? 4 : h.width;
-        for (int64_t lo = 0; lo < b->count && rc == G5_OK; lo += PARK_CHUNK) {
-            int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
-            rc = io_spill_read(s, at, buf, (size_t)(n * w));
-            at += n * w;
-            for (int64_t j = 0; rc == G5_OK && j < n; j++) {
-                uint32_t v = 0;
-                memcpy(&v, buf + j * w, (size_t)w);
-                if (plane == 0)
-                    r[(lo + j) * st].parent = v;
-                else
-                    r[(lo + j) * st].val = v;
-            }
+    /* both planes of a stretch of vertices, then each record in one store:
+     * the records of a vertex lie a batch's width apart, so a plane at a
+     * time would read and write every record line twice */
+    const int w = h.width;
+    const int64_t at_val = at + b->count * 4;
+    uint8_t *vbuf = buf + (size_t)PARK_CHUNK * 4;
+    for (int64_t lo = 0; lo < b->count && w && rc == G5_OK; lo += PARK_CHUNK) {
+        int64_t n = b->count - lo < PARK_CHUNK ? b->count - lo : PARK_CHUNK;
+        rc = io_spill_read(s, at + lo * 4, buf, (size_t)(n * 4));
+        if (rc == G5_OK)
+            rc = io_spill_read(s, at_val + lo * w, vbuf, (size_t)(n * w));
+        if (rc != G5_OK)
+            break;
+        #pragma omp parallel for schedule(static)
+        for (int64_t j = 0; j < n; j++) {
+            vrec x = {0, 0};
+            memcpy(&x.parent, buf + j * 4, 4);
+            memcpy(&x.val, vbuf + j * w, (size_t)w);   /* little-endian low bytes */
+            r[(lo + j) * st] = x;
         }
     }
     return rc;
@@ -165,7 +170,7 @@ int kern_vbatch_unpark(kern_vbatch *b, io_spill *s, int64_t at)
     int rc = b->nk == 0 ? vc_batch_alloc(b) : G5_OK;
     if (rc != G5_OK)
         return rc;
-    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 4, "validation staging buffer");
+    uint8_t *buf = g5_malloc((size_t)PARK_CHUNK * 8, "validation staging buffer"); /* 2 planes */
     rc = g5_agree(b->comm, buf ? G5_OK : G5_ERR_NOMEM);
     if (rc == G5_OK)
         rc = g5_agree(b->comm, unpark_key(b, b->nk, s, at, buf));

@@ -303,7 +303,8 @@ int64_t kc_merge_rows(kc_build *b, int64_t *kept);
 int kc_split(kc_build *b, kern_graph *g, const int64_t *kept);
 int kc_all_w24(const float *w, int64_t n);
 void kc_floats_to_w3(kern_graph *g);
-/* construct.c: malloc asking for transparent huge pages. */
+/* construct.c: malloc aligned on a huge page (a cache line when smaller)
+ * asking for transparent huge pages; free() releases it. */
 void *kc_big_malloc(size_t bytes);
 
 /* ---- kernel 3's state (sssp.c, sssp_setup.c) ---- */

@@ -420,7 +420,7 @@ int run_cmd(int argc, char **argv)
     int P, me, rc, invalid = 0;
     MPI_Comm_size(comm, &P);
     MPI_Comm_rank(comm, &me);
-    run_opts o = {.placement = "cyclic", .roots = 64, .seed = -1, .delta = 0.03, .ranks_per_node = 1};
+    run_opts o = {.placement = "cyclic", .roots = 64, .seed = -1, .delta = 0.01, .ranks_per_node = 1};
     const char *edges_path = NULL;
     /* the provenance records the command as typed: getopt_long reorders argv */
     char *typed[argc + 1];

@@ -28,8 +28,7 @@
  * Distribution: a remote target gets at most one message per round, only
  * for a distance better than its ghost word (the best sent; by pid with
  * gdirect, else by slot from a rank/select index of one word per 32 pids,
- * Jacobson, FOCS 1989). A round ends with an MPI_Alltoall of message
- * counts and one MPI_Allreduce and, when some
+ * Jacobson, FOCS 1989). A round ends with one MPI_Allgather and, when some
  * rank has messages, one MPI_Alltoallv of 12-byte (target, parent,
  * distance) messages. State: one 64-bit word per vertex (float distance
  * bits << 32 | parent pid, all ones when unreached), changed by
@@ -814,36 +813,40 @@ static void relax_round(kern_sssp *s, int64_t k, int64_t kmin, int heavy_only, i
     }
 }
 
-/* Collective, P > 1: the message counts to each rank (MPI_Alltoall), then
- * one MPI_Allreduce of the lowest bucket, a failure or a receive count over
- * this rank's capacity, and whether any message moves; then the messages.
- * Sets *next to the lowest bucket over all ranks, *nsent and *nrecv. A
- * failure anywhere is returned on every rank, before any message moves.
- * O(P) words per rank and round, whatever the rank count. */
+/* Collective, P > 1: one gathered row per rank (message counts, lowest
+ * bucket, failure flag, receive capacity), then the messages. Sets *next to
+ * the lowest bucket over all ranks, *nsent and *nrecv. A failure or a
+ * message count over some rank's capacity is returned on every rank, before
+ * any message moves. */
 static int exchange(kern_sssp *s, int64_t root, int64_t local_next, int fail, int64_t *next,
                     int64_t *nsent, int64_t *nrecv)
 {
     kern_graph *g = s->g;
-    const int P = s->P, me = g->rank;
+    const int P = s->P, me = g->rank, W = P + 3;
     compose(s);
     for (int r = 0; r < P; r++) *nsent += s->row[r];
-    MPI_Alltoall(s->row, 1, MPI_INT64_T, s->inc, 1, MPI_INT64_T, g->comm);
-    int64_t in = 0;
-    for (int r = 0; r < P; r++) in += s->inc[r];
-    /* minima: the lowest bucket; -1 when some rank failed or cannot take its
-     * messages; -1 when some rank receives any */
-    int64_t v[3] = {local_next, (fail || in > s->recvcap) ? -1 : 0, in > 0 ? -1 : 0}, a[3];
-    MPI_Allreduce(v, a, 3, MPI_INT64_T, MPI_MIN, g->comm);
-    *next = a[0];
+    s->row[P] = local_next;
+    s->row[P + 1] = fail;
+    s->row[P + 2] = s->recvcap;
+    MPI_Allgather(s->row, W, MPI_INT64_T, s->gat, W, MPI_INT64_T, g->comm);
+    int64_t all = 0, bad = 0;
+    *next = INT64_MAX;
+    for (int q = 0; q < P; q++) {
+        int64_t in = 0;
+        for (int r = 0; r < P; r++) in += s->gat[(size_t)r * W + q];
+        all += in;
+        if (in > s->gat[(size_t)q * W + P + 2] || s->gat[(size_t)q * W + P + 1]) bad = 1;
+        if (s->gat[(size_t)q * W + P] < *next) *next = s->gat[(size_t)q * W + P];
+    }
     for (int r = 0; r < P; r++)
-        if (r != me) g->bytes_to[r] += 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
-    if (a[1] < 0)
+        if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
+    if (bad)
         return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
                         "or messages on some rank", (long long)root);
-    if (a[2] < 0) {
+    if (all > 0) {
         int64_t ro = 0;
         for (int r = 0; r < P; r++) {
-            s->rc[r] = (int)s->inc[r];
+            s->rc[r] = (int)s->gat[(size_t)r * W + me];
             s->rd[r] = (int)ro;
             ro += s->rc[r];
         }

@@ -358,7 +358,7 @@ struct kern_sssp {
     int64_t *fck, *hck;     /* [nt + 1] chunks before each segment (local_pass) */
     sssp_msg *sendbuf, *recv;
     int64_t sendcap, recvcap;
-    int64_t *row, *gat;     /* [P+3], [P*(P+3)] gathered rows */
+    int64_t *hs, *hr;       /* [3P] words sent to and received from each rank (exchange) */
     int *sc, *sd, *rc, *rd; /* [P] Alltoallv counts and displacements */
     MPI_Datatype mtype;
     int mtype_ok;

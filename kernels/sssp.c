@@ -28,9 +28,9 @@
  * Distribution: a remote target gets at most one message per round, only
  * for a distance better than its ghost word (the best sent; by pid with
  * gdirect, else by slot from a rank/select index of one word per 32 pids,
- * Jacobson, FOCS 1989). A round ends with one MPI_Allgather and, when some
- * rank has messages, one MPI_Alltoallv of 12-byte (target, parent,
- * distance) messages. State: one 64-bit word per vertex (float distance
+ * Jacobson, FOCS 1989). A round ends with one MPI_Alltoall of three words
+ * per rank pair and, when some rank has messages, one MPI_Alltoallv of
+ * 12-byte (target, parent, distance) messages. State: one 64-bit word per vertex (float distance
  * bits << 32 | parent pid, all ones when unreached), changed by
  * compare-and-swap only to a strictly smaller distance, so the result does
  * not depend on ranks, threads or order.
@@ -639,7 +639,7 @@ static inline uint32_t ghost_at(const kern_sssp *s, uint32_t c)
 }
 
 /* Gather messages into sendbuf by destination and clear their queued marks;
- * fills row[0..P-1] with the counts. */
+ * sets the counts sc[] and displacements sd[]. */
 static void compose(kern_sssp *s)
 {
     int P = s->P, nt = s->nt;
@@ -647,8 +647,7 @@ static void compose(kern_sssp *s)
     for (int r = 0; r < P; r++) {
         s->sd[r] = (int)o;
         for (int t = 0; t < nt; t++) o += (int64_t)s->tc[t].queued[r].n;
-        s->row[r] = o - s->sd[r];
-        s->sc[r] = (int)s->row[r];
+        s->sc[r] = (int)(o - s->sd[r]);
     }
 #pragma omp parallel num_threads(nt) if (o > 4096)
     {
@@ -813,47 +812,52 @@ static void relax_round(kern_sssp *s, int64_t k, int64_t kmin, int heavy_only, i
     }
 }
 
-/* Collective, P > 1: one gathered row per rank (message counts, lowest
- * bucket, failure flag, receive capacity), then the messages. Sets *next to
- * the lowest bucket over all ranks, *nsent and *nrecv. A failure or a
- * message count over some rank's capacity is returned on every rank, before
- * any message moves. */
+/* Collective, P > 1: three words to each rank (the number of messages for
+ * it, this rank's lowest bucket, flags: failure and "has messages"), then
+ * the messages. Every rank receives every rank's bucket and flags, so all
+ * agree on *next, on a failure (returned on every rank before any message
+ * moves) and on whether messages move, with O(P) words per rank. Receive
+ * capacity needs no agreement: a round sends at most one message per
+ * (ghost, rank) pair, and recvcap counts the pairs that name this rank's
+ * vertices (ghost_index_build; the graph is symmetric), so a larger count
+ * is an internal error. Sets *next, *nsent and *nrecv. */
 static int exchange(kern_sssp *s, int64_t root, int64_t local_next, int fail, int64_t *next,
                     int64_t *nsent, int64_t *nrecv)
 {
+    enum { FAILED = 1, SENDS = 2 };
     kern_graph *g = s->g;
-    const int P = s->P, me = g->rank, W = P + 3;
+    const int P = s->P, me = g->rank;
     compose(s);
-    for (int r = 0; r < P; r++) *nsent += s->row[r];
-    s->row[P] = local_next;
-    s->row[P + 1] = fail;
-    s->row[P + 2] = s->recvcap;
-    MPI_Allgather(s->row, W, MPI_INT64_T, s->gat, W, MPI_INT64_T, g->comm);
-    int64_t all = 0, bad = 0;
+    int64_t out = 0;
+    for (int r = 0; r < P; r++) out += s->sc[r];
+    *nsent += out;
+    for (int r = 0; r < P; r++) {
+        s->hs[3 * r] = s->sc[r];
+        s->hs[3 * r + 1] = local_next;
+        s->hs[3 * r + 2] = (fail ? FAILED : 0) | (out > 0 ? SENDS : 0);
+        if (r != me) g->bytes_to[r] += 24 + s->sc[r] * (int64_t)sizeof(sssp_msg);
+    }
+    MPI_Alltoall(s->hs, 3, MPI_INT64_T, s->hr, 3, MPI_INT64_T, g->comm);
+    int64_t in = 0, flags = 0;
     *next = INT64_MAX;
     for (int q = 0; q < P; q++) {
-        int64_t in = 0;
-        for (int r = 0; r < P; r++) in += s->gat[(size_t)r * W + q];
-        all += in;
-        if (in > s->gat[(size_t)q * W + P + 2] || s->gat[(size_t)q * W + P + 1]) bad = 1;
-        if (s->gat[(size_t)q * W + P] < *next) *next = s->gat[(size_t)q * W + P];
+        s->rc[q] = (int)s->hr[3 * q];
+        s->rd[q] = (int)in;
+        in += s->hr[3 * q];
+        if (s->hr[3 * q + 1] < *next) *next = s->hr[3 * q + 1];
+        flags |= s->hr[3 * q + 2];
     }
-    for (int r = 0; r < P; r++)
-        if (r != me) g->bytes_to[r] += W * 8 + s->row[r] * (int64_t)sizeof(sssp_msg);
-    if (bad)
+    if (flags & FAILED)
         return g5_error(G5_ERR_NOMEM, "SSSP from root %lld: out of memory for buckets "
-                        "or messages on some rank", (long long)root);
-    if (all > 0) {
-        int64_t ro = 0;
-        for (int r = 0; r < P; r++) {
-            s->rc[r] = (int)s->gat[(size_t)r * W + me];
-            s->rd[r] = (int)ro;
-            ro += s->rc[r];
-        }
-        *nrecv = ro;
-        MPI_Alltoallv(s->sendbuf, s->sc, s->sd, s->mtype, s->recv, s->rc, s->rd, s->mtype,
-                      g->comm);
+                        "on some rank", (long long)root);
+    if (!(flags & SENDS)) return G5_OK;
+    if (in > s->recvcap) {
+        fprintf(stderr, "g500: internal error: SSSP rank %d receives %lld messages in a round, "
+                "more than its %lld (ghost, rank) pairs\n", me, (long long)in, (long long)s->recvcap);
+        g5_abort_job(1);
     }
+    *nrecv = in;
+    MPI_Alltoallv(s->sendbuf, s->sc, s->sd, s->mtype, s->recv, s->rc, s->rd, s->mtype, g->comm);
     return G5_OK;
 }
 
@@ -979,8 +983,8 @@ int kern_sssp_run(kern_sssp *s, int64_t root)
         note_lists_peak(s);
         s->stats.t_reduce += g5_now() - t3;
     }
-    /* No failure can be pending here: local failures travel in the row
-     * gathered in the same round, and a round that applies messages or
+    /* No failure can be pending here: local failures travel in the words
+     * exchanged in the same round, and a round that applies messages or
      * grows a list is never the last. */
 out:
     sssp_workspace_trim(s);

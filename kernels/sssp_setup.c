@@ -107,7 +107,7 @@ int64_t sssp_workspace_bytes(const kern_sssp *s)
     size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 16 + 1) * 8 +
                (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
-               ((size_t)s->P * (s->P + 3) + s->P + 3) * 8 + 4 * (size_t)s->P * sizeof(int);
+               (size_t)6 * s->P * 8 + 4 * (size_t)s->P * sizeof(int);
     if (s->P > 1)
         b += (s->gdirect ? 0 : ((size_t)s->npid / 32 + 1) * 8 + (size_t)s->nghost + 1) +
              ((size_t)s->nghw + 1) * 8 +
@@ -200,8 +200,8 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         }
         s->rbits = malloc(((size_t)s->nl / 16 + 1) * 8);
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
-        s->row = calloc((size_t)P + 3, sizeof(int64_t));
-        s->gat = calloc((size_t)P * (P + 3), sizeof(int64_t));
+        s->hs = calloc((size_t)3 * P, sizeof(int64_t));
+        s->hr = calloc((size_t)3 * P, sizeof(int64_t));
         s->sc = calloc((size_t)P, sizeof(int));
         s->sd = calloc((size_t)P, sizeof(int));
         s->rc = calloc((size_t)P, sizeof(int));
@@ -210,7 +210,7 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->hseg = calloc((size_t)s->nt, sizeof(kvec));
         s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
         s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
-        ok = s->st && s->ub && s->rbits && s->tc && s->row && s->gat && s->sc && s->sd && s->rc &&
+        ok = s->st && s->ub && s->rbits && s->tc && s->hs && s->hr && s->sc && s->sd && s->rc &&
              s->rd && s->fseg && s->hseg && s->fck && s->hck;
     }
     if (ok) row_bits_build(s);
@@ -285,7 +285,7 @@ void kern_sssp_free(kern_sssp **sp)
         free(s->gub);
     }
     free(s->rbits); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
-    free(s->recv); free(s->row); free(s->gat); free(s->sc); free(s->sd); free(s->rc);
+    free(s->recv); free(s->hs); free(s->hr); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);
     *sp = NULL;

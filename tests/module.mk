@@ -6,7 +6,7 @@
 # Fault-injection tests: the k-th allocation on one rank fails. The
 # library's calls are routed to the test's wrappers at link time, so
 # production code carries no test hook.
-$(BUILD)/tests/mpi/mpi_bfs_faults: LDFLAGS += -Wl,--wrap=realloc
+$(BUILD)/tests/mpi/mpi_search_faults: LDFLAGS += -Wl,--wrap=realloc
 $(BUILD)/tests/mpi/mpi_part_faults: LDFLAGS += -Wl,--wrap=g5_malloc -Wl,--wrap=g5_calloc
 # A slow read on one rank: the edges file's reads end with a sleep there.
 $(BUILD)/tests/mpi/mpi_k1_timing: LDFLAGS += -Wl,--wrap=io_edges_read_slab

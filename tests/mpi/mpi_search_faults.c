@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpi_bfs_faults.c - one rank runs out of memory inside a BFS, every rank
- * stops: kern_bfs_run grows its per-thread message and queue buffers, the
- * packed send buffer and (at P > 1) the receive buffer of its top-down
- * exchange (kern_exchange, comm.c) with realloc while it searches. This
+ * mpi_search_faults.c - one rank runs out of memory inside a search, every
+ * rank stops. kern_bfs_run grows its per-thread message and queue buffers,
+ * the packed send buffer and (at P > 1) the receive buffer of its top-down
+ * exchange (kern_exchange, comm.c) with realloc while it searches;
+ * kern_sssp_run grows its buckets, lists and per-destination queues, and
+ * its failure travels in the words every round exchanges (sssp.c). This
  * binary is linked with -Wl,--wrap=realloc (tests/module.mk), so the
  * library's realloc calls go through __wrap_realloc below, which makes the
  * k-th call on one chosen rank fail. For k = 0, 1, 2, ... until a search
@@ -12,7 +14,8 @@
  * every rank returns the same G5_ERR_NOMEM with the same message (no rank
  * left in a collective: the runner's timeout catches a hang), and that the
  * same workspace then searches correctly again: the reached set and the
- * Graph500 edge count equal those of a clean search. Run at 1, 2 and 4
+ * Graph500 edge count equal those of a clean search (for SSSP: every
+ * parent and distance, which do not depend on order). Run at 1, 2 and 4
  * ranks; the failing rank is the last one, so at P > 1 it is both a sender
  * and a receiver of the exchange. Production code is not changed for
  * this.
@@ -141,11 +144,93 @@ out:
     return ok;
 }
 
+/* The SSSP counterpart: the k-th realloc of a search fails on the last
+ * rank, for every k, on a fresh workspace each time. */
+static int out_of_memory_in_sssp_stops_every_rank_and_the_next_search_is_right(void)
+{
+    int ok = 1;
+    int64_t *e = malloc(2 * (size_t)M * sizeof *e);
+    float *w = malloc((size_t)M * sizeof *w);
+    kern_dist *d = NULL;
+    kern_graph *g = NULL;
+    kern_sssp *s = NULL;
+    int64_t *ref = NULL, *par = NULL;
+    float *rd = NULL, *dist = NULL;
+    if (!e || !w) { MT_CHECK(0, "no memory for the test graph"); goto out; }
+    make_edges(e, w);
+    int64_t first, count;
+    g5_range_split(M, me, P, &first, &count);
+    int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, N, &d);
+    if (rc == G5_OK) rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());
+    if (rc) goto out;
+    const int64_t root = 97, nl = kern_graph_nlocal(g);
+    const double delta = 0.01;
+    ref = malloc(((size_t)nl + 1) * sizeof *ref);
+    par = malloc(((size_t)nl + 1) * sizeof *par);
+    rd = malloc(((size_t)nl + 1) * sizeof *rd);
+    dist = malloc(((size_t)nl + 1) * sizeof *dist);
+    if (!ref || !par || !rd || !dist) { MT_CHECK(0, "no memory for the results"); goto out; }
+
+    rc = kern_sssp_create(g, delta, &s);
+    if (rc == G5_OK) rc = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, root));
+    MT_CHECK(rc == G5_OK, "clean search: %s", g5_error_msg());
+    if (rc) goto out;
+    kern_sssp_result(s, ref, rd);
+    kern_sssp_free(&s);
+
+    int failures = 0;
+    for (long k = 0; k < 100000; k++) {
+        rc = kern_sssp_create(g, delta, &s);
+        MT_CHECK(rc == G5_OK, "create: %s", g5_error_msg());
+        if (rc) break;
+        armed = me == P - 1;
+        fail_at = k;
+        calls = 0;
+        rc = kern_sssp_run(s, root);
+        armed = 0;
+        int injected = me == P - 1 && calls > k, any;
+        MPI_Allreduce(&injected, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (any) {
+            failures++;
+            MT_CHECK(rc == G5_ERR_NOMEM, "realloc %ld failed on rank %d: status %d, want %d", k,
+                     P - 1, rc, G5_ERR_NOMEM);
+            MT_CHECK(mt_same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
+            MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
+                     "realloc %ld: the ranks report different messages (here: %s)", k, g5_error_msg());
+        } else {
+            MT_CHECK(rc == G5_OK, "no injection (%ld calls) yet the search failed: %s", calls,
+                     g5_error_msg());
+        }
+        int rc2 = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, root));
+        MT_CHECK(rc2 == G5_OK, "search after realloc %ld failed: %s", k, g5_error_msg());
+        if (rc2 == G5_OK) {
+            kern_sssp_result(s, par, dist);
+            int64_t wrong = 0;
+            for (int64_t v = 0; v < nl; v++)
+                wrong += par[v] != ref[v] || memcmp(&dist[v], &rd[v], sizeof(float)) != 0;
+            MT_CHECK(wrong == 0, "after realloc %ld failed: %lld vertices differ from the clean search",
+                     k, (long long)wrong);
+        }
+        kern_sssp_free(&s);
+        if (!any || !ok) break;
+    }
+    MT_CHECK(failures > 0, "no realloc was made inside the search");
+out:
+    armed = 0;
+    kern_sssp_free(&s);
+    kern_graph_free(&g);
+    kern_dist_free(&d);
+    free(ref); free(par); free(rd); free(dist); free(e); free(w);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MT_RUN(out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_right);
+    MT_RUN(out_of_memory_in_sssp_stops_every_rank_and_the_next_search_is_right);
     return mt_finish();
 }

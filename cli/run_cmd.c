@@ -346,16 +346,19 @@ static int fill_report(MPI_Comm comm, const run_opts *o, const io_edges_meta *me
 }
 
 /* Collective. The searches' bytes between ranks (and hop-weighted with a
- * topology), gathered while the graph's counters exist. */
+ * topology), gathered on rank 0 while the graph's counters exist. */
 static int gather_comm(MPI_Comm comm, const run_k1 *k, rep_run *rep)
 {
-    int P;
+    int P, me;
     MPI_Comm_size(comm, &P);
-    rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
-    int rc = g5_agree(comm, rep->comm_bytes ? G5_OK : g5_error(G5_ERR_NOMEM, "run: cannot allocate"));
+    MPI_Comm_rank(comm, &me);
+    /* rank 0 alone reports them */
+    if (me == 0) rep->comm_bytes = malloc((size_t)P * P * sizeof(int64_t));
+    int rc = g5_agree(comm, me != 0 || rep->comm_bytes ? G5_OK
+                            : g5_error(G5_ERR_NOMEM, "run: cannot allocate the %d x %d byte counts", P, P));
     if (rc == G5_OK)
         rc = kern_comm_gather(k->graph, rep->comm_bytes);
-    if (rc == G5_OK && k->rank_node && k->node_hops) {
+    if (rc == G5_OK && me == 0 && k->rank_node && k->node_hops) {
         rep->comm_hop_bytes = malloc((size_t)P * P * sizeof(int64_t));
         if (rep->comm_hop_bytes)
             hop_weight(P, rep->comm_bytes, k->rank_node, k->node_hops, k->nnodes, rep->comm_hop_bytes);

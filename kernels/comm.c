@@ -67,8 +67,8 @@ void kern_comm_reset(kern_graph *g)
 
 int kern_comm_gather(kern_graph *g, int64_t *matrix)
 {
-    int err = MPI_Allgather(g->bytes_to, g->nranks, MPI_INT64_T, matrix, g->nranks,
-                            MPI_INT64_T, g->comm);
-    if (err != MPI_SUCCESS) return g5_agree(g->comm, g5_error(G5_ERR_MPI, "communication counters: MPI_Allgather failed"));
+    int err = MPI_Gather(g->bytes_to, g->nranks, MPI_INT64_T, matrix, g->nranks, MPI_INT64_T, 0,
+                         g->comm);
+    if (err != MPI_SUCCESS) return g5_agree(g->comm, g5_error(G5_ERR_MPI, "communication counters: MPI_Gather failed"));
     return g5_agree(g->comm, G5_OK);
 }

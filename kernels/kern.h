@@ -136,8 +136,10 @@ int64_t kern_graph_degree(const kern_graph *g, int64_t l);
  * segments, 8 bytes per allreduce element sent to the reduction) into a
  * counter array of the graph: counters, not structure. */
 void kern_comm_reset(kern_graph *g);
-/* Collective. Gather every rank's counters into matrix[i*P + j] = bytes rank
- * i sent to rank j (out, [P*P], significant on every rank). */
+/* Collective. Gather every rank's counters on rank 0 into matrix[i*P + j] =
+ * bytes rank i sent to rank j (out, [P*P] on rank 0, which reports them;
+ * ignored and may be NULL elsewhere: P^2 words are too many for every rank
+ * of a large job). */
 int kern_comm_gather(kern_graph *g, int64_t *matrix);
 
 /* ---- search keys ---------------------------------------------------------- */

@@ -62,7 +62,7 @@ NP ?= 4
 RANKS_PER_NODE ?= 1
 ROOTS ?= 64
 RUN ?= results/s$(SCALE)-ef$(EDGEFACTOR)-seed$(SEED)
-THREADS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); t=$$((n / $(NP))); echo $$((t > 0 ? t : 1)))
+THREADS ?= $(shell n=$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1); t=$$((n / $(NP))); echo $$((t > 0 ? t : 1)))
 MPIRUN ?= mpirun
 MPIRUN_PLACED ?= $(MPIRUN)
 PLACE_RANKS ?=

@@ -63,21 +63,56 @@ static void make_edges(int64_t *e, float *w)
     }
 }
 
+/* The test graph, built from every rank's block of the list (cyclic).
+ * Collective; the build's status, agreed. */
+static int build_graph(kern_dist **d, kern_graph **g)
+{
+    int64_t *e = malloc(2 * (size_t)M * sizeof *e);
+    float *w = malloc((size_t)M * sizeof *w);
+    int rc = g5_agree(MPI_COMM_WORLD, e && w ? G5_OK : g5_error(G5_ERR_NOMEM, "no memory for the test graph"));
+    if (rc == G5_OK) {
+        make_edges(e, w);
+        int64_t first, count;
+        g5_range_split(M, me, P, &first, &count);
+        rc = kern_dist_create_cyclic(MPI_COMM_WORLD, N, d);
+        if (rc == G5_OK) rc = kern_graph_build(MPI_COMM_WORLD, *d, e + 2 * first, w + first, count, g);
+    }
+    free(e); free(w);
+    return rc;
+}
+
+/* After a search with the fail_at-th realloc armed on the last rank
+ * (status rc there): returns 1 when the failure was injected, and then
+ * every rank must return G5_ERR_NOMEM with the same message; else 0, and
+ * the search must have succeeded. Collective; clears *okp on a failed
+ * check. */
+static int injection_judged(int rc, long k, int *okp)
+{
+    int ok = 1;
+    int injected = me == P - 1 && calls > k, any;
+    MPI_Allreduce(&injected, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        MT_CHECK(rc == G5_ERR_NOMEM, "realloc %ld failed on rank %d: status %d, want %d", k,
+                 P - 1, rc, G5_ERR_NOMEM);
+        MT_CHECK(mt_same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
+        MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
+                 "realloc %ld: the ranks report different messages (here: %s)", k, g5_error_msg());
+    } else {
+        MT_CHECK(rc == G5_OK, "no injection (%ld calls) yet the search failed: %s", calls,
+                 g5_error_msg());
+    }
+    if (!ok) *okp = 0;
+    return any;
+}
+
 static int out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_right(void)
 {
     int ok = 1;
-    int64_t *e = malloc(2 * (size_t)M * sizeof *e);
-    float *w = malloc((size_t)M * sizeof *w);
     kern_dist *d = NULL;
     kern_graph *g = NULL;
     kern_bfs *b = NULL;
     int64_t *ref = NULL;
-    if (!e || !w) { MT_CHECK(0, "no memory for the test graph"); goto out; }
-    make_edges(e, w);
-    int64_t first, count;
-    g5_range_split(M, me, P, &first, &count);
-    int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, N, &d);
-    if (rc == G5_OK) rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    int rc = build_graph(&d, &g);
     MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());
     if (rc) goto out;
     const int64_t root = 97, nl = kern_graph_nlocal(g);   /* hub 1 */
@@ -103,19 +138,8 @@ static int out_of_memory_in_a_search_stops_every_rank_and_the_next_search_is_rig
         calls = 0;
         rc = kern_bfs_run(b, root, NULL);
         armed = 0;
-        int injected = me == P - 1 && calls > k, any;
-        MPI_Allreduce(&injected, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (any) {
-            failures++;
-            MT_CHECK(rc == G5_ERR_NOMEM, "realloc %ld failed on rank %d: status %d, want %d", k,
-                     P - 1, rc, G5_ERR_NOMEM);
-            MT_CHECK(mt_same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
-            MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
-                     "realloc %ld: the ranks report different messages (here: %s)", k, g5_error_msg());
-        } else {
-            MT_CHECK(rc == G5_OK, "no injection (%ld calls) yet the search failed: %s", calls,
-                     g5_error_msg());
-        }
+        int any = injection_judged(rc, k, &ok);
+        failures += any;
         /* the same workspace searches again, unharmed */
         int rc2 = g5_agree(MPI_COMM_WORLD, kern_bfs_run(b, root, NULL));
         int64_t nedge = -1;
@@ -140,7 +164,7 @@ out:
     kern_bfs_free(&b);
     kern_graph_free(&g);
     kern_dist_free(&d);
-    free(ref); free(e); free(w);
+    free(ref);
     return ok;
 }
 
@@ -149,19 +173,12 @@ out:
 static int out_of_memory_in_sssp_stops_every_rank_and_the_next_search_is_right(void)
 {
     int ok = 1;
-    int64_t *e = malloc(2 * (size_t)M * sizeof *e);
-    float *w = malloc((size_t)M * sizeof *w);
     kern_dist *d = NULL;
     kern_graph *g = NULL;
     kern_sssp *s = NULL;
     int64_t *ref = NULL, *par = NULL;
     float *rd = NULL, *dist = NULL;
-    if (!e || !w) { MT_CHECK(0, "no memory for the test graph"); goto out; }
-    make_edges(e, w);
-    int64_t first, count;
-    g5_range_split(M, me, P, &first, &count);
-    int rc = kern_dist_create_cyclic(MPI_COMM_WORLD, N, &d);
-    if (rc == G5_OK) rc = kern_graph_build(MPI_COMM_WORLD, d, e + 2 * first, w + first, count, &g);
+    int rc = build_graph(&d, &g);
     MT_CHECK(rc == G5_OK, "build: %s", g5_error_msg());
     if (rc) goto out;
     const int64_t root = 97, nl = kern_graph_nlocal(g);
@@ -189,19 +206,8 @@ static int out_of_memory_in_sssp_stops_every_rank_and_the_next_search_is_right(v
         calls = 0;
         rc = kern_sssp_run(s, root);
         armed = 0;
-        int injected = me == P - 1 && calls > k, any;
-        MPI_Allreduce(&injected, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (any) {
-            failures++;
-            MT_CHECK(rc == G5_ERR_NOMEM, "realloc %ld failed on rank %d: status %d, want %d", k,
-                     P - 1, rc, G5_ERR_NOMEM);
-            MT_CHECK(mt_same_everywhere(rc), "realloc %ld: the ranks return different statuses", k);
-            MT_CHECK(mt_same_everywhere((int64_t)mt_hash(g5_error_msg())),
-                     "realloc %ld: the ranks report different messages (here: %s)", k, g5_error_msg());
-        } else {
-            MT_CHECK(rc == G5_OK, "no injection (%ld calls) yet the search failed: %s", calls,
-                     g5_error_msg());
-        }
+        int any = injection_judged(rc, k, &ok);
+        failures += any;
         int rc2 = g5_agree(MPI_COMM_WORLD, kern_sssp_run(s, root));
         MT_CHECK(rc2 == G5_OK, "search after realloc %ld failed: %s", k, g5_error_msg());
         if (rc2 == G5_OK) {
@@ -221,7 +227,7 @@ out:
     kern_sssp_free(&s);
     kern_graph_free(&g);
     kern_dist_free(&d);
-    free(ref); free(par); free(rd); free(dist); free(e); free(w);
+    free(ref); free(par); free(rd); free(dist);
     return ok;
 }
 

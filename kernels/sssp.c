@@ -30,10 +30,10 @@
  * gdirect, else by slot from a rank/select index of one word per 32 pids,
  * Jacobson, FOCS 1989). A round ends with one MPI_Alltoall of three words
  * per rank pair and, when some rank has messages, one MPI_Alltoallv of
- * 12-byte (target, parent, distance) messages. State: one 64-bit word per vertex (float distance
- * bits << 32 | parent pid, all ones when unreached), changed by
- * compare-and-swap only to a strictly smaller distance, so the result does
- * not depend on ranks, threads or order.
+ * 12-byte (target, parent, distance) messages. State: one 64-bit word per
+ * vertex (float distance bits << 32 | parent pid, all ones when
+ * unreached), changed by compare-and-swap only to a strictly smaller
+ * distance, so the result does not depend on ranks, threads or order.
  *
  * Memory per rank: 9.5 bytes per local vertex; at P > 1 N/4 bytes of ghost
  * index, 9 per ghost and 12 per message slot (with gdirect, N bound bytes

@@ -19,12 +19,8 @@ export MPICC=${MPICC:-mpicc} HDF5_PC=${HDF5_PC:-hdf5-$MPI}
 if scripts/find-hdf5 --check 2>"$w/err"; then ok "the build's MPICC and HDF5 are accepted"
 else ko "the build's own pair refused: $(cat "$w/err")"; fi
 
-# The MPI family the build's HDF5 links, read as find-hdf5 reads it.
-libs=$(scripts/find-hdf5 --libs)
-lib=''
-for d in $(tr ' ' '\n' <<<"$libs" | sed -n 's/^-L//p') /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib; do
-    [ -e "$d/libhdf5.so" ] && { lib=$d/libhdf5.so; break; }
-done
+# The MPI library the build's HDF5 links.
+lib=$(scripts/find-hdf5 --lib)
 deps=$([ -n "$lib" ] && ldd "$lib" 2>/dev/null | awk '{print $1}')
 if grep -q '^libmpich\.so' <<<"$deps"; then mine=mpich other=mpi
 elif grep -q '^libmpi\.so' <<<"$deps"; then mine=mpi other=mpich

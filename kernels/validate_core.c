@@ -27,6 +27,8 @@
  *     ancestor is the root; a round that finishes nobody means the pending
  *     vertices hang from a cycle or an unreached parent. O(log depth)
  *     rounds; ancestors in the rank's own block are answered in place.
+ *     SSSP first tries one round that proves the same from the parents'
+ *     distances (chain_by_distance) and jumps only when that fails;
  *  3. (once per batch of keys) per chunk of edges, endpoints owned by other
  *     ranks are sent to their owners, which reply with the endpoints'
  *     records for every key of the batch (parent, depth or distance); the
@@ -48,7 +50,7 @@
  * slots of a batch of one, else in their own array. A parking batch
  * (validate_park.c) holds no records: each key goes to its scratch file
  * from the caller's arrays and the jump words. The edge stream's buffers
- * are bounded by the chunk.
+ * are bounded by the chunk; SSSP's proof from the distances by FLAT_MAX.
  */
 #include "kern_validate.h"
 #include "kern_impl.h"
@@ -278,6 +280,186 @@ static int64_t route_ancestors(vctx *c, jwords jw, int64_t lo, int64_t hi, uint3
     return tot;
 }
 
+/* The jump's buffers for one batch of words (jump allocates them). */
+typedef struct jbufs {
+    int64_t *sq;            /* [batch] queries, bucketed by owner */
+    uint64_t *ans;          /* [batch] answers, by query slot */
+    int32_t *slot;          /* [batch] a word's query slot */
+    int *bcount;            /* [nblk][nranks] routing counts */
+    int nblk;
+    xbuf rq, ra;            /* queries received, answers sent */
+} jbufs;
+
+/* Phase 2 for SSSP, before any jumping: a proof that every reached chain
+ * reaches the root, from the parents' distances alone. When every reached
+ * vertex v other than the root has a reached parent p with d[p] <= d[v],
+ * following parents never raises the distance, so a cycle could only join
+ * vertices of equal distance, each the child of a "flat" tree edge (d[p] =
+ * d[v]: a weight of zero, or one the float sum absorbed); without a cycle
+ * every chain ends at the only reached vertex without a parent step, the
+ * root. The flat vertices are few (a handful per key), so every rank
+ * gathers all of them and looks for a cycle among them. This is what the
+ * jump would prove, in one fetch of the parents' distances instead of
+ * O(log depth) rounds; when it does not hold (a parent farther than its
+ * child, or unreached; more than FLAT_MAX flat vertices; a cycle), *proved
+ * is 0 and the key goes through the jump, whose verdicts and messages
+ * stand. The words jw hold (parent, 1) (jump's start), so the parents are
+ * routed as the ancestors of the first round (route_ancestors) and
+ * answered with the distances' bits, batch by batch (nb batches on every
+ * rank). Collective; every rank gets the same *proved. */
+#define FLAT_MAX 65536          /* flat vertices over all ranks, at most */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 1 when the parent links of the flat vertices fv[nf] (v << 32 | parent,
+ * sorted) never close a cycle: each chain is followed through flat
+ * vertices only, and marked done once it leaves them. */
+static int flat_acyclic(const uint64_t *fv, int64_t nf)
+{
+    uint8_t *state = calloc((size_t)(nf ? nf : 1), 1);     /* 0 new, 1 on the path, 2 done */
+    int64_t *path = malloc((size_t)(nf ? nf : 1) * sizeof *path);
+    int ok = state && path;
+    for (int64_t s = 0; ok && s < nf; s++) {
+        int64_t len = 0, i = s;
+        while (i >= 0 && state[i] == 0) {
+            state[i] = 1;
+            path[len++] = i;
+            const uint64_t p = fv[i] & 0xffffffffu;   /* the parent's entry, if it is flat */
+            int64_t lo = 0, hi = nf;
+            while (lo < hi) {
+                int64_t mid = lo + (hi - lo) / 2;
+                if (fv[mid] >> 32 < p) lo = mid + 1; else hi = mid;
+            }
+            i = lo < nf && fv[lo] >> 32 == p ? lo : -1;
+        }
+        if (i >= 0 && state[i] == 1)
+            ok = 0;                         /* back on this path: a cycle */
+        while (len > 0)
+            state[path[--len]] = 2;
+    }
+    free(state);
+    free(path);
+    return ok;
+}
+
+static int chain_by_distance(vctx *c, const float *dist, jwords jw, uint32_t r32, int64_t batch,
+                             int64_t nb, jbufs *jb, int *proved)
+{
+    int rc = G5_OK;
+    const int multi = c->nranks > 1;
+    int ok = 1;
+    int64_t nflat = 0;
+    uint64_t *flat = malloc(FLAT_MAX * sizeof *flat), *all = NULL;
+    int *cnt = NULL, *dsp = NULL;
+    *proved = 0;
+    rc = g5_agree(c->comm, flat ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+    for (int64_t bt = 0; bt < nb; bt++) {
+        int64_t lo = bt * batch < c->count ? bt * batch : c->count;
+        int64_t hi = lo + batch < c->count ? lo + batch : c->count;
+        if (multi) {
+            int64_t own_lo, own_n, nrecv;
+            route_ancestors(c, jw, lo, hi, r32, jb->slot, jb->bcount, jb->nblk, jb->sq, &own_lo, &own_n);
+            G5_TRY(vc_exchange(c, jb->sq, c->t_i64, sizeof(int64_t), &jb->rq, &nrecv, "parent queries"));
+            rc = vc_xbuf_need(&jb->ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "parent distances");
+            G5_TRY(g5_agree(c->comm, rc));
+            const int64_t *q = jb->rq.p, *oq = jb->sq + own_lo;
+            uint64_t *aw = jb->ra.p, *own = jb->ans + own_lo;
+            #pragma omp parallel
+            {
+                #pragma omp for schedule(static) nowait
+                for (int64_t k = 0; k < nrecv; k++)
+                    aw[k] = kc_f2u(dist[q[k] - c->first]);
+                #pragma omp for schedule(static) nowait
+                for (int64_t k = 0; k < own_n; k++)
+                    own[k] = kc_f2u(dist[oq[k] - c->first]);
+            }
+            G5_TRY(vc_reply(c, aw, c->t_i64, jb->ans, "parent distance"));
+        }
+        const uint64_t *ans = jb->ans;
+        const int32_t *slot = jb->slot;
+        int bad = 0;
+        #pragma omp parallel for schedule(static) reduction(| : bad)
+        for (int64_t i = lo; i < hi; i++) {
+            if (!multi && i + JUMP_AHEAD < hi) {
+                uint32_t pa = j_anc(jw_get(jw, i + JUMP_AHEAD));
+                if (pa < J_BROKEN)
+                    __builtin_prefetch(&dist[pa - c->first]);
+            }
+            const int64_t v = c->first + i;
+            uint32_t a = j_anc(jw_get(jw, i));
+            if (a >= J_BROKEN || v == (int64_t)r32)
+                continue;           /* unreached, or the root (its parent checked in phase 1) */
+            /* the root's distance is 0 (phase 1); a vertex its own parent
+             * is a flat vertex whose link closes a cycle */
+            float pd = 0.0f;
+            if (a != r32) {
+                uint32_t pbits = multi ? (uint32_t)ans[slot[i - lo]] : 0;
+                if (multi) memcpy(&pd, &pbits, sizeof pd);
+                else pd = dist[a - c->first];
+            }
+            if (pd < dist[i])
+                continue;
+            if (pd == dist[i]) {
+                int64_t at;
+                #pragma omp atomic capture
+                at = nflat++;
+                if (at < FLAT_MAX) {
+                    flat[at] = (uint64_t)v << 32 | a;
+                    continue;
+                }
+            }
+            bad = 1;                /* farther (or unreached) parent, or too many flat */
+        }
+        ok &= !bad;
+    }
+    /* every rank's flat vertices, on every rank */
+    int64_t g[2] = {!ok, nflat < FLAT_MAX ? nflat : FLAT_MAX};
+    if (MPI_Allreduce(MPI_IN_PLACE, g, 2, MPI_INT64_T, MPI_SUM, c->comm) != MPI_SUCCESS) {
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+        goto out;
+    }
+    if (g[0] > 0 || g[1] > FLAT_MAX)
+        goto out;
+    cnt = malloc((size_t)c->nranks * sizeof *cnt);
+    dsp = malloc((size_t)c->nranks * sizeof *dsp);
+    all = malloc((size_t)(g[1] ? g[1] : 1) * sizeof *all);
+    rc = g5_agree(c->comm, cnt && dsp && all ? G5_OK : G5_ERR_NOMEM);
+    if (rc != G5_OK)
+        goto out;
+    int mine = (int)nflat;
+    if (MPI_Allgather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, c->comm) != MPI_SUCCESS) {
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allgather failed");
+        goto out;
+    }
+    for (int r = 0, d = 0; r < c->nranks; r++) {
+        dsp[r] = d;
+        d += cnt[r];
+    }
+    if (MPI_Allgatherv(flat, mine, MPI_UINT64_T, all, cnt, dsp, MPI_UINT64_T, c->comm) != MPI_SUCCESS) {
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allgatherv failed");
+        goto out;
+    }
+    qsort(all, (size_t)g[1], sizeof *all, cmp_u64);
+    int acyclic = flat_acyclic(all, g[1]);  /* the same data on every rank */
+    if (MPI_Allreduce(MPI_IN_PLACE, &acyclic, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS) {
+        rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
+        goto out;
+    }
+    *proved = acyclic;
+out:
+    free(flat);
+    free(all);
+    free(cnt);
+    free(dsp);
+    return rc;
+}
+
 /* Phase 2: pointer jumping over the words jw[count] (see the top). On
  * return jw[i] holds (hops = depth, root) for every reached vertex whose
  * chain reaches the root; failures are recorded in f. At one rank nothing
@@ -288,8 +470,8 @@ static int64_t route_ancestors(vctx *c, jwords jw, int64_t lo, int64_t hi, uint3
  * answered in place before the words change, and the words are then
  * replaced in one parallel pass reading every answer from one array, so
  * no pass branches on an owner. */
-static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t batch,
-                vfail *f)
+static int jump(vctx *c, int64_t root, const int64_t *parent, const float *dist, jwords jw,
+                int64_t batch, vfail *f)
 {
     int rc = G5_OK;
     const uint32_t r32 = (uint32_t)root;
@@ -321,6 +503,24 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, jwords jw, int64_t
         } else {
             jw_set(jw, i, j_word((uint32_t)p, 1));
             if (p == root) newly++; else pending++;
+        }
+    }
+
+    if (dist) {
+        int proved;
+        jbufs jb = {sq, ans, slot, bcount, nblk, rq, ra};
+        rc = chain_by_distance(c, dist, jw, r32, batch, nb, &jb, &proved);
+        rq = jb.rq;
+        ra = jb.ra;
+        if (rc != G5_OK)
+            goto out;
+        if (proved) {
+            /* every reached chain ends at the root */
+            #pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < c->count; i++)
+                if (j_anc(jw_get(jw, i)) != J_UNREACHED)
+                    jw_set(jw, i, j_word(r32, 0));
+            goto out;
         }
     }
 
@@ -576,7 +776,7 @@ int kern_vbatch_add(kern_vbatch *b, int64_t root, const int64_t *parent, const f
     G5_TRY(key_verdict(b, &c, k, &f, G5_OK));
     if (b->status[k] == G5_OK) {
         int64_t batch = KERN_VALIDATE_CHUNK;
-        rc = jump(&c, root, parent, jw, batch, &f);
+        rc = jump(&c, root, parent, dist, jw, batch, &f);
         G5_TRY(key_verdict(b, &c, k, &f, rc));
     }
     if (b->spill) {

@@ -358,6 +358,63 @@ static int t_sssp_cycle(void)
     return expect_failure("sssp cycle", p, sp_dist, "parent chain reaches root");
 }
 
+/* Zero-weight tree edges: a parent at the same distance as its child (a
+ * "flat" edge), which the chain check handles apart from the rest. A path
+ * through all N vertices (scrambled ids, so flat parents and children sit
+ * on different ranks) weighs 0.5 per edge except ten in a row and two more,
+ * which weigh 0; an extra zero-weight edge closes a triangle with those
+ * two. The path tree passes with every edge counted; re-hung across the
+ * triangle, three vertices of equal distance form a cycle of tight tree
+ * edges that no edge check sees, and a vertex made its own parent is
+ * another: both are reported by the chain check, at 1, 2 and 3 threads and
+ * in chunks of 5 edges or all at once. */
+static int t_sssp_flat_tree_edges(void)
+{
+    int ok = 1, keep = omp_get_max_threads();
+    static int64_t saved_e[MAXE][2];
+    static float saved_w[MAXE];
+    const int saved_m = M;
+    const int64_t saved_root = ROOT;
+    memcpy(saved_e, E, sizeof E);
+    memcpy(saved_w, W, sizeof W);
+    M = 0;
+    int64_t path[N];
+    float dist[N];
+    for (int64_t i = 0; i < N; i++) {
+        float w = (i > 30 && i <= 40) || i == 61 || i == 62 ? 0.0f : 0.5f;
+        path[perm(i)] = i ? perm(i - 1) : perm(0);
+        dist[perm(i)] = i ? dist[perm(i - 1)] + w : 0.0f;
+        if (i)
+            add(perm(i - 1), perm(i), w);
+    }
+    add(perm(62), perm(60), 0.0f);
+    ROOT = perm(0);
+    int64_t cyc[N], self[N];
+    memcpy(cyc, path, sizeof cyc);
+    cyc[perm(60)] = perm(62);           /* 60 -> 62 -> 61 -> 60, all at one distance */
+    memcpy(self, path, sizeof self);
+    self[perm(35)] = perm(35);
+    for (int nt = 1; nt <= 3; nt++) {
+        omp_set_num_threads(nt);
+        for (int c = 0; c < 2; c++) {
+            chunk = c ? 1 << 20 : 5;
+            int64_t nedge = -1;
+            int rc = run_validate(path, dist, &nedge, -1);
+            MT_CHECK(rc == G5_OK && nedge == M, "%d threads, chunk %lld: status %d, nedge %lld "
+                     "of %d (%s)", nt, (long long)chunk, rc, (long long)nedge, M, g5_error_msg());
+            ok &= expect_failure("flat cycle", cyc, dist, "parent chain reaches root");
+            ok &= expect_failure("flat self-parent", self, dist, "parent chain reaches root");
+        }
+    }
+    chunk = 5;
+    omp_set_num_threads(keep);
+    memcpy(E, saved_e, sizeof E);
+    memcpy(W, saved_w, sizeof W);
+    M = saved_m;
+    ROOT = saved_root;
+    return ok;
+}
+
 static int t_read_failure_agreed(void)
 {
     int ok = 1, p;
@@ -575,6 +632,7 @@ int main(int argc, char **argv)
     MT_RUN(t_sssp_root);
     MT_RUN(t_sssp_tree_edge_not_in_graph);
     MT_RUN(t_sssp_cycle);
+    MT_RUN(t_sssp_flat_tree_edges);
     MT_RUN(t_read_failure_agreed);
     MT_RUN(t_edge_outside_range_is_refused);
     MT_RUN(t_same_results_at_1_2_and_3_threads);

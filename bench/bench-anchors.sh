@@ -5,9 +5,14 @@
 # kernels are held to, from one run:
 #   kernel 1: the reference's construction_time (1 rank) / g500's (1 rank x
 #             2 threads; construction_time of the block, reads excluded),
-#             each side run twice in a row: the first run follows another
-#             program, the repeated one itself (on a virtual machine the
-#             first pays for the host backing its fresh pages again);
+#             each side in two states of the machine: "idle", started
+#             after IDLE seconds without work, and "primed", started right
+#             after touch_pages touched and freed 40 bytes per input edge
+#             of huge-page memory. A virtual machine that hands freed
+#             memory back to its host (virtio-balloon free page reporting)
+#             makes an idle run pay the host again for its fresh pages; a
+#             primed run reuses pages the host still backs, as on a
+#             machine without a hypervisor;
 #   SSSP:     g500's median time per search at 1x2 / at 2x1 (the speed kept
 #             at 2 ranks x 1 thread), and 1x2 / 4x1 (oversubscribed);
 #   BFS:      g500's median time per search at each configuration;
@@ -19,9 +24,9 @@
 # outside the repository, unmodified except for -fcommon (its README); it
 # generates its own Kronecker graph of the same SCALE and edge factor and
 # is stopped once it prints its construction_time. g500 reads a file made
-# by `g500 gen` in the scratch folder. The runs alternate (reference twice,
-# 1x2 twice (the repeated one only for its kernel 1, one key), 2x1, 4x1,
-# then again) REPS times per SCALE; medians and ranges are
+# by `g500 gen` in the scratch folder. The runs alternate (reference idle
+# and primed, 1x2 idle and primed (the primed one only for its kernel 1,
+# one key), 2x1, 4x1, then again) REPS times per SCALE; medians and ranges are
 # printed with the load average before each run. With --doc it then
 # rewrites the section between the bench-anchors markers of
 # docs/performance.md (command, machine, commit, date, table).
@@ -31,7 +36,8 @@
 # figures the last run left in BENCH_SCRATCH.
 # Environment: G500 (bin/g500), ANCHORS, BENCH_SCRATCH (default
 # /tmp/g500-anchors), REPS (3), ROOTS (keys per g500 run, 8), MPIRUN
-# (the launcher scripts/mpi-launch uses; default mpirun).
+# (the launcher scripts/mpi-launch uses; default mpirun), IDLE (7 s),
+# TOUCH (build/bench/touch_pages).
 set -u
 . "$(dirname "$0")/doc-section.sh"
 MPI_LAUNCH=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/mpi-launch   # MPIRUN picks the launcher
@@ -50,6 +56,9 @@ ANCHORS=${ANCHORS:-$REPO/../shared/anchors}
 SCRATCH=${BENCH_SCRATCH:-/tmp/g500-anchors}
 REPS=${REPS:-3}
 ROOTS=${ROOTS:-8}
+IDLE=${IDLE:-7}
+TOUCH=${TOUCH:-$REPO/build/bench/touch_pages}
+[ "$REDOC" = 1 ] || [ -x "$TOUCH" ] || { echo "bench-anchors: missing $TOUCH (make $TOUCH)" >&2; exit 1; }
 # ranks yield only when the launcher finds the cores oversubscribed (4x1), as users run
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 TARBALL=$ANCHORS/graph500-reference-3.0.1.tar.gz
@@ -82,6 +91,11 @@ fmt() { awk '{printf "%.3g", $1}'; }
 med() { sort -g | awk '{a[NR]=$1} END {if (!NR) {print "nan"; exit} print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a !~ /^[0-9]/ || b !~ /^[0-9]/ || b == 0) print "-"; else printf "%.2f", a / b}'; }
 
+# The two states a kernel 1 starts in (see the top): idle, or primed with
+# 40 bytes per input edge of SCALE $1 touched and freed just before.
+idle() { sleep "$IDLE"; }
+prime() { "$TOUCH" $(( (40 << $1) * 16 >> 20 )); }
+
 # One reference run to its construction_time; prints the seconds.
 ref_construct() {
     local S=$1
@@ -113,7 +127,7 @@ g500_run() {
 CONFIGS="1x2 2x1 4x1"
 TABLE=$SCRATCH/table.md
 {
-echo "| SCALE | reference construction (1x1), first / repeated | g500 construction 1x2, first / repeated | **kernel 1 ratio**, first / repeated | g500 BFS per search 1x2 / 2x1 / 4x1 | g500 SSSP per search 1x2 / 2x1 / 4x1 | **SSSP 2x1 speed / 1x2** | SSSP 4x1 / 1x2 | SSSP rounds per search 1x2 / 2x1 / 4x1 | peak bytes per input edge 1x2 / 2x1 / 4x1 | load |"
+echo "| SCALE | reference construction (1x1), idle / primed | g500 construction 1x2, idle / primed | **kernel 1 ratio**, idle / primed | g500 BFS per search 1x2 / 2x1 / 4x1 | g500 SSSP per search 1x2 / 2x1 / 4x1 | **SSSP 2x1 speed / 1x2** | SSSP 4x1 / 1x2 | SSSP rounds per search 1x2 / 2x1 / 4x1 | peak bytes per input edge 1x2 / 2x1 / 4x1 | load |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$TABLE"
 for S in $SCALES; do
@@ -124,32 +138,36 @@ for S in $SCALES; do
     for rep in $(seq "$REPS"); do
         [ "$REDOC" = 1 ] && break
         l=$(load); loads="$loads $l"
+        idle
         t=$(ref_construct "$S")
-        echo "SCALE $S round $rep: reference construction_time ${t:-FAILED} s (load $l)"
+        echo "SCALE $S round $rep: reference construction_time, idle: ${t:-FAILED} s (load $l)"
         [ -n "$t" ] && echo "$t" >>"$SCRATCH/res-s$S-ref"
+        prime "$S"
         t=$(ref_construct "$S")
-        echo "SCALE $S round $rep: reference construction_time, repeated: ${t:-FAILED} s"
+        echo "SCALE $S round $rep: reference construction_time, primed: ${t:-FAILED} s"
         [ -n "$t" ] && echo "$t" >>"$SCRATCH/res-s$S-ref2"
         for cfg in $CONFIGS; do
             l=$(load); loads="$loads $l"
+            [ "$cfg" = 1x2 ] && idle
             r=$(g500_run "$S" "${cfg%x*}" "${cfg#*x}")
             echo "SCALE $S round $rep: g500 $cfg: construction, BFS median, SSSP median, SSSP rounds, bytes/edge: $r (load $l)"
             [ "$r" = FAILED ] && { echo "see $SCRATCH/g500-s$S-$cfg.err" >&2; continue; }
             echo "$r" >>"$SCRATCH/res-s$S-$cfg"
             [ "$cfg" = 1x2 ] || continue
+            prime "$S"
             r=$(g500_run "$S" 1 2 1)
-            echo "SCALE $S round $rep: g500 1x2 repeated (one key): construction $r"
-            [ "$r" = FAILED ] || echo "$r" >>"$SCRATCH/res-s$S-1x2again"
+            echo "SCALE $S round $rep: g500 1x2 primed (one key): construction $r"
+            [ "$r" = FAILED ] || echo "$r" >>"$SCRATCH/res-s$S-1x2primed"
         done
     done
     [ "$REDOC" = 1 ] || echo "$loads" >"$SCRATCH/res-s$S-load"
     col() { awk -v c="$2" '{print $c}' "$SCRATCH/res-s$S-$1" 2>/dev/null; }
     ref=$(med <"$SCRATCH/res-s$S-ref" 2>/dev/null)
     ref2=$(med <"$SCRATCH/res-s$S-ref2" 2>/dev/null)
-    c12=$(col 1x2 1 | med); c12r=$(col 1x2again 1 | med)
+    c12=$(col 1x2 1 | med); c12r=$(col 1x2primed 1 | med)
     s12=$(col 1x2 3 | med); s21=$(col 2x1 3 | med); s41=$(col 4x1 3 | med)
     echo "| $S | $(stat <"$SCRATCH/res-s$S-ref") / $(stat <"$SCRATCH/res-s$S-ref2" 2>/dev/null) s |" \
-         "$(col 1x2 1 | stat) / $(col 1x2again 1 | stat) s | **$(ratio "$ref" "$c12")x / $(ratio "$ref2" "$c12r")x** |" \
+         "$(col 1x2 1 | stat) / $(col 1x2primed 1 | stat) s | **$(ratio "$ref" "$c12")x / $(ratio "$ref2" "$c12r")x** |" \
          "$(col 1x2 2 | med | fmt) / $(col 2x1 2 | med | fmt) / $(col 4x1 2 | med | fmt) s |" \
          "$(col 1x2 3 | stat) / $(col 2x1 3 | stat) / $(col 4x1 3 | stat) s |" \
          "**$(ratio "$s12" "$s21")** | $(ratio "$s12" "$s41") |" \
@@ -173,17 +191,20 @@ echo "<!-- bench-anchors:begin -->"
 echo "## kernels against the reference (generated by \`make bench-anchors\`)"
 echo
 echo "Command \`make bench-anchors BENCH_ANCHOR_SCALES=\"$SCALES\"\` (REPS=$REPS rounds, each: the"
-echo "reference to its construction_time twice, then \`g500 run --roots $ROOTS --no-validate\` at 1x2"
-echo "(then again with one key, for its kernel 1), 2x1 and 4x1, oversubscribed); commit \`$commit\`; $(date -u '+%Y-%m-%d %H:%M UTC'); machine:"
+echo "reference to its construction_time idle and primed, then \`g500 run --roots $ROOTS --no-validate\` at 1x2"
+echo "idle (then primed with one key, for its kernel 1), 2x1 and 4x1, oversubscribed); commit \`$commit\`; $(date -u '+%Y-%m-%d %H:%M UTC'); machine:"
 echo "$(nproc) cores ($model), $mem. Medians over the rounds, ranges in"
 echo "parentheses; per-search figures are each run's median over its keys. The"
 echo "reference builds its own graph of the same SCALE and edge factor. Kernel 1"
-echo "ratio = reference construction / g500's at 1x2, for the first run of each"
-echo "(right after another program: on this virtual machine its fresh pages are"
-echo "backed by the host again, which costs g500's short kernel 1 the more) and"
-echo "for the repeated one (right after itself); SSSP 2x1 speed / 1x2 ="
-echo "(time per search at 1x2) / (at 2x1), the same for 4x1. The load average"
-echo "(median and range over the runs) includes the run itself (about 2)."
+echo "ratio = reference construction / g500's at 1x2, both idle (started after"
+echo "$IDLE s without work: where the machine hands freed memory back to a"
+echo "hypervisor, as this one does, the run pays the host again for its fresh"
+echo "pages) and both primed (started right after 40 bytes per input edge of"
+echo "huge-page memory were touched and freed by \`build/bench/touch_pages\`: the"
+echo "pages are still backed, as on a machine without a hypervisor); SSSP 2x1"
+echo "speed / 1x2 = (time per search at 1x2) / (at 2x1), the same for 4x1. The"
+echo "load average (median and range over the runs) includes the run itself"
+echo "(about 2)."
 echo
 cat "$TABLE"
 echo "<!-- bench-anchors:end -->"

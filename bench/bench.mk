@@ -84,8 +84,8 @@ bench-validate: $(B)/bench_validate
 	OMP_NUM_THREADS=2 scripts/mpi-launch -n 1 $(B)/bench_validate $(BENCH_SCALES) 3 1 4 16
 	OMP_NUM_THREADS=1 scripts/mpi-launch -n 2 $(B)/bench_validate $(BENCH_SCALES) 3 1 4 16
 
-bench-anchors: $(G500)
-	G500=$(G500) bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)
+bench-anchors: $(G500) $(B)/touch_pages
+	G500=$(G500) TOUCH=$(B)/touch_pages bench/bench-anchors.sh --doc $(BENCH_ANCHOR_SCALES)
 
 bench-official: $(G500)
 	G500=$(G500) bench/bench-official.sh --doc $(BENCH_OFFICIAL_SCALE)

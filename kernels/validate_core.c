@@ -290,6 +290,36 @@ typedef struct jbufs {
     xbuf rq, ra;            /* queries received, answers sent */
 } jbufs;
 
+/* P > 1, one batch [lo, hi) of the words: each moving word's ancestor
+ * (route_ancestors) is asked of its owner, who answers with the
+ * ancestor's word, or with the bits of its distance when dist is given;
+ * the own bucket is answered in place. On return jb->ans[jb->slot[i - lo]]
+ * holds word i's answer. Collective. */
+static int ask_owners(vctx *c, jwords jw, const float *dist, int64_t lo, int64_t hi,
+                      uint32_t r32, jbufs *jb, const char *what)
+{
+    int rc = G5_OK;
+    int64_t own_lo, own_n, nrecv;
+    route_ancestors(c, jw, lo, hi, r32, jb->slot, jb->bcount, jb->nblk, jb->sq, &own_lo, &own_n);
+    G5_TRY(vc_exchange(c, jb->sq, c->t_i64, sizeof(int64_t), &jb->rq, &nrecv, what));
+    rc = vc_xbuf_need(&jb->ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), what);
+    G5_TRY(g5_agree(c->comm, rc));
+    const int64_t *q = jb->rq.p, *oq = jb->sq + own_lo;
+    uint64_t *aw = jb->ra.p, *own = jb->ans + own_lo;
+    #pragma omp parallel
+    {
+        #pragma omp for schedule(static) nowait
+        for (int64_t k = 0; k < nrecv; k++)
+            aw[k] = dist ? kc_f2u(dist[q[k] - c->first]) : jw_get(jw, q[k] - c->first);
+        #pragma omp for schedule(static) nowait
+        for (int64_t k = 0; k < own_n; k++)
+            own[k] = dist ? kc_f2u(dist[oq[k] - c->first]) : jw_get(jw, oq[k] - c->first);
+    }
+    G5_TRY(vc_reply(c, aw, c->t_i64, jb->ans, what));
+out:
+    return rc;
+}
+
 /* Phase 2 for SSSP, before any jumping: a proof that every reached chain
  * reaches the root, from the parents' distances alone. When every reached
  * vertex v other than the root has a reached parent p with d[p] <= d[v],
@@ -308,12 +338,6 @@ typedef struct jbufs {
  * answered with the distances' bits, batch by batch (nb batches on every
  * rank). Collective; every rank gets the same *proved. */
 #define FLAT_MAX 65536          /* flat vertices over all ranks, at most */
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* 1 when the parent links of the flat vertices fv[nf] (v << 32 | parent,
  * sorted) never close a cycle: each chain is followed through flat
@@ -362,25 +386,8 @@ static int chain_by_distance(vctx *c, const float *dist, jwords jw, uint32_t r32
     for (int64_t bt = 0; bt < nb; bt++) {
         int64_t lo = bt * batch < c->count ? bt * batch : c->count;
         int64_t hi = lo + batch < c->count ? lo + batch : c->count;
-        if (multi) {
-            int64_t own_lo, own_n, nrecv;
-            route_ancestors(c, jw, lo, hi, r32, jb->slot, jb->bcount, jb->nblk, jb->sq, &own_lo, &own_n);
-            G5_TRY(vc_exchange(c, jb->sq, c->t_i64, sizeof(int64_t), &jb->rq, &nrecv, "parent queries"));
-            rc = vc_xbuf_need(&jb->ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "parent distances");
-            G5_TRY(g5_agree(c->comm, rc));
-            const int64_t *q = jb->rq.p, *oq = jb->sq + own_lo;
-            uint64_t *aw = jb->ra.p, *own = jb->ans + own_lo;
-            #pragma omp parallel
-            {
-                #pragma omp for schedule(static) nowait
-                for (int64_t k = 0; k < nrecv; k++)
-                    aw[k] = kc_f2u(dist[q[k] - c->first]);
-                #pragma omp for schedule(static) nowait
-                for (int64_t k = 0; k < own_n; k++)
-                    own[k] = kc_f2u(dist[oq[k] - c->first]);
-            }
-            G5_TRY(vc_reply(c, aw, c->t_i64, jb->ans, "parent distance"));
-        }
+        if (multi)
+            G5_TRY(ask_owners(c, jw, dist, lo, hi, r32, jb, "parent distances"));
         const uint64_t *ans = jb->ans;
         const int32_t *slot = jb->slot;
         int bad = 0;
@@ -445,7 +452,7 @@ static int chain_by_distance(vctx *c, const float *dist, jwords jw, uint32_t r32
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allgatherv failed");
         goto out;
     }
-    qsort(all, (size_t)g[1], sizeof *all, cmp_u64);
+    kern_sort_u64(all, g[1]);
     int acyclic = flat_acyclic(all, g[1]);  /* the same data on every rank */
     if (MPI_Allreduce(MPI_IN_PLACE, &acyclic, 1, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS) {
         rc = g5_error(G5_ERR_MPI, "validation: MPI_Allreduce failed");
@@ -477,14 +484,17 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, const float *dist,
     const uint32_t r32 = (uint32_t)root;
     const int multi = c->nranks > 1;
     int64_t nb = (c->count + batch - 1) / batch;
-    int nblk = multi ? 4 * omp_get_max_threads() : 0;
-    int64_t *sq = multi ? g5_malloc((size_t)batch * sizeof *sq, "validation queries") : NULL;
-    uint64_t *ans = multi ? g5_malloc((size_t)batch * sizeof *ans, "validation answers") : NULL;
-    int32_t *slot = multi ? g5_malloc((size_t)batch * sizeof *slot, "validation query slots") : NULL;
-    int *bcount = multi ? g5_malloc((size_t)nblk * (size_t)c->nranks * sizeof *bcount,
-                                    "validation routing counts") : NULL;
-    xbuf rq = {0}, ra = {0};
-    rc = g5_agree(c->comm, (sq && ans && slot && bcount) || !multi ? G5_OK : G5_ERR_NOMEM);
+    jbufs jb = {.nblk = multi ? 4 * omp_get_max_threads() : 0};
+    if (multi) {
+        jb.sq = g5_malloc((size_t)batch * sizeof *jb.sq, "validation queries");
+        jb.ans = g5_malloc((size_t)batch * sizeof *jb.ans, "validation answers");
+        jb.slot = g5_malloc((size_t)batch * sizeof *jb.slot, "validation query slots");
+        jb.bcount = g5_malloc((size_t)jb.nblk * (size_t)c->nranks * sizeof *jb.bcount,
+                              "validation routing counts");
+    }
+    const uint64_t *ans = jb.ans;
+    const int32_t *slot = jb.slot;
+    rc = g5_agree(c->comm, (jb.sq && jb.ans && jb.slot && jb.bcount) || !multi ? G5_OK : G5_ERR_NOMEM);
     if (rc != G5_OK)
         goto out;
     if (MPI_Allreduce(MPI_IN_PLACE, &nb, 1, MPI_INT64_T, MPI_MAX, c->comm) != MPI_SUCCESS) {
@@ -508,12 +518,7 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, const float *dist,
 
     if (dist) {
         int proved;
-        jbufs jb = {sq, ans, slot, bcount, nblk, rq, ra};
-        rc = chain_by_distance(c, dist, jw, r32, batch, nb, &jb, &proved);
-        rq = jb.rq;
-        ra = jb.ra;
-        if (rc != G5_OK)
-            goto out;
+        G5_TRY(chain_by_distance(c, dist, jw, r32, batch, nb, &jb, &proved));
         if (proved) {
             /* every reached chain ends at the root */
             #pragma omp parallel for schedule(static)
@@ -536,25 +541,8 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, const float *dist,
         for (int64_t bt = 0; bt < nb; bt++) {
             int64_t lo = bt * batch < c->count ? bt * batch : c->count;
             int64_t hi = lo + batch < c->count ? lo + batch : c->count;
-            if (multi) {
-                int64_t own_lo, own_n, nrecv;
-                route_ancestors(c, jw, lo, hi, r32, slot, bcount, nblk, sq, &own_lo, &own_n);
-                G5_TRY(vc_exchange(c, sq, c->t_i64, sizeof(int64_t), &rq, &nrecv, "ancestor queries"));
-                rc = vc_xbuf_need(&ra, (size_t)(nrecv ? nrecv : 1) * sizeof(uint64_t), "ancestor answers");
-                G5_TRY(g5_agree(c->comm, rc));
-                const int64_t *q = rq.p, *oq = sq + own_lo;
-                uint64_t *aw = ra.p, *own = ans + own_lo;
-                #pragma omp parallel
-                {
-                    #pragma omp for schedule(static) nowait
-                    for (int64_t k = 0; k < nrecv; k++)
-                        aw[k] = jw_get(jw, q[k] - c->first);
-                    #pragma omp for schedule(static) nowait
-                    for (int64_t k = 0; k < own_n; k++)
-                        own[k] = jw_get(jw, oq[k] - c->first);
-                }
-                G5_TRY(vc_reply(c, aw, c->t_i64, ans, "ancestor"));
-            }
+            if (multi)
+                G5_TRY(ask_owners(c, jw, NULL, lo, hi, r32, &jb, "ancestors"));
             /* apply: at P > 1 every answer is in ans (its own part read
              * before this pass), at one rank the ancestors are read in place */
             int64_t pd = 0, nw = 0;
@@ -597,12 +585,12 @@ static int jump(vctx *c, int64_t root, const int64_t *parent, const float *dist,
         }
     }
 out:
-    free(sq);
-    free(ans);
-    free(slot);
-    free(bcount);
-    free(rq.p);
-    free(ra.p);
+    free(jb.sq);
+    free(jb.ans);
+    free(jb.slot);
+    free(jb.bcount);
+    free(jb.rq.p);
+    free(jb.ra.p);
     return rc;
 }
 

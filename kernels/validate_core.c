@@ -402,13 +402,14 @@ static int chain_by_distance(vctx *c, const float *dist, jwords jw, uint32_t r32
             uint32_t a = j_anc(jw_get(jw, i));
             if (a >= J_BROKEN || v == (int64_t)r32)
                 continue;           /* unreached, or the root (its parent checked in phase 1) */
-            /* the root's distance is 0 (phase 1); a vertex its own parent
-             * is a flat vertex whose link closes a cycle */
+            /* the parent's distance: the root's is 0 (phase 1); a vertex
+             * its own parent is a flat vertex whose link closes a cycle */
             float pd = 0.0f;
-            if (a != r32) {
-                uint32_t pbits = multi ? (uint32_t)ans[slot[i - lo]] : 0;
-                if (multi) memcpy(&pd, &pbits, sizeof pd);
-                else pd = dist[a - c->first];
+            if (a != r32 && multi) {
+                uint32_t bits = (uint32_t)ans[slot[i - lo]];
+                memcpy(&pd, &bits, sizeof pd);
+            } else if (a != r32) {
+                pd = dist[a - c->first];
             }
             if (pd < dist[i])
                 continue;

@@ -371,12 +371,8 @@ static int t_sssp_cycle(void)
 static int t_sssp_flat_tree_edges(void)
 {
     int ok = 1, keep = omp_get_max_threads();
-    static int64_t saved_e[MAXE][2];
-    static float saved_w[MAXE];
-    const int saved_m = M;
-    const int64_t saved_root = ROOT;
-    memcpy(saved_e, E, sizeof E);
-    memcpy(saved_w, W, sizeof W);
+    static saved_graph saved;
+    graph_save(&saved);
     M = 0;
     int64_t path[N];
     float dist[N];
@@ -408,10 +404,7 @@ static int t_sssp_flat_tree_edges(void)
     }
     chunk = 5;
     omp_set_num_threads(keep);
-    memcpy(E, saved_e, sizeof E);
-    memcpy(W, saved_w, sizeof W);
-    M = saved_m;
-    ROOT = saved_root;
+    graph_restore(&saved);
     return ok;
 }
 

@@ -21,12 +21,8 @@
 static int t_deep_path_tree(void)
 {
     int ok = 1, keep = omp_get_max_threads();
-    static int64_t saved_e[MAXE][2];
-    static float saved_w[MAXE];
-    int saved_m = M;
-    int64_t saved_root = ROOT;
-    memcpy(saved_e, E, sizeof E);
-    memcpy(saved_w, W, sizeof W);
+    static saved_graph saved;
+    graph_save(&saved);
     M = 0;
     int64_t path[N];
     float dist[N];
@@ -73,10 +69,7 @@ static int t_deep_path_tree(void)
     }
     chunk = 5;
     omp_set_num_threads(keep);
-    memcpy(E, saved_e, sizeof E);
-    memcpy(W, saved_w, sizeof W);
-    M = saved_m;
-    ROOT = saved_root;
+    graph_restore(&saved);
     return ok;
 }
 

@@ -76,6 +76,31 @@ static inline void build_graph(void)
     ROOT = perm(0);
 }
 
+/* The test graph (edges, weights, root), set aside while a test builds a
+ * graph of its own in E, W and M, then put back. */
+typedef struct saved_graph {
+    int64_t e[MAXE][2];
+    float w[MAXE];
+    int m;
+    int64_t root;
+} saved_graph;
+
+static inline void graph_save(saved_graph *g)
+{
+    memcpy(g->e, E, sizeof E);
+    memcpy(g->w, W, sizeof W);
+    g->m = M;
+    g->root = ROOT;
+}
+
+static inline void graph_restore(const saved_graph *g)
+{
+    memcpy(E, g->e, sizeof E);
+    memcpy(W, g->w, sizeof W);
+    M = g->m;
+    ROOT = g->root;
+}
+
 /* Serial BFS and Dijkstra on the whole list (every rank computes the same). */
 static inline void serial_trees(void)
 {

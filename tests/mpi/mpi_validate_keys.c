@@ -4,7 +4,9 @@
  * and 4 ranks on the in-memory graph of validate_testgraph.h: a tree as
  * deep as the graph, and several keys validated in one pass over the edges
  * giving each key what one-key validation gives, also when the keys wait
- * in a scratch file between their add and their check (a parking batch).
+ * in a scratch file between their add and their check (a parking batch),
+ * and an SSSP tree of more zero-weight tree edges than the one-round proof
+ * of its chains holds.
  * Correct trees and planted errors: mpi_validate.c.
  */
 #include "validate_testgraph.h"
@@ -342,11 +344,72 @@ static int t_parked_deep_depths(void)
     return ok;
 }
 
+/* ---- more equal-distance tree edges than SSSP's one-round proof holds ------ */
+#define FL 131101                    /* > 2 x 65,536; 37 v + 11 permutes it */
+static int64_t fl_e[FL][2];
+static int64_t fl_m;
+
+static int fl_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    (void)ctx;
+    memcpy(edges, fl_e[first], (size_t)count * 2 * sizeof(int64_t));
+    for (int64_t j = 0; weights && j < count; j++)
+        weights[j] = 0.0f;
+    return G5_OK;
+}
+
+static inline int64_t fl_perm(int64_t v) { return (37 * v + 11) % FL; }
+
+/* A path of FL vertices whose edges all weigh 0, so every vertex is at
+ * distance 0 from the root: too many equal-distance tree edges for the
+ * proof from the distances (validate_core.c, FLAT_MAX), so the key goes
+ * through the jump (17 rounds). The path tree passes with FL - 1 edges;
+ * ten vertices at its far end re-hung into a cycle, over an extra
+ * zero-weight edge so that every tree edge stays a tight input edge, are
+ * reported by the chain check. */
+static int t_sssp_too_many_flat_edges(void)
+{
+    int ok = 1, rank, p;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    int64_t first, count;
+    g5_range_split(FL, rank, p, &first, &count);
+    static int64_t par[FL], cyc[FL];
+    static float dist[FL];
+    for (int64_t i = 0; i < FL; i++) {
+        par[fl_perm(i)] = i ? fl_perm(i - 1) : fl_perm(0);
+        dist[i] = 0.0f;
+        if (i)
+            fl_e[i - 1][0] = fl_perm(i - 1), fl_e[i - 1][1] = fl_perm(i);
+    }
+    memcpy(cyc, par, sizeof cyc);
+    cyc[fl_perm(FL - 10)] = fl_perm(FL - 1);    /* FL-10 -> FL-1 -> ... -> FL-10 */
+    fl_e[FL - 1][0] = fl_perm(FL - 1), fl_e[FL - 1][1] = fl_perm(FL - 10);
+    const int64_t root = fl_perm(0);
+    for (int c = 0; c < 2; c++) {
+        fl_m = FL - 1 + c;
+        kern_edge_reader rd = {.nvertices = FL, .nedges = fl_m, .chunk = 4096, .read = fl_read};
+        int64_t nedge = -1;
+        g5_error_clear();
+        int rc = kern_validate_reader(MPI_COMM_WORLD, &rd, root, (c ? cyc : par) + first,
+                                      dist + first, NULL, 0, &nedge);
+        if (!c)
+            MT_CHECK(rc == G5_OK && nedge == FL - 1, "zero-weight path: status %d, nedge %lld "
+                     "(%s)", rc, (long long)nedge, g5_error_msg());
+        else
+            MT_CHECK(rc == G5_ERR_VALIDATE && strstr(g5_error_msg(), "parent chain reaches root")
+                     && same_message_everywhere(), "zero-weight cycle: status %d, '%s'", rc,
+                     g5_error_msg());
+    }
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     validate_test_init(&argc, &argv);
     MT_RUN(t_deep_path_tree);
     MT_RUN(t_batch_equals_one_key_validation);
     MT_RUN(t_parked_deep_depths);
+    MT_RUN(t_sssp_too_many_flat_edges);
     return mt_finish();
 }

@@ -245,19 +245,25 @@ static int t_batch_equals_one_key_validation(void)
     return ok;
 }
 
+/* ---- long paths, their edges in memory, all of one weight ---------------------- */
+typedef struct one_weight_list {
+    const int64_t (*e)[2];
+    float w;
+} one_weight_list;
+
+static int one_weight_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
+{
+    const one_weight_list *l = ctx;
+    memcpy(edges, l->e[first], (size_t)count * 2 * sizeof(int64_t));
+    for (int64_t j = 0; weights && j < count; j++)
+        weights[j] = l->w;
+    return G5_OK;
+}
+
 /* ---- parked keys whose depths need two bytes ---------------------------------- */
 #define PL 701                       /* path length; prime, so 37 v + 11 permutes it */
 static int64_t pl_e[PL + 1][2];
 static int pl_m;
-
-static int pl_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
-{
-    (void)ctx;
-    memcpy(edges, pl_e[first], (size_t)count * 2 * sizeof(int64_t));
-    for (int64_t j = 0; weights && j < count; j++)
-        weights[j] = 1.0f;
-    return G5_OK;
-}
 
 static inline int64_t pl_perm(int64_t v) { return (37 * v + 11) % PL; }
 
@@ -283,7 +289,9 @@ static int t_parked_deep_depths(void)
             pl_e[i - 1][0] = pl_perm(i - 1), pl_e[i - 1][1] = pl_perm(i);
     }
     const int64_t roots[2] = {pl_perm(0), pl_perm(PL - 1)};
-    kern_edge_reader rd = {.nvertices = PL, .nedges = PL - 1, .chunk = 64, .read = pl_read};
+    one_weight_list list = {pl_e, 1.0f};
+    kern_edge_reader rd = {.nvertices = PL, .nedges = PL - 1, .chunk = 64, .read = one_weight_read,
+                           .ctx = &list};
     for (int extra = 0; extra < 2; extra++) {
         pl_m = PL - 1;
         if (extra) {
@@ -347,16 +355,6 @@ static int t_parked_deep_depths(void)
 /* ---- more equal-distance tree edges than SSSP's one-round proof holds ------ */
 #define FL 131101                    /* > 2 x 65,536; 37 v + 11 permutes it */
 static int64_t fl_e[FL][2];
-static int64_t fl_m;
-
-static int fl_read(void *ctx, int64_t first, int64_t count, int64_t *edges, float *weights)
-{
-    (void)ctx;
-    memcpy(edges, fl_e[first], (size_t)count * 2 * sizeof(int64_t));
-    for (int64_t j = 0; weights && j < count; j++)
-        weights[j] = 0.0f;
-    return G5_OK;
-}
 
 static inline int64_t fl_perm(int64_t v) { return (37 * v + 11) % FL; }
 
@@ -386,9 +384,10 @@ static int t_sssp_too_many_flat_edges(void)
     cyc[fl_perm(FL - 10)] = fl_perm(FL - 1);    /* FL-10 -> FL-1 -> ... -> FL-10 */
     fl_e[FL - 1][0] = fl_perm(FL - 1), fl_e[FL - 1][1] = fl_perm(FL - 10);
     const int64_t root = fl_perm(0);
+    one_weight_list list = {fl_e, 0.0f};
     for (int c = 0; c < 2; c++) {
-        fl_m = FL - 1 + c;
-        kern_edge_reader rd = {.nvertices = FL, .nedges = fl_m, .chunk = 4096, .read = fl_read};
+        kern_edge_reader rd = {.nvertices = FL, .nedges = FL - 1 + c, .chunk = 4096,
+                               .read = one_weight_read, .ctx = &list};
         int64_t nedge = -1;
         g5_error_clear();
         int rc = kern_validate_reader(MPI_COMM_WORLD, &rd, root, (c ? cyc : par) + first,

@@ -83,7 +83,8 @@ typedef struct run_search {
 #define RUN_BYTES_PER_EDGE 16
 
 /* Collective. The keys per validation pass of kernel `name` (run_search.c):
- * 1..min(64, nroots), the same on every rank; said on stderr. */
+ * 1..min(64, nroots), a multiple of 8 from 8 up unless it is nroots, the
+ * same on every rank; said on stderr. */
 int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, int64_t nedges,
                             int nroots);
 

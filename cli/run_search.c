@@ -27,7 +27,8 @@
  * divided among its ranks and the higher of RUN_BYTES_PER_EDGE per input
  * edge and the run's peak so far, minus what the run holds, divided by
  * the bytes of one key, agreed as the minimum over ranks; between 1 and
- * min(64, keys).
+ * min(64, keys), and from 8 up a multiple of 8 unless all keys fit (the
+ * records of 8 keys fill a cache line: validate_edges.c).
  *
  * Progress on stderr in the reference's words ("Running BFS i", "Time for
  * BFS i is t", "Validating BFS i", "TEPS for BFS i is x"), plus the batch
@@ -83,6 +84,10 @@ int run_validate_batch_size(MPI_Comm comm, const char *name, int64_t nvertices, 
     int64_t room = budget - key - ((int64_t)16 << 20);
     int64_t k = key > 0 && room > 0 ? room / key : 1;
     k = k < 1 ? 1 : k > KERN_VBATCH_MAX ? KERN_VBATCH_MAX : k;
+    /* a vertex's records of 8 keys fill one cache line, and the pass is
+     * bound by the lines it loads per endpoint: 16 keys (2 lines) cost
+     * less per key than 22 (3 or 4 lines, unaligned) */
+    k = k >= 8 ? k - k % 8 : k;
     k = k > nroots ? nroots : k;
     MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_INT64_T, MPI_MIN, comm);
     g5_progress("%s validation: %d keys per pass over the edges (rank 0: holds %.1f MiB, "
@@ -195,7 +200,9 @@ int run_validate_parked(MPI_Comm comm, const run_search *s, const int64_t *roots
     int npass = (nroots + kmax - 1) / kmax, per = (nroots + npass - 1) / npass;
     kern_vbatch *b = NULL;
     *batch = per;
-    int rc = kern_vbatch_create(comm, s->nvertices, per, s->sssp, &b);
+    /* room for kmax keys, so that a vertex's records keep starting on a
+     * cache line when a pass holds fewer */
+    int rc = kern_vbatch_create(comm, s->nvertices, kmax, s->sssp, &b);
     for (int lo = 0; rc == G5_OK && lo < nroots; lo += per) {
         int hi = lo + per < nroots ? lo + per : nroots;
         for (int i = lo; rc == G5_OK && i < hi; i++) {

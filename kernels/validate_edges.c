@@ -49,15 +49,79 @@ static inline void check_edge(int sssp, int64_t key, int64_t u, int64_t v, doubl
  * check_edge: one endpoint reached and not the other, depths more than one
  * apart, or a parent that is the other endpoint (a tree edge, confirmed
  * there when tight). Adds 1 to cnt[k] for every key reaching both ends.
- * The common case, nothing to see for any key, costs no branch per key. */
+ * The common case, nothing to see for any key, costs no branch per key.
+ * With AVX-512 and eight keys or more, eight keys at a time (a vertex's
+ * records are side by side: one 64-byte load per endpoint for eight keys;
+ * the last eight when the keys do not divide, their lanes already seen
+ * masked out, so no load leaves the vertex's records and their lines),
+ * with the same tests and the same double arithmetic, term by term, as
+ * check_edge (C11 builds do not contract to fused multiply-adds), so a key
+ * check_edge would fail is always among the bits. */
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+#define VALIDATE_AVX512 1
+#include <immintrin.h>
+
+/* Records k..k+7 of r as parents and values. */
+static inline void rec8(const vrec *r, int k, __m256i *par, __m256i *val)
+{
+    __m512i x = _mm512_loadu_si512((const void *)(r + k));
+    /* even words (parents) to the low half, odd words (values) to the high */
+    __m512i y = _mm512_permutexvar_epi32(
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15), x);
+    *par = _mm512_castsi512_si256(y);
+    *val = _mm512_extracti64x4_epi64(y, 1);
+}
+
+/* The group of eight keys for keys k.. of nk (nk >= 8): its first key and
+ * the lanes not yet seen. */
+static inline int group8(int k, int nk, __mmask8 *live)
+{
+    int at = k + 8 <= nk ? k : nk - 8;
+    *live = (__mmask8)(0xFFu << (k - at));
+    return at;
+}
+
+/* The bits of the live keys of a group that do not depend on the kind;
+ * cnt of the group counted; *ra: the keys reaching u. */
+static inline __mmask8 odd8_common(__m256i pa, __m256i pb, __mmask8 live, uint32_t u, uint32_t v,
+                                   int32_t *cnt, __mmask8 *ra)
+{
+    const __m256i none = _mm256_set1_epi32((int)J_UNREACHED);
+    __mmask8 a = _mm256_mask_cmpneq_epu32_mask(live, pa, none);
+    __mmask8 b = _mm256_mask_cmpneq_epu32_mask(live, pb, none);
+    __m256i c = _mm256_loadu_si256((const void *)cnt);
+    _mm256_storeu_si256((void *)cnt, _mm256_mask_add_epi32(c, a & b, c, _mm256_set1_epi32(1)));
+    *ra = a;
+    return (a ^ b) | _mm256_mask_cmpeq_epu32_mask(live, pb, _mm256_set1_epi32((int)u))
+           | _mm256_mask_cmpeq_epu32_mask(live, pa, _mm256_set1_epi32((int)v));
+}
+#endif
+
 static inline uint64_t odd_keys_bfs(const vrec *ru, const vrec *rv, int nk, uint32_t u,
-                                    uint32_t v, int64_t *cnt)
+                                    uint32_t v, int32_t *cnt)
 {
     uint64_t odd = 0;
+#ifdef VALIDATE_AVX512
+    if (nk >= 8) {
+        for (int k = 0; k < nk; k += 8) {
+            __m256i pa, va, pb, vb;
+            __mmask8 live, ra;
+            int at = group8(k, nk, &live);
+            rec8(ru, at, &pa, &va);
+            rec8(rv, at, &pb, &vb);
+            __mmask8 o = odd8_common(pa, pb, live, u, v, cnt + at, &ra);
+            /* depths more than one apart: a - b + 1 > 2 unsigned */
+            __m256i gap = _mm256_add_epi32(_mm256_sub_epi32(va, vb), _mm256_set1_epi32(1));
+            o |= _mm256_mask_cmpgt_epu32_mask(ra, gap, _mm256_set1_epi32(2));
+            odd |= (uint64_t)o << at;
+        }
+        return odd;
+    }
+#endif
     for (int k = 0; k < nk; k++) {
         vrec a = ru[k], b = rv[k];
         uint32_t ra = a.parent != J_UNREACHED, rb = b.parent != J_UNREACHED;
-        cnt[k] += ra & rb;
+        cnt[k] += (int32_t)(ra & rb);
         uint32_t o = (ra ^ rb) | (ra & (a.val - b.val + 1u > 2u)) | (b.parent == u)
                      | (a.parent == v);
         odd |= (uint64_t)o << k;
@@ -66,13 +130,36 @@ static inline uint64_t odd_keys_bfs(const vrec *ru, const vrec *rv, int nk, uint
 }
 
 static inline uint64_t odd_keys_sssp(const vrec *ru, const vrec *rv, int nk, uint32_t u,
-                                     uint32_t v, double w, int64_t *cnt)
+                                     uint32_t v, double w, int32_t *cnt)
 {
     uint64_t odd = 0;
+#ifdef VALIDATE_AVX512
+    if (nk >= 8) {
+        const __m512d w8 = _mm512_set1_pd(w), tabs = _mm512_set1_pd(TOL_ABS),
+                      trel = _mm512_set1_pd(TOL_REL);
+        for (int k = 0; k < nk; k += 8) {
+            __m256i pa, va, pb, vb;
+            __mmask8 live, ra;
+            int at = group8(k, nk, &live);
+            rec8(ru, at, &pa, &va);
+            rec8(rv, at, &pb, &vb);
+            __mmask8 o = odd8_common(pa, pb, live, u, v, cnt + at, &ra);
+            /* the relaxation test of check_edge; unreached records read 0 */
+            __m512d du = _mm512_cvtps_pd(_mm256_castsi256_ps(va));
+            __m512d dv = _mm512_cvtps_pd(_mm256_castsi256_ps(vb));
+            __m512d uw = _mm512_add_pd(du, w8), vw = _mm512_add_pd(dv, w8);
+            __m512d lu = _mm512_add_pd(_mm512_add_pd(uw, tabs), _mm512_mul_pd(trel, _mm512_abs_pd(uw)));
+            __m512d lv = _mm512_add_pd(_mm512_add_pd(vw, tabs), _mm512_mul_pd(trel, _mm512_abs_pd(vw)));
+            o |= ra & (_mm512_cmp_pd_mask(dv, lu, _CMP_GT_OQ) | _mm512_cmp_pd_mask(du, lv, _CMP_GT_OQ));
+            odd |= (uint64_t)o << at;
+        }
+        return odd;
+    }
+#endif
     for (int k = 0; k < nk; k++) {
         vrec a = ru[k], b = rv[k];
         uint32_t ra = a.parent != J_UNREACHED, rb = b.parent != J_UNREACHED;
-        cnt[k] += ra & rb;
+        cnt[k] += (int32_t)(ra & rb);
         double du = rec_dist(a), dv = rec_dist(b), uw = du + w, vw = dv + w;
         /* the relaxation test of check_edge; unreached records read 0 */
         uint32_t bad = (dv > uw + TOL_ABS + TOL_REL * fabs(uw)) | (du > vw + TOL_ABS + TOL_REL * fabs(vw));
@@ -307,8 +394,10 @@ static void check_slice(const vctx *c, const int64_t *ce, const float *cw, int64
 {
     const int multi = c->nranks > 1, nk = c->nk, sssp = c->sssp;
     vthread t = th[omp_get_thread_num()];
-    /* counts on this thread's stack (the threads' arrays share cache lines) */
-    int64_t fb = INT64_MAX, cnt[KERN_VBATCH_MAX] = {0};
+    /* counts on this thread's stack (the threads' arrays share cache lines);
+     * 32 bits, as a slice is a piece of one chunk of edges (< 2^31) */
+    int64_t fb = INT64_MAX;
+    int32_t cnt[KERN_VBATCH_MAX] = {0};
     #pragma omp for schedule(dynamic, 4096) nowait
     for (int64_t j = 0; j < m; j++) {
         int64_t u = ce[2 * j], v = ce[2 * j + 1];

@@ -61,20 +61,30 @@ $(MEMINFO_FAKE): tests/faults/meminfo_fake.c
 	$(Q)cc -shared -fPIC -O2 -Wall -Wextra -o $@ $< -ldl
 tests: $(MEMINFO_FAKE)
 
-# kernels/sssp.c takes AVX-512, AVX2 or plain C at compile time (-march), so
-# the suite's own build tests only the host's path. The SSSP tests are also
-# linked with sssp.c built for plain x86-64 and for x86-64-v3 (AVX2); it
-# comes before the library, so the archive's sssp.o is not pulled in.
-# tests/scripts/sssp-isa.sh runs them where the CPU can.
+# kernels/sssp.c takes AVX-512, AVX2 or plain C at compile time (-march),
+# kernels/validate_edges.c AVX-512 or plain C, so the suite's own build
+# tests only the host's paths. Their tests are also linked with the file
+# built for plain x86-64 (and sssp.c for x86-64-v3, AVX2); the object comes
+# before the library, so the archive's is not pulled in.
+# tests/scripts/isa.sh runs them where the CPU can.
 ifeq ($(shell uname -m),x86_64)
-SSSP_ISA_BIN := $(BUILD)/isa/x86-64/mpi_kern_sssp $(BUILD)/isa/x86-64-v3/mpi_kern_sssp
-.PRECIOUS: $(BUILD)/isa/%/sssp.o
+ISA_BIN := $(BUILD)/isa/x86-64/mpi_kern_sssp $(BUILD)/isa/x86-64-v3/mpi_kern_sssp \
+           $(BUILD)/isa/x86-64/mpi_validate_keys
+.PRECIOUS: $(BUILD)/isa/%/sssp.o $(BUILD)/isa/%/validate_edges.o
 $(BUILD)/isa/%/sssp.o: kernels/sssp.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (-march=$*)")
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out -march=%,$(CFLAGS)) -march=$* -MMD -MP -c $< -o $@
+$(BUILD)/isa/%/validate_edges.o: kernels/validate_edges.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (-march=$*)")
 	$(Q)$(CC) $(CPPFLAGS) $(filter-out -march=%,$(CFLAGS)) -march=$* -MMD -MP -c $< -o $@
 $(BUILD)/isa/%/mpi_kern_sssp: $(BUILD)/isa/%/sssp.o $(BUILD)/tests/mpi/mpi_kern_sssp.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
-tests: $(SSSP_ISA_BIN)
+$(BUILD)/isa/%/mpi_validate_keys: $(BUILD)/isa/%/validate_edges.o \
+                                  $(BUILD)/tests/mpi/mpi_validate_keys.o $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+tests: $(ISA_BIN)
 endif

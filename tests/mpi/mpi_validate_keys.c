@@ -76,21 +76,55 @@ static int t_deep_path_tree(void)
 }
 
 /* ---- several keys per pass ---------------------------------------------------- */
-#define BK 6
+#define BK 19
 /* The keys of a batch: trees of four roots (the big component, the small
- * one, a vertex with only a self-loop, another of the big component), and
- * two of them again with a planted fault: key 4 a cycle (found before the
- * edge pass) and key 5 a wrong tree edge (BFS) or a distance too long
- * (SSSP), found by the edge pass. */
+ * one, a vertex with only a self-loop, another of the big component) and
+ * copies of them, some with a planted fault: key 4 a cycle (found before
+ * the edge pass); keys 5 and 13 a wrong tree edge (BFS) or a distance too
+ * long (SSSP: a leaf that is the second endpoint of every edge it is on,
+ * and one that is the first, so each side of the relaxation test is
+ * needed), and key 18 a leaf left unreached (SSSP) or a vertex hung below
+ * a deeper neighbour (BFS), found by the edge pass. With
+ * batches of 8 keys and more, the faults sit in different lanes of the
+ * eight-key groups of the pass (validate_edges.c), 18 in the last,
+ * overlapping group of a batch of 19. */
 static int64_t bk_root[BK], bk_parent[BK][N];
 static float bk_dist[BK][N];
 
-static void batch_keys(int sssp)
+static int bk_faulty(int k) { return k == 4 || k == 5 || k == 13 || k == 18; }
+
+/* Two leaves of the SSSP tree, not adjacent, with every edge they are on
+ * turned so that x[0] is its second endpoint and x[1] its first (the
+ * graph stays the same). 0 when there are no such leaves. */
+static int sssp_leaves_turned(int64_t x[2])
+{
+    x[0] = x[1] = -1;
+    for (int64_t v = 0; v < N && x[1] < 0; v++) {
+        if (v == ROOT || sp_parent[v] < 0 || has_child(sp_parent, v))
+            continue;
+        if (x[0] < 0)
+            x[0] = v;
+        else if (!adjacent(v, x[0]))
+            x[1] = v;
+    }
+    if (x[1] < 0)
+        return 0;
+    for (int i = 0; i < M; i++)
+        for (int e = 0; e < 2; e++)
+            if (E[i][e] == x[e] && E[i][1 - e] != x[e]) {
+                E[i][e] = E[i][1 - e];
+                E[i][1 - e] = x[e];
+            }
+    return 1;
+}
+
+/* 1 when every fault could be planted. */
+static int batch_keys(int sssp)
 {
     const int64_t roots[4] = {perm(0), perm(75), perm(95), perm(10)};
     int64_t keep = ROOT;
-    for (int k = 0; k < 4; k++) {
-        ROOT = roots[k];
+    for (int k = 0; k < BK; k++) {
+        ROOT = k < 4 || (k > 5 && !bk_faulty(k)) ? roots[k % 4] : keep;
         serial_trees();
         bk_root[k] = ROOT;
         memcpy(bk_parent[k], sssp ? sp_parent : bfs_parent, sizeof bk_parent[k]);
@@ -98,14 +132,13 @@ static void batch_keys(int sssp)
     }
     ROOT = keep;
     serial_trees();
-    for (int k = 4; k < BK; k++) {
-        bk_root[k] = ROOT;
-        memcpy(bk_parent[k], sssp ? sp_parent : bfs_parent, sizeof bk_parent[k]);
-        memcpy(bk_dist[k], sp_dist, sizeof bk_dist[k]);
-    }
     bk_parent[4][perm(10)] = perm(10);                       /* a cycle */
+    int64_t leaf[2];
     if (sssp) {
-        bk_dist[5][sssp_leaf()] += 0.5f;                     /* too long */
+        if (!sssp_leaves_turned(leaf))
+            return 0;
+        bk_dist[5][leaf[0]] += 0.5f;                         /* too long */
+        bk_dist[13][leaf[1]] += 0.5f;
     } else {
         for (int64_t x = 0; x < N; x++)                      /* a non-edge parent */
             if (bfs_depth[x] >= 2) {
@@ -118,6 +151,32 @@ static void batch_keys(int sssp)
                     break;
             }
     }
+    if (!sssp)
+        memcpy(bk_parent[13], bk_parent[5], sizeof bk_parent[13]);
+    if (sssp) {                                              /* a leaf, unreached */
+        for (int64_t x = 0; x < N; x++)
+            if (x != ROOT && sp_parent[x] >= 0 && !has_child(sp_parent, x)) {
+                bk_parent[18][x] = -1;
+                bk_dist[18][x] = INFINITY;
+                return 1;
+            }
+        return 0;
+    }
+    /* BFS: a vertex hung below a deeper neighbour outside its subtree, so
+     * that the edge to its old parent spans three levels or more */
+    for (int64_t x = 0; x < N; x++)
+        for (int64_t y = 0; bfs_depth[x] >= 1 && y < N; y++) {
+            if (!adjacent(x, y) || bfs_depth[y] < bfs_depth[x] + 1)
+                continue;
+            int64_t a = y;
+            while (a != ROOT && a != x)
+                a = bfs_parent[a];
+            if (a == x)
+                continue;
+            bk_parent[18][x] = y;
+            return 1;
+        }
+    return 0;
 }
 
 /* Validate the keys [0, BK) in batches of kmax; per key the status, the
@@ -171,15 +230,17 @@ static int run_batch(int sssp, int kmax, int park, int *st, char msg[][1024], in
 /* A batch gives every key the status, message and edge count that one-key
  * validation gives; the planted faults of keys 4 and 5 are reported for
  * those keys alone (named by their root), the other keys pass; batches of
- * 1, 4 (a full batch, then one of 2) and 6 keys, added directly or parked
- * in a scratch file first (key 4 fails before it is parked); both chunk
- * sizes. */
+ * 1, 4, 11, 16 (full batches, then a shorter one) and all 19 keys, added
+ * directly or parked in a scratch file first (key 4 fails before it is
+ * parked); both chunk sizes. */
 static int t_batch_equals_one_key_validation(void)
 {
     int ok = 1;
     int64_t keep = ROOT;
+    static saved_graph saved;
+    graph_save(&saved);
     for (int sssp = 0; sssp < 2; sssp++) {
-        batch_keys(sssp);
+        MT_CHECK(batch_keys(sssp), "%s: a fault could not be planted", sssp ? "SSSP" : "BFS");
         for (int c = 0; c < 2; c++) {
             chunk = c ? 1 << 20 : 5;
             int rc1[BK];
@@ -190,16 +251,16 @@ static int t_batch_equals_one_key_validation(void)
                 n1[k] = -1;
                 rc1[k] = run_validate(bk_parent[k], sssp ? bk_dist[k] : NULL, &n1[k], -1);
                 snprintf(m1[k], sizeof m1[k], "%s", rc1[k] == G5_OK ? "" : g5_error_msg());
-                MT_CHECK((rc1[k] == G5_OK) == (k < 4), "%s key %d: one-key status %d (%s)",
+                MT_CHECK((rc1[k] == G5_OK) == !bk_faulty(k), "%s key %d: one-key status %d (%s)",
                          sssp ? "SSSP" : "BFS", k, rc1[k], g5_error_msg());
             }
             ROOT = keep;
             MT_CHECK(n1[0] == serial_teps_count(bfs_parent) && n1[1] > 0 && n1[2] == 0,
                      "one-key edge counts %lld %lld %lld", (long long)n1[0], (long long)n1[1],
                      (long long)n1[2]);
-            const int sizes[6] = {1, 4, BK, 1, 4, BK};
-            for (int z = 0; z < 6; z++) {
-                const int park = z >= 3;
+            const int sizes[10] = {1, 4, 11, 16, BK, 1, 4, 11, 16, BK};
+            for (int z = 0; z < 10; z++) {
+                const int park = z >= 5;
                 int st[BK];
                 int64_t nb[BK];
                 for (int k = 0; k < BK; k++) {
@@ -227,7 +288,13 @@ static int t_batch_equals_one_key_validation(void)
                          "key 4: '%s'", mb[4]);
                 MT_CHECK(strncmp(mb[5], want, strlen(want)) == 0
                          && strstr(mb[5], sssp ? "no edge shortens" : "tree edge is an input edge"),
-                         "key 5: '%s'", mb[5]);
+                         "key 5 (%s): '%s'", sssp ? "SSSP" : "BFS", mb[5]);
+                MT_CHECK(sssp ? strncmp(mb[13], want, strlen(want)) == 0
+                                    && strstr(mb[13], "no edge shortens")
+                              : strcmp(mb[13], mb[5]) == 0, "key 13: '%s'", mb[13]);
+                MT_CHECK(strncmp(mb[18], want, strlen(want)) == 0
+                         && strstr(mb[18], sssp ? "unreached" : "levels differ"),
+                         "key 18: '%s'", mb[18]);
                 /* the same messages on every rank */
                 uint64_t h = 1469598103934665603ULL, h0;
                 for (int k = 0; k < BK; k++)
@@ -241,6 +308,7 @@ static int t_batch_equals_one_key_validation(void)
     }
     chunk = 5;
     ROOT = keep;
+    graph_restore(&saved);
     serial_trees();
     return ok;
 }

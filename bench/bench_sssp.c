@@ -73,16 +73,20 @@ int main(int argc, char **argv)
             const kern_sssp_stats *st = kern_sssp_get_stats(s[j]);
             int64_t mem[3] = {st->lists_peak, st->held, st->ghosts}, memmax[3];
             MPI_Allreduce(mem, memmax, 3, MPI_INT64_T, MPI_MAX, comm);
+            /* the ranks' relaxation seconds, lowest and highest: a rank
+             * that relaxes less waits in the exchange for the others */
+            double rx[2] = {-st->t_relax, st->t_relax}, rxm[2];
+            MPI_Allreduce(rx, rxm, 2, MPI_DOUBLE, MPI_MAX, comm);
             wall[j][i] = tmax;
             cpu[j][i] = csum;
             inv[j] += tmax / (double)ne;
             if (me == 0)
                 printf("root %2d delta %-6s wall %.4f s cpu %.4f s  %.1f MTEPS  %lld buckets %lld rounds "
-                       "%lld relax %lld msgs  relax %.3f exch %.3f apply %.3f other %.3f  "
-                       "lists %.1f MiB held %.1f MiB ghosts %lld\n",
+                       "%lld relax %lld msgs  relax %.3f (ranks %.3f-%.3f) exch %.3f apply %.3f "
+                       "other %.3f  lists %.1f MiB held %.1f MiB ghosts %lld\n",
                        i, argv[3 + j], tmax, csum, ne / tmax / 1e6, (long long)st->buckets,
                        (long long)st->phases, (long long)st->relaxations, (long long)st->messages,
-                       st->t_relax, st->t_exchange, st->t_apply, st->t_reduce,
+                       st->t_relax, -rxm[0], rxm[1], st->t_exchange, st->t_apply, st->t_reduce,
                        memmax[0] / 1048576.0, memmax[1] / 1048576.0, (long long)memmax[2]);
         }
     for (int j = 0; j < nd && me == 0; j++)

@@ -72,25 +72,23 @@ static inline void rec8(const vrec *r, int k, __m256i *par, __m256i *val)
     *val = _mm512_extracti64x4_epi64(y, 1);
 }
 
-/* The group of eight keys for keys k.. of nk (nk >= 8): its first key and
- * the lanes not yet seen. */
-static inline int group8(int k, int nk, __mmask8 *live)
+/* The group of eight keys for keys k.. of nk (nk >= 8): *at its first key
+ * (the last eight when fewer are left), the values of both endpoints and
+ * *ra the keys reaching u, among the lanes not yet seen; cnt counted.
+ * Returns the group's bits that do not depend on the kind. */
+static inline __mmask8 odd8(const vrec *ru, const vrec *rv, int k, int nk, uint32_t u, uint32_t v,
+                            int32_t *cnt, int *at, __m256i *va, __m256i *vb, __mmask8 *ra)
 {
-    int at = k + 8 <= nk ? k : nk - 8;
-    *live = (__mmask8)(0xFFu << (k - at));
-    return at;
-}
-
-/* The bits of the live keys of a group that do not depend on the kind;
- * cnt of the group counted; *ra: the keys reaching u. */
-static inline __mmask8 odd8_common(__m256i pa, __m256i pb, __mmask8 live, uint32_t u, uint32_t v,
-                                   int32_t *cnt, __mmask8 *ra)
-{
+    *at = k + 8 <= nk ? k : nk - 8;
+    const __mmask8 live = (__mmask8)(0xFFu << (k - *at));
+    __m256i pa, pb;
+    rec8(ru, *at, &pa, va);
+    rec8(rv, *at, &pb, vb);
     const __m256i none = _mm256_set1_epi32((int)J_UNREACHED);
     __mmask8 a = _mm256_mask_cmpneq_epu32_mask(live, pa, none);
     __mmask8 b = _mm256_mask_cmpneq_epu32_mask(live, pb, none);
-    __m256i c = _mm256_loadu_si256((const void *)cnt);
-    _mm256_storeu_si256((void *)cnt, _mm256_mask_add_epi32(c, a & b, c, _mm256_set1_epi32(1)));
+    __m256i c = _mm256_loadu_si256((const void *)(cnt + *at));
+    _mm256_storeu_si256((void *)(cnt + *at), _mm256_mask_add_epi32(c, a & b, c, _mm256_set1_epi32(1)));
     *ra = a;
     return (a ^ b) | _mm256_mask_cmpeq_epu32_mask(live, pb, _mm256_set1_epi32((int)u))
            | _mm256_mask_cmpeq_epu32_mask(live, pa, _mm256_set1_epi32((int)v));
@@ -104,12 +102,9 @@ static inline uint64_t odd_keys_bfs(const vrec *ru, const vrec *rv, int nk, uint
 #ifdef VALIDATE_AVX512
     if (nk >= 8) {
         for (int k = 0; k < nk; k += 8) {
-            __m256i pa, va, pb, vb;
-            __mmask8 live, ra;
-            int at = group8(k, nk, &live);
-            rec8(ru, at, &pa, &va);
-            rec8(rv, at, &pb, &vb);
-            __mmask8 o = odd8_common(pa, pb, live, u, v, cnt + at, &ra);
+            int at;
+            __m256i va, vb;
+            __mmask8 ra, o = odd8(ru, rv, k, nk, u, v, cnt, &at, &va, &vb, &ra);
             /* depths more than one apart: a - b + 1 > 2 unsigned */
             __m256i gap = _mm256_add_epi32(_mm256_sub_epi32(va, vb), _mm256_set1_epi32(1));
             o |= _mm256_mask_cmpgt_epu32_mask(ra, gap, _mm256_set1_epi32(2));
@@ -138,12 +133,9 @@ static inline uint64_t odd_keys_sssp(const vrec *ru, const vrec *rv, int nk, uin
         const __m512d w8 = _mm512_set1_pd(w), tabs = _mm512_set1_pd(TOL_ABS),
                       trel = _mm512_set1_pd(TOL_REL);
         for (int k = 0; k < nk; k += 8) {
-            __m256i pa, va, pb, vb;
-            __mmask8 live, ra;
-            int at = group8(k, nk, &live);
-            rec8(ru, at, &pa, &va);
-            rec8(rv, at, &pb, &vb);
-            __mmask8 o = odd8_common(pa, pb, live, u, v, cnt + at, &ra);
+            int at;
+            __m256i va, vb;
+            __mmask8 ra, o = odd8(ru, rv, k, nk, u, v, cnt, &at, &va, &vb, &ra);
             /* the relaxation test of check_edge; unreached records read 0 */
             __m512d du = _mm512_cvtps_pd(_mm256_castsi256_ps(va));
             __m512d dv = _mm512_cvtps_pd(_mm256_castsi256_ps(vb));

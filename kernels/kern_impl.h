@@ -345,6 +345,14 @@ struct kern_sssp {
     uint8_t *ub;            /* [nl] bound byte of l's distance (file comment); when
                              * gdirect, ubx + base */
     uint64_t *rbits;        /* [nl / 16 + 1] four bits per row (sssp_row_bits) */
+    uint64_t *hrows;        /* [nl / 64 + 1] a bit per row with a heavy edge */
+    uint64_t *pc;           /* [nl / 64 + 1] rows a pull may still improve (pull_pass) */
+    uint64_t *sbits;        /* [nsw] by pid: the bucket being pulled from */
+    uint32_t *scnt;         /* [nsw] when P > 1: bits of sbits below each word */
+    int64_t nsw, nheavy, npc;   /* words of sbits; bits set in hrows and in pc */
+    kvec sl_send, sl_recv;  /* when P > 1: the bucket's (pid << 32 | distance bits), this
+                             * rank's and all ranks' in pid order (pull_gather) */
+    int heavy_ready;        /* the heavy list was just gathered (next_round) */
     sssp_tctx *tc;               /* [nt] */
     uint64_t *gidx;         /* [npid / 32 + 1] when P > 1 and not gdirect: ghost index (ghost_slot) */
     uint64_t *ghost;        /* [nghw] when P > 1: best (distance, parent) sent; by ghost

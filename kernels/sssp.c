@@ -760,6 +760,209 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
     if (mb < *minb) *minb = mb;
 }
 
+/* The heavy edges of a finished bucket (the heavy list, hseg), pulled
+ * instead of pushed when that scans less: a vertex v that may still
+ * improve (its bit in s->pc) scans its heavy edges in weight order for
+ * neighbours in the bucket (s->sbits, by pid) and keeps the best d(u) + w,
+ * stopping at the first weight with L + w >= t, where L is the bucket's
+ * smallest distance over all ranks and t v's distance so far: no later
+ * edge can do better (float addition is monotone, rows are sorted). When
+ * even its first heavy edge fails that test, v leaves s->pc for good:
+ * every later bucket's distances are at least L (each is d + w of a
+ * vertex expanded after this bucket closed, w >= 0) and t only decreases.
+ * Pushing scans every heavy edge of the bucket, most of them to vertices
+ * already final; a pull scans about 1.3 edges per vertex still open, but
+ * visits every such vertex, so the ranks pull together when the bucket's
+ * rows hold more than PULL_BETA entries per open vertex (sums over all
+ * ranks) and push otherwise (returns 0: local_pass pushes the heavy
+ * list). At P > 1 each rank sends its bucket's (pid, distance) pairs in
+ * pid order to all (one MPI_Allgatherv); a remote neighbour's distance is
+ * then found by rank on the bucket's bitmap (s->scnt: bits below each
+ * word), and no message moves. Each thread owns whole words of s->pc, so
+ * a vertex has one writer and needs no compare-and-swap; the bucket's
+ * state words are final and only read. The same relaxations as the push,
+ * so the same distances. */
+#define PULL_WORDS 16           /* words of s->pc a thread takes at a time */
+#define PULL_BETA 4.0
+
+/* Sets *fail on every rank when an MPI call or an allocation failed on
+ * some rank (the pull then does not happen and the search ends in error). */
+static int pull_gather(kern_sssp *s, int64_t *ntotal)
+{
+    kern_graph *g = s->g;
+    const int P = s->P, me = g->rank;
+    const int64_t w0 = g->base / 64, nlw = (s->nl + 63) / 64;
+    int64_t n = 0;
+    for (int64_t i = 0; i < nlw; i++) n += __builtin_popcountll(s->sbits[w0 + i]);
+    int ok = kvec_reserve(&s->sl_send, (size_t)n + 1);
+    if (ok) {
+        uint64_t *o = (uint64_t *)s->sl_send.p;
+        int64_t j = 0;
+        for (int64_t i = 0; i < nlw; i++)
+            for (uint64_t b = s->sbits[w0 + i]; b; b &= b - 1) {
+                const int64_t l = 64 * i + __builtin_ctzll(b);
+                o[j++] = (uint64_t)(g->base + l) << 32 | (uint32_t)(s->st[l] >> 32);
+            }
+        s->sl_send.n = (size_t)n;
+    }
+    int cnt = ok ? (int)n : -1;
+    if (MPI_Allgather(&cnt, 1, MPI_INT, s->rc, 1, MPI_INT, g->comm) != MPI_SUCCESS) return 0;
+    int64_t tot = 0;
+    for (int r = 0; r < P; r++) {
+        if (s->rc[r] < 0) ok = 0;
+        s->rd[r] = tot < INT32_MAX ? (int)tot : 0;
+        tot += s->rc[r] > 0 ? s->rc[r] : 0;
+    }
+    if (!ok || tot > INT32_MAX) return 0;   /* the same verdict on every rank */
+    int mine = kvec_reserve(&s->sl_recv, (size_t)tot + 1), all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, g->comm) != MPI_SUCCESS || !all) return 0;
+    if (MPI_Allgatherv(s->sl_send.p, cnt, MPI_UINT64_T, s->sl_recv.p, s->rc, s->rd, MPI_UINT64_T,
+                       g->comm) != MPI_SUCCESS)
+        return 0;
+    for (int r = 0; r < P; r++)
+        if (r != me) g->bytes_to[r] += 8 * (int64_t)n;
+    s->sl_recv.n = (size_t)tot;
+    const uint64_t *in = (const uint64_t *)s->sl_recv.p;
+    uint64_t *sb = s->sbits;
+#pragma omp parallel for num_threads(s->nt) schedule(static) if (tot >= 4096)
+    for (int64_t i = 0; i < tot; i++) {
+        const uint64_t bit = (uint64_t)1 << (in[i] >> 32 & 63);
+        if (!(__atomic_load_n(&sb[in[i] >> 38], __ATOMIC_RELAXED) & bit))
+            __atomic_fetch_or(&sb[in[i] >> 38], bit, __ATOMIC_RELAXED);
+    }
+    uint32_t c = 0;
+    for (int64_t i = 0; i < s->nsw; i++) {
+        s->scnt[i] = c;
+        c += (uint32_t)__builtin_popcountll(s->sbits[i]);
+    }
+    *ntotal = tot;
+    return 1;
+}
+
+static int pull_pass(kern_sssp *s, int64_t kmin, int64_t *nrel, int *fail)
+{
+    const int nt = s->nt, P = s->P;
+    uint64_t *sb = s->sbits, *pc = s->pc, *st = s->st;
+    const int64_t nw = s->nl / 64 + 1, base = s->g->base, nl = s->nl;
+    int64_t hn = 0;
+    for (int t = 0; t < nt; t++) hn += (int64_t)s->hseg[t].n;
+    const int64_t *rowptr = s->g->rowptr;
+    uint32_t lo = UINT32_MAX;
+    int64_t mf = 0;
+    /* mark the bucket's current entries (several entries of a vertex: the
+     * one that matches its state word) and take them out of s->pc */
+#pragma omp parallel num_threads(nt) reduction(min : lo) reduction(+ : mf) if (hn >= PAR_MIN)
+    for (int t = 0; t < nt; t++) {
+        const uint64_t *en = (const uint64_t *)s->hseg[t].p;
+#pragma omp for schedule(static) nowait
+        for (int64_t i = 0; i < (int64_t)s->hseg[t].n; i++) {
+            const uint32_t u = ent_l(en[i]), db = ent_dbits(en[i]);
+            if ((uint32_t)(__atomic_load_n(&st[u], __ATOMIC_RELAXED) >> 32) != db) continue;
+            const uint64_t pid = (uint64_t)(base + u), bit = (uint64_t)1 << (pid & 63);
+            if (!(__atomic_load_n(&sb[pid >> 6], __ATOMIC_RELAXED) & bit))
+                __atomic_fetch_or(&sb[pid >> 6], bit, __ATOMIC_RELAXED);
+            if (__atomic_load_n(&pc[u >> 6], __ATOMIC_RELAXED) & (uint64_t)1 << (u & 63))
+                __atomic_fetch_and(&pc[u >> 6], ~((uint64_t)1 << (u & 63)), __ATOMIC_RELAXED);
+            if (db < lo) lo = db;
+            mf += rowptr[u + 1] - rowptr[u];
+        }
+    }
+    int64_t sums[2] = {mf, s->npc};
+    if (P > 1) {
+        if (MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_INT64_T, MPI_SUM, s->g->comm) != MPI_SUCCESS ||
+            MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UINT32_T, MPI_MIN, s->g->comm) != MPI_SUCCESS)
+            *fail = 1;
+    }
+    int pull = !*fail && lo != UINT32_MAX && (double)sums[0] > PULL_BETA * (double)sums[1];
+    int64_t ntot = 0;
+    if (pull && P > 1 && !pull_gather(s, &ntot)) {
+        pull = 0;
+        *fail = 1;
+    }
+    const float L = u2f(lo), fdelta = s->fdelta;
+    const uint32_t *col = s->g->col;
+    const uint32_t *scnt = s->scnt;
+    const uint64_t *sval = (const uint64_t *)s->sl_recv.p;
+    int64_t nr = 0, npc = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : nr, npc) if (pull)
+    if (pull) {
+        rctx x;
+        rctx_init(&x, s, omp_get_thread_num());
+        x.kmin = kmin;
+        x.light = 0;
+        const kern_wts wt = kern_weights(s->g);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (int64_t c = 0; c < (nw + PULL_WORDS - 1) / PULL_WORDS; c++) {
+            const int64_t i0 = c * PULL_WORDS, i1 = i0 + PULL_WORDS < nw ? i0 + PULL_WORDS : nw;
+            uint32_t vl[64 * PULL_WORDS];
+            int n = 0;
+            for (int64_t i = i0; i < i1; i++)
+                for (uint64_t b = pc[i]; b; b &= b - 1) vl[n++] = (uint32_t)(64 * i + __builtin_ctzll(b));
+            for (int j = 0; j < n; j++) {
+                if (j + PF_STATE < n) {
+                    __builtin_prefetch(&st[vl[j + PF_STATE]]);
+                    __builtin_prefetch(&rowptr[vl[j + PF_STATE]]);
+                }
+                if (j + PF_NEAR < n) {
+                    const int64_t ea = rowptr[vl[j + PF_NEAR]];
+                    __builtin_prefetch(&col[ea]);
+                    __builtin_prefetch(sssp_w_addr(s->g, ea));
+                }
+                const uint32_t v = vl[j];
+                const uint64_t sv = st[v];
+                const float t0 = sv == UINT64_MAX ? INFINITY : u2f((uint32_t)(sv >> 32));
+                int64_t e = rowptr[v];
+                const int64_t e1 = rowptr[v + 1];
+                float w;
+                while ((w = kern_wts_get(wt, e)) < fdelta) e++;    /* the row has a heavy edge */
+                if (!(L + w < t0)) {
+                    pc[v >> 6] &= ~((uint64_t)1 << (v & 63));      /* for good */
+                    continue;
+                }
+                float t = t0;
+                uint32_t p = 0;
+                for (;;) {
+                    const uint32_t u = col[e];
+                    nr++;
+                    const uint64_t sw = sb[u >> 6];
+                    if (sw >> (u & 63) & 1) {
+                        const uint64_t l = (uint64_t)((int64_t)u - base);
+                        const uint32_t du = l < (uint64_t)nl ? (uint32_t)(st[l] >> 32)
+                            : (uint32_t)sval[scnt[u >> 6] + (uint32_t)__builtin_popcountll(sw & (((uint64_t)1 << (u & 63)) - 1))];
+                        const float nd = u2f(du) + w;
+                        if (nd < t) { t = nd; p = u; }
+                    }
+                    if (++e == e1) break;
+                    w = kern_wts_get(wt, e);
+                    if (!(L + w < t)) break;
+                }
+                if (t < t0) {
+                    const uint32_t nbits = f2u(t);
+                    st[v] = (uint64_t)nbits << 32 | p;
+                    const float q = ceilf(t * UB_SCALE);
+                    s->ub[v] = q < 255.0f ? (uint8_t)q : (uint8_t)255;
+                    push_if_work(&x, (int64_t)((double)t * x.inv_delta), v, nbits);
+                }
+            }
+            for (int64_t i = i0; i < i1; i++) npc += __builtin_popcountll(pc[i]);
+        }
+    }
+    if (pull) s->npc = npc;
+    /* clear the bucket's bits: the local entries, and at P > 1 the gathered ones */
+#pragma omp parallel num_threads(nt) if (hn >= PAR_MIN)
+    for (int t = 0; t < nt; t++) {
+        const uint64_t *en = (const uint64_t *)s->hseg[t].p;
+#pragma omp for schedule(static) nowait
+        for (int64_t i = 0; i < (int64_t)s->hseg[t].n; i++)
+            __atomic_store_n(&sb[(uint64_t)(base + ent_l(en[i])) >> 6], 0, __ATOMIC_RELAXED);
+    }
+    const uint64_t *in = (const uint64_t *)s->sl_recv.p;
+#pragma omp parallel for num_threads(nt) schedule(static) if (ntot >= 4096)
+    for (int64_t i = 0; i < ntot; i++) __atomic_store_n(&sb[in[i] >> 38], 0, __ATOMIC_RELAXED);
+    *nrel += nr;
+    return pull;
+}
+
 /* Every state word, bound byte, ghost word and list back to its start. */
 static void search_reset(kern_sssp *s)
 {
@@ -768,6 +971,9 @@ static void search_reset(kern_sssp *s)
 #pragma omp parallel for schedule(static)
     for (int64_t v = 0; v < s->nl; v++) st[v] = UINT64_MAX;
     memset(s->gdirect ? s->gub : s->ub, 255, (size_t)(s->gdirect ? s->npid : s->nl));
+    memcpy(s->pc, s->hrows, ((size_t)s->nl / 64 + 1) * 8);
+    s->npc = s->nheavy;
+    s->heavy_ready = 0;
     if (P > 1) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < s->nghw; i++) s->ghost[i] = GHOST_INIT;
@@ -804,6 +1010,12 @@ static int any_failed(const kern_sssp *s)
 static void relax_round(kern_sssp *s, int64_t k, int64_t kmin, int heavy_only, int64_t fn,
                         int64_t hn, int fail, int64_t *nrel, int64_t *minb)
 {
+    if (s->heavy_ready) {
+        s->heavy_ready = 0;
+        int pf = fail;
+        if (pull_pass(s, kmin, nrel, &pf)) hn = 0;
+        if (pf && !fail) s->tc[0].fail = fail = 1;
+    }
     local_pass(s, k, kmin, heavy_only ? 0 : fn, hn, nrel, minb);
     while (s->P == 1 && !heavy_only && !fail) {
         fn = gather_list(s, 0, k, s->fseg);
@@ -907,6 +1119,7 @@ static int next_round(kern_sssp *s, int64_t next, int64_t *k, int *heavy_only, i
         s->stats.buckets++;
     } else if (next != *k) {
         *hn = gather_list(s, 1, 0, s->hseg);
+        s->heavy_ready = 1;
         sssp_bucket_release(s, *k);
         if (next == *k + 1) {
             *k = next;

@@ -74,6 +74,26 @@ uint64_t sssp_row_bits(const kern_sssp *s, int64_t l, int alone)
            (uint64_t)(light && !more) << 2;
 }
 
+/* s->hrows: a bit per row whose last (largest) weight is heavy, one-entry
+ * rows included (they receive heavy edges even though they never need to
+ * relax their own). */
+static void heavy_rows_build(kern_sssp *s)
+{
+    const kern_graph *g = s->g;
+    const int64_t nw = s->nl / 64 + 1;
+    int64_t n = 0;
+#pragma omp parallel for schedule(static) reduction(+ : n)
+    for (int64_t i = 0; i < nw; i++) {
+        uint64_t w = 0;
+        for (int64_t l = 64 * i; l < 64 * i + 64 && l < s->nl; l++)
+            if (g->rowptr[l + 1] > g->rowptr[l] && !(kern_w(g, g->rowptr[l + 1] - 1) < s->fdelta))
+                w |= (uint64_t)1 << (l & 63);
+        s->hrows[i] = w;
+        n += __builtin_popcountll(w);
+    }
+    s->nheavy = n;
+}
+
 static void row_bits_build(kern_sssp *s)
 {
     const int64_t nw = s->nl / 16 + 1;
@@ -95,6 +115,7 @@ int64_t sssp_lists_bytes(const kern_sssp *s)
         const sssp_tctx *tc = &s->tc[t];
         b += (s->fseg[t].cap + s->hseg[t].cap) * 8;
         b += (size_t)tc->nb * sizeof(kvec) + tc->settled.cap * 8 + tc->cur.cap * 8;
+        if (t == 0) b += (s->sl_send.cap + s->sl_recv.cap) * 8;
         for (int64_t i = 0; i < tc->nb; i++) b += tc->b[i].cap * 8;
         for (int r = 0; r < s->P; r++) b += tc->queued[r].cap * 4;
     }
@@ -107,7 +128,8 @@ int64_t sssp_workspace_bytes(const kern_sssp *s)
     size_t b = sizeof *s + ((size_t)s->nl + 1) * 8 + ((size_t)s->nl / 16 + 1) * 8 +
                (size_t)(s->gdirect ? s->npid : s->nl) + 4 +
                (size_t)s->nt * (sizeof(sssp_tctx) + (size_t)s->P * sizeof(kvec)) +
-               (size_t)6 * s->P * 8 + 4 * (size_t)s->P * sizeof(int);
+               (size_t)6 * s->P * 8 + 4 * (size_t)s->P * sizeof(int) +
+               2 * ((size_t)s->nl / 64 + 1) * 8 + (size_t)s->nsw * (s->P > 1 ? 12 : 8);
     if (s->P > 1)
         b += (s->gdirect ? 0 : ((size_t)s->npid / 32 + 1) * 8 + (size_t)s->nghost + 1) +
              ((size_t)s->nghw + 1) * 8 +
@@ -148,6 +170,8 @@ void sssp_workspace_trim(kern_sssp *s)
         kvec_trim(&s->fseg[t]);
         kvec_trim(&s->hseg[t]);
     }
+    kvec_trim(&s->sl_send);
+    kvec_trim(&s->sl_recv);
 }
 
 int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
@@ -199,6 +223,13 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
             s->ub = kc_big_malloc((size_t)s->nl + 4);
         }
         s->rbits = malloc(((size_t)s->nl / 16 + 1) * 8);
+        s->hrows = malloc(((size_t)s->nl / 64 + 1) * 8);
+        s->pc = malloc(((size_t)s->nl / 64 + 1) * 8);
+        s->nsw = g->dist->base[P] / 64 + 1;
+        s->sbits = calloc((size_t)s->nsw, 8);
+        if (P > 1) s->scnt = malloc((size_t)s->nsw * sizeof(uint32_t));
+        kvec_init(&s->sl_send, 8);
+        kvec_init(&s->sl_recv, 8);
         s->tc = calloc((size_t)s->nt, sizeof(sssp_tctx));
         s->hs = calloc((size_t)3 * P, sizeof(int64_t));
         s->hr = calloc((size_t)3 * P, sizeof(int64_t));
@@ -211,9 +242,11 @@ int kern_sssp_create(kern_graph *g, double delta, kern_sssp **out)
         s->fck = calloc((size_t)s->nt + 1, sizeof(int64_t));
         s->hck = calloc((size_t)s->nt + 1, sizeof(int64_t));
         ok = s->st && s->ub && s->rbits && s->tc && s->hs && s->hr && s->sc && s->sd && s->rc &&
-             s->rd && s->fseg && s->hseg && s->fck && s->hck;
+             s->rd && s->fseg && s->hseg && s->fck && s->hck && s->hrows && s->pc && s->sbits &&
+             (P == 1 || s->scnt);
     }
     if (ok) row_bits_build(s);
+    if (ok) heavy_rows_build(s);
     for (int t = 0; ok && t < s->nt; t++) {
         sssp_tctx *tc = &s->tc[t];
         kvec_init(&tc->settled, 8);
@@ -284,7 +317,8 @@ void kern_sssp_free(kern_sssp **sp)
         free(s->ub);
         free(s->gub);
     }
-    free(s->rbits); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
+    free(s->rbits); free(s->hrows); free(s->pc); free(s->sbits); free(s->scnt);
+    kvec_free(&s->sl_send); kvec_free(&s->sl_recv); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
     free(s->recv); free(s->hs); free(s->hr); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);

@@ -11,9 +11,13 @@
  * sorted by weight, csr_sort.c). A round takes the lowest non-empty bucket k
  * over all ranks and relaxes its light edges (a thread expands its own new
  * bucket-k entries at once: fusion), until bucket k is empty at P == 1, one
- * pass per round at P > 1 (relax_round); then its settled vertices relax
- * their heavy edges once, fused with bucket k+1's light edges. No entry goes
- * below the lowest open bucket, so the result is exact (label-correcting).
+ * pass per round at P > 1 (relax_round); then its settled vertices' heavy
+ * edges are relaxed once, fused with bucket k+1's light edges: pushed by
+ * the settled vertices, or pulled by the vertices still open when the
+ * bucket's rows are large (pull_pass; the direction optimization of
+ * Chakaravarthy et al., "Scalable single source shortest path algorithms
+ * for massively parallel systems", IPDPS 2014). No entry goes below the
+ * lowest open bucket, so the result is exact (label-correcting).
  *
  * Filters: ub[l], one byte per vertex, is ceil(64 d) of a past tentative
  * distance (an upper bound even under races): a candidate at or above it
@@ -35,10 +39,12 @@
  * unreached), changed by compare-and-swap only to a strictly smaller
  * distance, so the result does not depend on ranks, threads or order.
  *
- * Memory per rank: 9.5 bytes per local vertex; at P > 1 N/4 bytes of ghost
- * index, 9 per ghost and 12 per message slot (with gdirect, N bound bytes
- * and 8 (N - nl) of ghost words instead); 8 bytes per bucket entry during a
- * search, trimmed to 64 KiB per thread afterwards (workspace_trim).
+ * Memory per rank: 9.75 bytes per local vertex and a bit per pid; at P > 1
+ * N/4 bytes of ghost index, 9 per ghost and 12 per message slot (with
+ * gdirect, N bound bytes and 8 (N - nl) of ghost words instead), N/16 bytes
+ * of bucket counts and 8 per vertex of the largest bucket pulled; 8 bytes
+ * per bucket entry during a search, trimmed to 64 KiB per thread afterwards
+ * (workspace_trim).
  */
 #include "kern_impl.h"
 
@@ -771,10 +777,11 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
  * every later bucket's distances are at least L (each is d + w of a
  * vertex expanded after this bucket closed, w >= 0) and t only decreases.
  * Pushing scans every heavy edge of the bucket, most of them to vertices
- * already final; a pull scans about 1.3 edges per vertex still open, but
+ * already final; a pull scans a few edges per vertex still open, but
  * visits every such vertex, so the ranks pull together when the bucket's
  * rows hold more than PULL_BETA entries per open vertex (sums over all
- * ranks) and push otherwise (returns 0: local_pass pushes the heavy
+ * ranks; 2 and 4 did equally well at SCALE 20, 0.5 and 16 worse) and push
+ * otherwise (returns 0: local_pass pushes the heavy
  * list). At P > 1 each rank sends its bucket's (pid, distance) pairs in
  * pid order to all (one MPI_Allgatherv); a remote neighbour's distance is
  * then found by rank on the bucket's bitmap (s->scnt: bits below each
@@ -785,8 +792,10 @@ static void local_pass(kern_sssp *s, int64_t k, int64_t kmin, int64_t fn, int64_
 #define PULL_WORDS 16           /* words of s->pc a thread takes at a time */
 #define PULL_BETA 4.0
 
-/* Sets *fail on every rank when an MPI call or an allocation failed on
- * some rank (the pull then does not happen and the search ends in error). */
+/* The bucket's pairs from every rank (see pull_pass) into s->sl_recv, their
+ * bits into s->sbits and the counts s->scnt; *ntotal pairs. Returns 0 on
+ * every rank when an allocation failed on some rank (the search then ends
+ * in error). */
 static int pull_gather(kern_sssp *s, int64_t *ntotal)
 {
     kern_graph *g = s->g;

@@ -318,7 +318,8 @@ void kern_sssp_free(kern_sssp **sp)
         free(s->gub);
     }
     free(s->rbits); free(s->hrows); free(s->pc); free(s->sbits); free(s->scnt);
-    kvec_free(&s->sl_send); kvec_free(&s->sl_recv); free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
+    kvec_free(&s->sl_send); kvec_free(&s->sl_recv);
+    free(s->tc); free(s->st); free(s->gidx); free(s->ghost); free(s->sendbuf);
     free(s->recv); free(s->hs); free(s->hr); free(s->sc); free(s->sd); free(s->rc);
     free(s->rd);
     free(s);

@@ -2,7 +2,7 @@
 /*
  * sssp.c - kernel 3 of Graph500: distributed single-source shortest paths by
  * delta-stepping with light/heavy edge separation, OpenMP inside each rank
- * (docs/kernels.md, kernel 3).
+ * (docs/searches.md, kernel 3).
  *
  * Algorithm: Meyer and Sanders, "Delta-stepping", J. Algorithms 49(1), 2003,
  * with the bucket fusion of the GAP Benchmark Suite (Beamer et al.,
